@@ -1,0 +1,79 @@
+"""Analyse a table: events -> facts -> engine -> beliefs -> the JSON result.
+
+This is the public face of the core used by the CLI and the worker bridge.
+The result shape is documented in docs/table-format.md ("Analysis result").
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .beliefs import Beliefs, Inconsistent
+from .engines import DEFAULT, ENGINES
+from .facts import compile_table
+from .table import SlotRef, Table
+from .wires import key_str
+
+
+class EngineChoiceError(ValueError):
+    pass
+
+
+def beliefs(table: Table, engine: str = DEFAULT) -> Beliefs:
+    """Exact beliefs for a table; raises :class:`Inconsistent` when no deal fits."""
+    if engine not in ENGINES:
+        raise EngineChoiceError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
+    return ENGINES[engine](compile_table(table))
+
+
+def first_impossible_event(table: Table, engine: str = DEFAULT) -> int | None:
+    """Index of the first event after which no deal remains (None: already without events).
+
+    Facts only ever accumulate, so consistency is monotone in the prefix
+    length and a binary search needs only log2(#events) analyses.
+    """
+    def ok(n: int) -> bool:
+        try:
+            beliefs(table.prefix(n), engine)
+            return True
+        except Inconsistent:
+            return False
+
+    if not ok(0):
+        return None
+    lo, hi = 0, len(table.events)  # ok(lo), not ok(hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid
+    return hi - 1
+
+
+def analyze(table: Table, engine: str = DEFAULT) -> dict[str, Any]:
+    """The CLI's ``analyze`` JSON for a validated table."""
+    try:
+        result = beliefs(table, engine)
+    except Inconsistent:
+        i = first_impossible_event(table, engine)
+        if i is None:
+            why = "no deal fits the wires in play, the stand sizes and my wires"
+        else:
+            e = table.events[i]
+            why = f"event {i} ({e.type}) is impossible: no deal of the wires fits it together with the events before it"
+        return {"consistent": False, "error": why, "event": i}
+    return {"consistent": True, "worlds": result.worlds, "slots": slot_rows(table, result)}
+
+
+def slot_rows(table: Table, result: Beliefs) -> list[dict[str, Any]]:
+    cut = table.cut_slots()
+    rows = []
+    stand_id = 0
+    for p, player in enumerate(table.players):
+        for s, n in enumerate(player.stands):
+            for j in range(n):
+                probs = result.probabilities((stand_id, j))
+                rows.append({"player": p, "stand": s, "slot": j, "cut": SlotRef(p, s, j) in cut,
+                             "p": {key_str(k): v for k, v in probs.items()}})
+            stand_id += 1
+    return rows

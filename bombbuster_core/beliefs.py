@@ -1,0 +1,39 @@
+"""Beliefs: what an engine concludes about a problem — exact and serialisable.
+
+Every engine returns the same thing: the total weight of the deals that fit
+the facts (``worlds``, an exact integer) and, for every slot, the exact
+weight of the deals in which that slot holds each key.  Probabilities are
+``weight / denominator`` with one exact integer denominator per stand, so
+callers may take Fractions (tests) or floats (output) from the same result.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .facts import Pos, Problem
+from .wires import Key
+
+
+class Inconsistent(Exception):
+    """No deal fits the facts."""
+
+
+@dataclass(frozen=True)
+class Beliefs:
+    problem: Problem
+    worlds: int
+    weights: dict[Pos, dict[Key, int]]  # only non-zero entries
+    denominators: dict[int, int]  # stand id -> denominator of its slots' weights
+
+    def exact(self, pos: Pos) -> dict[Key, Fraction]:
+        den = self.denominators[pos[0]]
+        return {k: Fraction(w, den) for k, w in sorted(self.weights[pos].items())}
+
+    def probabilities(self, pos: Pos) -> dict[Key, float]:
+        den = self.denominators[pos[0]]
+        return {k: w / den for k, w in sorted(self.weights[pos].items())}
+
+    def support(self, pos: Pos) -> frozenset[Key]:
+        """The minimal domain: keys some consistent deal puts in this slot."""
+        return frozenset(self.weights[pos])

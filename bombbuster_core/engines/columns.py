@@ -1,0 +1,419 @@
+"""Exact engine "columns": a dynamic program over sort keys (the default).
+
+Walk the sort keys in ascending order.  The state after a key is how many
+slots each hidden stand has filled so far; because stands are sorted, slot
+``j`` of stand ``s`` holds a key ``<= k`` exactly when the fill of ``s``
+after ``k`` exceeds ``j``.  Placing the copies of one key is done stand by
+stand ("sub-steps") with a counter of copies still to place, so a transition
+is one integer addition on a bit-packed state code and costs no allocation.
+
+Weights are exact integers.  The copies of a key spread over the stands in
+``r! / prod(c_s!)`` ways (the shuffle prior of the README), built up as a
+product of binomials ``C(rem, c)`` over the sub-steps.
+
+What keeps the state space small:
+* stands whose every slot is known (the observer's hand, fully revealed
+  stands) leave the state and only scale the result;
+* the last stand of a key takes the remaining copies: no branching;
+* a key's allowed runs of slots and the slots that must already be filled
+  prune transitions at the source (``lo``/``hi`` tables per stand and key);
+* stands that are interchangeable (same size, same slot domains, no count
+  fact) are kept as a sorted tuple: a symmetric state stores its orbit's
+  total weight, which is exact because transitions commute with permuting
+  interchangeable stands.
+
+Count facts ride along as small counter fields in the state code while a
+key of theirs is being placed on a stand of theirs; a fact about one key
+(a blue value) lives for one key only, so it never multiplies the states.
+
+Marginals: a second sweep over the mirrored problem (keys descending, stands
+reversed) gives, at every key boundary, the weight of completing each state;
+the product with the forward weight is the exact weight of each fill vector,
+and differences of fill distributions are the slot marginals.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb, factorial
+
+from ..beliefs import Beliefs, Inconsistent
+from ..facts import CountIn, Pos, Problem
+
+State = dict[int, int]  # packed code -> exact weight
+
+
+class _Zero(Exception):
+    """The facts admit no deal."""
+
+
+@dataclass
+class _Count:
+    """A count fact over free slots, in layer indices."""
+
+    slots: frozenset[Pos]
+    layers: frozenset[int]
+    lo: int
+    hi: int  # may exceed len(slots): no upper bound
+
+
+class _Prepared:
+    """Direction-independent preprocessing of a problem."""
+
+    def __init__(self, problem: Problem):
+        self.problem = problem
+        self.keys = problem.keys
+        layer_of = {k: i for i, k in enumerate(self.keys)}
+        self.n_layers = len(self.keys)
+        # Slot domains as sets of layer indices.
+        self.domains: list[list[frozenset[int]]] = [
+            [frozenset(layer_of[k] for k in problem.domain((s, j))) for j in range(st.size)]
+            for s, st in enumerate(problem.stands)
+        ]
+        self.counts = self._simplify([
+            _Count(c.slots, frozenset(layer_of[k] for k in c.keys if k in layer_of), c.lo, c.hi)
+            for c in problem.counts
+        ])
+        for row in self.domains:
+            if any(not d for d in row):
+                raise _Zero
+        self.fixed = [s for s, row in enumerate(self.domains) if all(len(d) == 1 for d in row)]
+        copies = [problem.copies[k] for k in self.keys]
+        fixed_counts = [0] * self.n_layers
+        for s in self.fixed:
+            row = [next(iter(d)) for d in self.domains[s]]
+            if row != sorted(row):
+                raise _Zero
+            per_layer: dict[int, int] = {}
+            for i in row:
+                per_layer[i] = per_layer.get(i, 0) + 1
+            for i, c in per_layer.items():
+                fixed_counts[i] += c
+        self.copies = [m - f for m, f in zip(copies, fixed_counts)]
+        if min(self.copies, default=0) < 0:
+            raise _Zero
+        # multiplier = prod_k m_k! / (r_k! * prod_fixed c!)
+        num, den = 1, 1
+        for m, r in zip(copies, self.copies):
+            num *= factorial(m)
+            den *= factorial(r)
+        for s in self.fixed:
+            per_layer = {}
+            for d in self.domains[s]:
+                i = next(iter(d))
+                per_layer[i] = per_layer.get(i, 0) + 1
+            for c in per_layer.values():
+                den *= factorial(c)
+        self.multiplier = num // den
+        fixed_set = set(self.fixed)
+        counted = {s for c in self.counts for (s, _) in c.slots}
+        free = [s for s in range(len(problem.stands)) if s not in fixed_set]
+        # Interchangeable stands: same size and domains, no count fact.
+        signature: dict[tuple, list[int]] = {}
+        for s in free:
+            if s not in counted:
+                signature.setdefault((len(self.domains[s]), tuple(self.domains[s])), []).append(s)
+        self.groups = [g for g in signature.values() if len(g) > 1]
+        grouped = {s for g in self.groups for s in g}
+        # Code order: singles first, groups last (the forced last sub-step is then the freest stand).
+        self.free = [s for s in free if s not in grouped] + [s for g in self.groups for s in g]
+
+    def _simplify(self, counts: list[_Count]) -> list[_Count]:
+        """Fold known slots into count bounds; turn decided counts into domains."""
+        changed = True
+        while changed:
+            changed = False
+            kept = []
+            for c in counts:
+                slots, lo, hi = set(), c.lo, c.hi
+                for (s, j) in c.slots:
+                    d = self.domains[s][j]
+                    if d <= c.layers:
+                        lo, hi = lo - 1, hi - 1
+                    elif d & c.layers:
+                        slots.add((s, j))
+                if hi < 0 or lo > len(slots):
+                    raise _Zero
+                if hi == 0 or lo == len(slots):
+                    for (s, j) in slots:
+                        d = self.domains[s][j]
+                        self.domains[s][j] = d - c.layers if hi == 0 else d & c.layers
+                    changed = changed or bool(slots)
+                elif lo > 0 or hi < len(slots):
+                    kept.append(_Count(frozenset(slots), c.layers, max(lo, 0), hi))
+                changed = changed or len(slots) != len(c.slots)
+            counts = kept
+        return counts
+
+
+@dataclass
+class _Tracker:
+    shift: int
+    mask: int
+    cap: int  # stored value never exceeds cap
+    lo: int
+    hi: int
+    bounded: bool  # hi is a real upper bound
+
+
+@dataclass
+class _Step:
+    """Placing one key's copies on one stand."""
+
+    stand: int
+    shift: int
+    mask: int
+    lo: list[int]  # lo[f] <= fill after this key, from fill f before it
+    hi: list[int]
+    table: list[tuple[tuple[int, int], ...]]  # (fill << rem_bits | rem) -> ((code delta, multiplier), ...)
+    touches: list[tuple[_Tracker, list[int]]]  # trackers counted here, with prefix counts over fills
+    closes: list[_Tracker]  # trackers whose last sub-step this is
+
+
+@dataclass
+class _Layer:
+    copies: int
+    steps: list[_Step]
+
+
+class _Plan:
+    """The sweep for one direction; ``mirrored`` reverses keys and slots."""
+
+    def __init__(self, prep: _Prepared, mirrored: bool):
+        self.prep = prep
+        self.mirrored = mirrored
+        self.rem_bits = max(max(prep.copies, default=0), 1).bit_length()
+        self.rem_mask = (1 << self.rem_bits) - 1
+        shift = self.rem_bits
+        self.trackers: list[tuple[_Tracker, _Count]] = []
+        for c in prep.counts:
+            bounded = c.hi < len(c.slots)
+            cap = c.hi if bounded else c.lo  # without an upper bound, saturate at lo
+            width = max(cap.bit_length(), 1)
+            self.trackers.append((_Tracker(shift, (1 << width) - 1, cap, c.lo, c.hi, bounded), c))
+            shift += width
+        self.size = {s: len(prep.domains[s]) for s in prep.free}
+        self.shift: dict[int, int] = {}
+        for s in prep.free:
+            self.shift[s] = shift
+            shift += self.size[s].bit_length()
+        self.full = sum(self.size[s] << self.shift[s] for s in prep.free)
+        self.fills_mask = ((1 << shift) - 1) ^ ((1 << self.tracker_end()) - 1)
+        self.layers: list[_Layer] = []
+        last_touch: dict[int, _Step] = {}
+        for t in range(prep.n_layers):
+            steps = [st for st in (self._step(s, t) for s in prep.free) if st is not None]
+            for st in steps:
+                for ti, (tr, _) in enumerate(self.trackers):
+                    if any(tr is tt for tt, _ in st.touches):
+                        last_touch[ti] = st
+            copies = prep.copies[self.key_layer(t)]
+            if copies and not steps:
+                raise _Zero
+            if steps:
+                self._force_last(steps[-1])
+            self.layers.append(_Layer(copies, steps))
+        for ti, (tr, c) in enumerate(self.trackers):
+            if ti in last_touch:
+                last_touch[ti].closes.append(tr)
+            elif c.lo > 0:
+                raise _Zero
+
+    def tracker_end(self) -> int:
+        return self.rem_bits + sum(max(tr.cap.bit_length(), 1) for tr, _ in self.trackers)
+
+    def key_layer(self, t: int) -> int:
+        """The key (layer index) placed at sweep position t."""
+        return self.prep.n_layers - 1 - t if self.mirrored else t
+
+    def _domain(self, s: int, j: int) -> frozenset[int]:
+        """Domain of slot j of stand s, in this direction's slot and sweep order."""
+        prep = self.prep
+        if not self.mirrored:
+            return prep.domains[s][j]
+        return frozenset(prep.n_layers - 1 - i for i in prep.domains[s][self.size[s] - 1 - j])
+
+    def _step(self, s: int, t: int) -> _Step | None:
+        n = self.size[s]
+        doms = [self._domain(s, j) for j in range(n)]
+        hi = list(range(n + 1))
+        for f in range(n - 1, -1, -1):
+            if t in doms[f]:
+                hi[f] = hi[f + 1]
+        # Slots that no later key may fill must be filled now.
+        lo = list(range(n + 1))
+        must = -1
+        for f in range(n - 1, -1, -1):
+            if must < 0 and not any(i > t for i in doms[f]):
+                must = f
+            lo[f] = max(f, must + 1)
+        if all(hi[f] == f for f in range(n + 1)):
+            return None  # never takes this key (a slot that must be filled now was forced earlier)
+        sh = self.shift[s]
+        table: list[tuple[tuple[int, int], ...]] = []
+        for f in range(n + 1):
+            for rem in range(1 << self.rem_bits):
+                top = min(hi[f], f + rem)
+                table.append(tuple(((c << sh) - c, comb(rem, c)) for c in range(lo[f] - f, top - f + 1)))
+        key = self.key_layer(t)
+        touches = []
+        for tr, c in self.trackers:
+            if key in c.layers:
+                marks = [(s, (n - 1 - j) if self.mirrored else j) in c.slots for j in range(n)]
+                if any(marks):
+                    pref = [0]
+                    for m in marks:
+                        pref.append(pref[-1] + m)
+                    touches.append((tr, pref))
+        return _Step(s, sh, (1 << n.bit_length()) - 1, lo, hi, table, touches, [])
+
+    def _force_last(self, step: _Step) -> None:
+        """The last sub-step of a layer takes every remaining copy: no branching."""
+        n, sh = self.size[step.stand], step.shift
+        step.table = [
+            (((rem << sh) - rem, 1),) if step.lo[f] <= f + rem <= step.hi[f] else ()
+            for f in range(n + 1) for rem in range(1 << self.rem_bits)
+        ]
+
+    # ------------------------------------------------------------ sweep
+    def sweep(self) -> list[State]:
+        """Weights at every key boundary (index 0 = before the first key)."""
+        cur: State = {0: 1}
+        out = [cur]
+        for layer in self.layers:
+            if layer.copies:
+                cur = {code + layer.copies: w for code, w in cur.items()}
+            for step in layer.steps:
+                cur = self._apply(step, cur)
+            if self.prep.groups:
+                cur = self._canonical(cur)
+            out.append(cur)
+        return out
+
+    def _apply(self, step: _Step, cur: State) -> State:
+        new: State = {}
+        get = new.get
+        rem_bits, rem_mask = self.rem_bits, self.rem_mask
+        sh, mask, table = step.shift, step.mask, step.table
+        if not step.touches and not step.closes:
+            for code, w in cur.items():
+                for delta, mult in table[(((code >> sh) & mask) << rem_bits) | (code & rem_mask)]:
+                    nc = code + delta
+                    new[nc] = get(nc, 0) + w * mult
+            return new
+        for code, w in cur.items():
+            f = (code >> sh) & mask
+            for delta, mult in table[(f << rem_bits) | (code & rem_mask)]:
+                nc = code + delta
+                f2 = (nc >> sh) & mask
+                for tr, pref in step.touches:
+                    v = ((nc >> tr.shift) & tr.mask) + pref[f2] - pref[f]
+                    if v > tr.cap:
+                        if tr.bounded:
+                            break
+                        v = tr.cap
+                    nc = (nc & ~(tr.mask << tr.shift)) | (v << tr.shift)
+                else:
+                    for tr in step.closes:
+                        if (nc >> tr.shift) & tr.mask < tr.lo:
+                            break
+                        nc &= ~(tr.mask << tr.shift)
+                    else:
+                        new[nc] = get(nc, 0) + w * mult
+        return new
+
+    def _canonical(self, cur: State) -> State:
+        """Sort each group of interchangeable stands (descending when mirrored)."""
+        new: State = {}
+        get = new.get
+        groups = [([self.shift[s] for s in g], (1 << self.size[g[0]].bit_length()) - 1) for g in self.prep.groups]
+        for code, w in cur.items():
+            c = code
+            for shifts, mask in groups:
+                vals = sorted(((code >> sh) & mask for sh in shifts), reverse=self.mirrored)
+                for sh, v in zip(shifts, vals):
+                    c = (c & ~(mask << sh)) | (v << sh)
+            new[c] = get(c, 0) + w
+        return new
+
+
+def analyze(problem: Problem) -> Beliefs:
+    """Exact worlds and slot marginals; raises :class:`Inconsistent` when no deal fits."""
+    try:
+        prep = _Prepared(problem)
+        forward, mirrored = _Plan(prep, False), _Plan(prep, True)
+        fwd, bwd = forward.sweep(), mirrored.sweep()
+    except _Zero:
+        raise Inconsistent from None
+    L = prep.n_layers
+    total = sum(fwd[L].values())
+    if not total:
+        raise Inconsistent
+    # Trackers whose count spans a key boundary: join forward and backward partial counts there.
+    span: list[tuple[_Tracker, int, int]] = []
+    for tr, _ in forward.trackers:
+        touched = [t for t, layer in enumerate(forward.layers) if any(any(tr is x for x, _ in st.touches) for st in layer.steps)]
+        if touched:
+            span.append((tr, touched[0], touched[-1]))
+    hist_of = {s: s for s in prep.free}
+    share = {s: 1 for s in prep.free}
+    for g in prep.groups:
+        for s in g:
+            hist_of[s], share[s] = g[0], len(g)
+    owners = sorted(set(hist_of.values()))
+    shifts = {o: [forward.shift[s] for s in prep.free if hist_of[s] == o] for o in owners}
+    masks = {o: (1 << forward.size[o].bit_length()) - 1 for o in owners}
+    full, fills_mask = forward.full, forward.fills_mask
+    cumulative: dict[int, list[list[int]]] = {o: [] for o in owners}  # [boundary][j] = weight of fill > j
+    for i in range(L + 1):
+        hist = {o: [0] * (forward.size[o] + 1) for o in owners}
+        live = [tr for tr, first, last in span if first < i <= last]
+        back = bwd[L - i]
+        if live:
+            by_fills: dict[int, list[tuple[int, int]]] = {}
+            for code, w in back.items():
+                by_fills.setdefault(code & fills_mask, []).append((code, w))
+        for code, w in fwd[i].items():
+            if live:
+                b = 0
+                for other, wb in by_fills.get(full - (code & fills_mask), ()):
+                    for tr in live:
+                        n = ((code >> tr.shift) & tr.mask) + ((other >> tr.shift) & tr.mask)
+                        if n < tr.lo or (tr.bounded and n > tr.hi):
+                            break
+                    else:
+                        b += wb
+            else:
+                b = back.get(full - code, 0)
+            if b:
+                joint = w * b
+                for o in owners:
+                    h, m = hist[o], masks[o]
+                    for sh in shifts[o]:
+                        h[(code >> sh) & m] += joint
+        for o in owners:
+            h = hist[o]
+            cum = [0] * forward.size[o]
+            acc = 0
+            for j in range(forward.size[o] - 1, -1, -1):
+                acc += h[j + 1]
+                cum[j] = acc
+            cumulative[o].append(cum)
+    weights: dict[Pos, dict[int, int]] = {}
+    denominators: dict[int, int] = {}
+    keys = prep.keys
+    for s in prep.fixed:
+        denominators[s] = total
+        for j, d in enumerate(prep.domains[s]):
+            weights[(s, j)] = {keys[next(iter(d))]: total}
+    for s in prep.free:
+        o = hist_of[s]
+        denominators[s] = total * share[s]
+        cum = cumulative[o]
+        for j in range(forward.size[s]):
+            row = {}
+            for t in range(L):
+                w = cum[t + 1][j] - cum[t][j]
+                if w:
+                    row[keys[t]] = w
+            weights[(s, j)] = row
+    return Beliefs(problem, total * prep.multiplier, weights, denominators)

@@ -1,0 +1,120 @@
+"""Wire model: sort keys, gameplay values and the deck in play.
+
+A *sort key* is stored as an int in tenths so that keys compare and hash
+exactly: blue ``v`` is ``10*v``, yellow ``n.1`` is ``10*n+1`` and red ``n.5``
+is ``10*n+5``.  Hence ``n < n.1 < n.5 < n+1`` holds as integer order.
+
+A *gameplay value* is what players call: the blue number (``int``),
+``"yellow"`` for every yellow or ``"red"`` for every red.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Key = int
+Value = int | str  # blue number, "yellow" or "red"
+
+YELLOW = "yellow"
+RED = "red"
+
+_COLOUR_OF_DIGIT = {0: "blue", 1: YELLOW, 5: RED}
+
+
+class WireError(ValueError):
+    """A sort key or gameplay value that does not exist in the game."""
+
+
+def parse_key(raw: object) -> Key:
+    """Parse a JSON sort key (``3``, ``3.1``, ``"5.5"``) into tenths."""
+    if isinstance(raw, bool):
+        raise WireError(f"{raw!r} is not a sort key")
+    if isinstance(raw, str):
+        try:
+            raw = float(raw) if "." in raw else int(raw)
+        except ValueError:
+            raise WireError(f"{raw!r} is not a sort key") from None
+    if isinstance(raw, int):
+        tenths = raw * 10
+    elif isinstance(raw, float):
+        tenths = round(raw * 10)
+        if abs(tenths - raw * 10) > 1e-6:
+            raise WireError(f"{raw!r} is not a sort key (one decimal at most)")
+    else:
+        raise WireError(f"{raw!r} is not a sort key")
+    if tenths < 10 or tenths % 10 not in _COLOUR_OF_DIGIT:
+        raise WireError(f"{raw!r} is not a sort key (blue n, yellow n.1 or red n.5, n >= 1)")
+    return tenths
+
+
+def key_str(key: Key) -> str:
+    """The sort key as players read it: ``"3"``, ``"3.1"``, ``"5.5"``."""
+    whole, digit = divmod(key, 10)
+    return str(whole) if digit == 0 else f"{whole}.{digit}"
+
+
+def key_json(key: Key) -> int | float:
+    """The sort key as a JSON number (int for blue)."""
+    whole, digit = divmod(key, 10)
+    return whole if digit == 0 else whole + digit / 10
+
+
+def colour(key: Key) -> str:
+    return _COLOUR_OF_DIGIT[key % 10]
+
+
+def value_of(key: Key) -> Value:
+    """Gameplay value of a wire with this sort key."""
+    c = colour(key)
+    return key // 10 if c == "blue" else c
+
+
+def parse_value(raw: object, *, allow_red: bool = False) -> Value:
+    """Parse a called/token gameplay value: a blue int 1..99, "yellow" (or "red")."""
+    if raw == YELLOW or (allow_red and raw == RED):
+        return raw  # type: ignore[return-value]
+    if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 1:
+        return raw
+    allowed = 'a blue number, "yellow"' + (' or "red"' if allow_red else "")
+    raise WireError(f"{raw!r} is not a value ({allowed})")
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A "k of m" mission pool: ``count`` of ``candidates`` are in play, the rest set aside unseen."""
+
+    candidates: tuple[Key, ...]
+    count: int
+
+
+@dataclass(frozen=True)
+class Deck:
+    """Every tile that may be on the table.
+
+    ``copies`` holds the certain tiles *and* every pool candidate (1 copy
+    each); ``pools`` says how many candidates of each pool are set aside.
+    """
+
+    copies: dict[Key, int]
+    pools: tuple[Pool, ...] = ()
+
+    @property
+    def keys(self) -> list[Key]:
+        return sorted(self.copies)
+
+    @property
+    def in_play(self) -> int:
+        """Number of tiles dealt to the stands."""
+        return sum(self.copies.values()) - sum(len(p.candidates) - p.count for p in self.pools)
+
+    def keys_of_value(self, value: Value) -> frozenset[Key]:
+        """Every sort key in the deck whose gameplay value is ``value``."""
+        return frozenset(k for k in self.copies if value_of(k) == value)
+
+    def values(self) -> list[Value]:
+        """Gameplay values present in the deck, blue ascending then yellow, red."""
+        seen: list[Value] = []
+        for k in self.keys:
+            v = value_of(k)
+            if v not in seen:
+                seen.append(v)
+        return sorted(seen, key=lambda v: (isinstance(v, str), v if isinstance(v, int) else 0, str(v)))
