@@ -363,6 +363,7 @@ def analyze(problem: Problem) -> Beliefs:
     shifts = {o: [forward.shift[s] for s in prep.free if hist_of[s] == o] for o in owners}
     masks = {o: (1 << forward.size[o].bit_length()) - 1 for o in owners}
     full, fills_mask = forward.full, forward.fills_mask
+    group_fields = [([forward.shift[s] for s in g], masks[g[0]]) for g in prep.groups]
     cumulative: dict[int, list[list[int]]] = {o: [] for o in owners}  # [boundary][j] = weight of fill > j
     for i in range(L + 1):
         hist = {o: [0] * (forward.size[o] + 1) for o in owners}
@@ -385,7 +386,9 @@ def analyze(problem: Problem) -> Beliefs:
             else:
                 b = back.get(full - code, 0)
             if b:
-                joint = w * b
+                # Both sweeps store orbit totals of interchangeable stands; the
+                # completion weight of one state is the backward total / orbit size.
+                joint = w * b // _orbit_size(code, group_fields) if group_fields else w * b
                 for o in owners:
                     h, m = hist[o], masks[o]
                     for sh in shifts[o]:
@@ -417,3 +420,17 @@ def analyze(problem: Problem) -> Beliefs:
                     row[keys[t]] = w
             weights[(s, j)] = row
     return Beliefs(problem, total * prep.multiplier, weights, denominators)
+
+
+def _orbit_size(code: int, group_fields: list[tuple[list[int], int]]) -> int:
+    """How many fill vectors permuting interchangeable stands give this one."""
+    size = 1
+    for shifts, mask in group_fields:
+        seen: dict[int, int] = {}
+        for sh in shifts:
+            v = (code >> sh) & mask
+            seen[v] = seen.get(v, 0) + 1
+        size *= factorial(len(shifts))
+        for m in seen.values():
+            size //= factorial(m)
+    return size
