@@ -1,0 +1,336 @@
+"""Tests of the test-side ground truth: the brute-force oracle and the game generator.
+
+* Hand-worked tables whose answers are derived in the comments.
+* A naive cross-check: for tiny tables, enumerating every permutation of the
+  distinguishable tiles must give the oracle's worlds and exact marginals.
+* For many seeds: every event of ``random_game`` is legal (an independent replay
+  below), the true deal is consistent, and the oracle gives each true key p > 0.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from fractions import Fraction as F
+from typing import Any
+
+import pytest
+
+from gamegen import gameplay, random_game
+from oracle import Table, _replay, enumerate_table, is_consistent
+
+
+def _table(stands: list[list[int]], wires: dict[str, Any], events: list[dict[str, Any]] = (),
+           me: dict[str, Any] | None = None) -> dict[str, Any]:
+    table: dict[str, Any] = {"players": [{"name": f"P{p}", "stands": s} for p, s in enumerate(stands)],
+                             "wires": wires, "events": list(events)}
+    if me is not None:
+        table["me"] = me
+    return table
+
+
+def _p(result: dict[str, Any], player: int, stand: int, slot: int) -> dict[str, F]:
+    [row] = [r for r in result["exact"]
+             if (r["player"], r["stand"], r["slot"]) == (player, stand, slot)]
+    return row["p"]
+
+
+def _at(p: int, s: int, j: int) -> dict[str, int]:
+    return {"player": p, "stand": s, "slot": j}
+
+
+# ------------------------------------------------------------------ hand-worked cases
+
+
+def test_two_stands_of_two_is_hypergeometric_not_uniform_over_sorted_hands() -> None:
+    # Tiles 1a 1b 2a 2b on stands A, B of 2.  Sorted hands for A: 11, 12, 22.
+    # Weight = 2!2! / prod c! : A=11,B=22 -> 4/(2!2!) = 1; A=12,B=12 -> 4/1 = 4;
+    # A=22,B=11 -> 1.  worlds = 6 = C(4,2).  A's left slot is 1 unless A=22:
+    # P = 5/6 (uniform over the 3 sorted hands would say 2/3).
+    r = enumerate_table(_table([[2], [2]], {"deck": {"1": 2, "2": 2}}))
+    assert r["consistent"] and r["worlds"] == 6
+    assert _p(r, 0, 0, 0) == {"1": F(5, 6), "2": F(1, 6)}
+    assert _p(r, 0, 0, 1) == {"1": F(1, 6), "2": F(5, 6)}
+    assert _p(r, 1, 0, 0) == {"1": F(5, 6), "2": F(1, 6)}
+    assert r["slots"][0] == {"player": 0, "stand": 0, "slot": 0, "cut": False,
+                             "p": {"1": 5 / 6, "2": 1 / 6}}
+    assert [(s["player"], s["stand"], s["slot"]) for s in r["slots"]] == \
+        [(0, 0, 0), (0, 0, 1), (1, 0, 0), (1, 0, 1)]
+
+
+def test_yellow_red_without_events() -> None:
+    # Tiles 1a-1d, Y=1.1, R=1.5 on two stands of 3: worlds = C(6,3) = 20.
+    # P0's right slot: 1.5 if R in P0 (C(5,2) = 10), else 1.1 if Y in P0
+    # (C(4,2) = 6), else 1 (C(4,3) = 4).  Middle slot is 1.1 only for P0 =
+    # {1, Y, R} (4 ways).  Left slot is always 1 (only 2 non-blue tiles).
+    r = enumerate_table(_table([[3], [3]], {"blue": [1], "yellow": [1.1], "red": [1.5]}))
+    assert r["worlds"] == 20
+    assert _p(r, 0, 0, 2) == {"1": F(4, 20), "1.1": F(6, 20), "1.5": F(10, 20)}
+    assert _p(r, 0, 0, 1) == {"1": F(16, 20), "1.1": F(4, 20)}
+    assert _p(r, 0, 0, 0) == {"1": F(1)}
+
+
+def test_failed_cut_tells_the_actor_holds_the_called_value() -> None:
+    # Same tiles.  P1 calls "yellow" on P0's left slot, token 1 (always true:
+    # P0's left slot is always 1); only the "P1 holds a yellow" part informs:
+    # Y in P1 in C(5,2) = 10 of the 20 splits.  Then P0 = R + two 1s (C(4,2) = 6)
+    # or three 1s (4): P0's right slot is 1.5 with 6/10.
+    ev = {"type": "dual_cut", "actor": 1, "target": _at(0, 0, 0), "value": "yellow",
+          "success": False, "token": 1}
+    r = enumerate_table(_table([[3], [3]], {"blue": [1], "yellow": [1.1], "red": [1.5]}, [ev]))
+    assert r["worlds"] == 10
+    assert _p(r, 0, 0, 2) == {"1": F(4, 10), "1.5": F(6, 10)}
+    assert _p(r, 1, 0, 2) == {"1.1": F(6, 10), "1.5": F(4, 10)}
+    assert not any(s["cut"] for s in r["slots"])
+
+
+def test_failed_cut_token_can_make_the_table_inconsistent() -> None:
+    # Token "yellow" on P1's left slot needs P1's three tiles all >= 1.1, but only
+    # Y and R are: no deal fits.
+    ev = {"type": "dual_cut", "actor": 0, "target": _at(1, 0, 0), "value": 1,
+          "success": False, "token": "yellow"}
+    r = enumerate_table(_table([[3], [3]], {"blue": [1], "yellow": [1.1], "red": [1.5]}, [ev]))
+    assert r == {"consistent": False}
+
+
+def test_dual_success_then_reveal_red() -> None:
+    # Tiles 1, 1, 2.5, 3.5 on two stands of 2.  P1 cuts P0's left wire with its
+    # own left wire (both 1), so each stand is {1, red}.  P0 then reveals its last
+    # uncut wire, printed 3.5: P0 = {1, 3.5}, P1 = {1, 2.5}.  Weight 2!/(1!1!) = 2.
+    wires = {"deck": {"1": 2, "2.5": 1, "3.5": 1}}
+    events = [{"type": "dual_cut", "actor": 1, "target": _at(0, 0, 0), "value": 1,
+               "success": True, "actor_slot": {"stand": 0, "slot": 0}},
+              {"type": "reveal_red", "actor": 0, "slots": [{"stand": 0, "slot": 1, "value": 3.5}]}]
+    r = enumerate_table(_table([[2], [2]], wires, events))
+    assert r["worlds"] == 2
+    assert [s["p"] for s in r["slots"]] == [{"1": 1.0}, {"3.5": 1.0}, {"1": 1.0}, {"2.5": 1.0}]
+    assert [s["cut"] for s in r["slots"]] == [True, True, True, False]
+    # Before the cut P0 still has an unlisted uncut wire: revealing is not legal.
+    assert enumerate_table(_table([[2], [2]], wires, events[1:])) == {"consistent": False}
+
+
+def test_solo_cut_after_a_pair() -> None:
+    # Blue 1, 2 on two stands of 4.  P1 cuts P0's right wire (2) with its own
+    # right wire (2); P0 then solo-cuts 2 at its slots 1, 2: P0 = 1222 and
+    # P1 = 1112 (no uncut 2 may remain elsewhere).  Weight 4!4!/(1!3!3!1!) = 16.
+    events = [{"type": "dual_cut", "actor": 1, "target": _at(0, 0, 3), "value": 2,
+               "success": True, "actor_slot": {"stand": 0, "slot": 3},
+               "keys": {"target": 2, "actor": 2}},
+              {"type": "solo_cut", "actor": 0, "value": 2,
+               "slots": [{"stand": 0, "slot": 1}, {"stand": 0, "slot": 2}]}]
+    r = enumerate_table(_table([[4], [4]], {"blue": [1, 2]}, events))
+    assert r["worlds"] == 16
+    assert [next(iter(s["p"])) for s in r["slots"]] == ["1", "2", "2", "2", "1", "1", "1", "2"]
+    assert [s["cut"] for s in r["slots"]] == [False, True, True, True, False, False, False, True]
+    # Listing only 2 of the 4 twos with none cut yet is never true.
+    assert enumerate_table(_table([[4], [4]], {"blue": [1, 2]}, events[1:])) == {"consistent": False}
+
+
+def test_k_of_m_pool() -> None:
+    # Blue 1 (4 copies) + 1 of the yellows {1.1, 2.1}; stands of 2 and 3.
+    # Each subset: C(5,2) = 10 splits, so worlds = 20.  P0's right slot is the
+    # yellow when P0 holds it (4 of 10 per subset), else 1:
+    # {1: 12/20, 1.1: 4/20, 2.1: 4/20}.
+    wires = {"blue": [1], "uncertain": [{"candidates": [1.1, 2.1], "count": 1}]}
+    r = enumerate_table(_table([[2], [3]], wires))
+    assert r["worlds"] == 20
+    assert _p(r, 0, 0, 1) == {"1": F(12, 20), "1.1": F(4, 20), "2.1": F(4, 20)}
+    # A yellow token on P1's right slot: P1 holds the yellow (6 splits per
+    # subset, P0 = two 1s, and P0 holds the called 1): worlds 12, yellow 50/50.
+    ev = {"type": "dual_cut", "actor": 0, "target": _at(1, 0, 2), "value": 1,
+          "success": False, "token": "yellow"}
+    r = enumerate_table(_table([[2], [3]], wires, [ev]))
+    assert r["worlds"] == 12
+    assert _p(r, 1, 0, 2) == {"1.1": F(1, 2), "2.1": F(1, 2)}
+    # Seeing 2.1 in one's own hand settles the pool: P1 = 111, weight 4!/3! = 4.
+    r = enumerate_table(_table([[2], [3]], wires, me={"player": 0, "stands": [[1, 2.1]]}))
+    assert r["worlds"] == 4
+    assert _p(r, 1, 0, 2) == {"1": F(1)}
+
+
+def test_me_and_three_players() -> None:
+    # Blue 1, 2; stands 3/3/2; I am P0 holding 1 1 2.  The other 5 tiles
+    # (1, 1, 2, 2, 2) split C(5,3) = 10 ways; with my own 6 * 4 choices of which
+    # 1s and 2 I hold, worlds = 240.  P2's 2 tiles: {1,1} 1 way, {1,2} 2*3 = 6,
+    # {2,2} 3: left slot 1 with 7/10, right slot 1 with 1/10.
+    r = enumerate_table(_table([[3], [3], [2]], {"blue": [1, 2]},
+                               me={"player": 0, "stands": [[1, 1, 2]]}))
+    assert r["worlds"] == 240
+    assert _p(r, 2, 0, 0) == {"1": F(7, 10), "2": F(3, 10)}
+    assert _p(r, 2, 0, 1) == {"1": F(1, 10), "2": F(9, 10)}
+    assert _p(r, 0, 0, 2) == {"2": F(1)}
+
+
+def test_info_token_and_two_stand_player() -> None:
+    # Player 0 has two stands of 2, player 1 one stand of 2; tiles 1,1,2,2,3,3.
+    # Player 0's setup token says stand 1, slot 0 is a 3 -> that stand is {3,3}
+    # (its left slot is the smallest).  Weight = 2!2!2! / prod c!, where stand
+    # (0,1) = 33 gives 2!; the other two stands split 1,1,2,2: 11|22 -> 8/8 = 1,
+    # 12|12 -> 8/2 = 4, 22|11 -> 1.  worlds 6; stand (0,0)'s left slot is 1 w.p. 5/6.
+    ev = {"type": "info_token", "at": _at(0, 1, 0), "value": 3}
+    r = enumerate_table(_table([[2, 2], [2]], {"deck": {"1": 2, "2": 2, "3": 2}}, [ev]))
+    assert r["worlds"] == 6
+    assert _p(r, 0, 0, 0) == {"1": F(5, 6), "2": F(1, 6)}
+    assert _p(r, 0, 1, 1) == {"3": F(1)}
+
+
+# ------------------------------------------------------- naive permutation cross-check
+
+
+def _naive(table: dict[str, Any]) -> tuple[int, dict[tuple[int, int], Counter[float]]]:
+    """worlds and per-slot weights by dealing every permutation of distinguishable
+    tiles (each counted once per arrangement inside the stands)."""
+    t = Table(table)
+    sizes = [size for _, _, size in t.stands]
+    per_slot: dict[tuple[int, int], Counter[float]] = {}
+    total = 0
+    for chosen in itertools.product(*(itertools.combinations(c, k) for c, k in t.pools)):
+        tiles = list(t.fixed.elements()) + [c for subset in chosen for c in subset]
+        for perm in itertools.permutations(tiles):
+            hands, rest = [], list(perm)
+            for n in sizes:
+                hands.append(tuple(sorted(rest[:n])))
+                rest = rest[n:]
+            if any(hands[i] != h for i, h in t.me.items()) or _replay(t, hands) is None:
+                continue
+            total += 1
+            for i, hand in enumerate(hands):
+                for j, key in enumerate(hand):
+                    per_slot.setdefault((i, j), Counter())[key] += 1
+    return total // math.prod(math.factorial(n) for n in sizes), per_slot
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_oracle_matches_naive_permutations(seed: int) -> None:
+    rng = random.Random(1000 + seed)
+    layout = rng.choice([[[2], [2]], [[2], [3]], [[1, 2], [3]], [[2], [2], [2]], [[3], [1], [2]]])
+    table, _ = random_game(rng, stands=layout)
+    worlds, per_slot = _naive(table)
+    r = enumerate_table(table)
+    if worlds == 0:
+        assert r == {"consistent": False}
+        return
+    assert r["worlds"] == worlds
+    t = Table(table)
+    for row in r["exact"]:
+        i = t.stand_index[(row["player"], row["stand"])]
+        counts = per_slot[(i, row["slot"])]
+        assert row["p"] == {str(k): F(n, sum(counts.values())) for k, n in sorted(counts.items())}
+
+
+# ------------------------------------------------------------- generated games
+
+
+def _in_play(wires: dict[str, Any]) -> tuple[Counter[float], list[tuple[list[float], int]]]:
+    if "deck" in wires:
+        return Counter({float(k): n for k, n in wires["deck"].items()}), []
+    fixed = Counter({float(v): 4 for v in wires.get("blue", [])})
+    fixed.update(float(k) for k in wires.get("yellow", []) + wires.get("red", []))
+    return fixed, [(list(map(float, p["candidates"])), p["count"]) for p in wires.get("uncertain", [])]
+
+
+def assert_legal(table: dict[str, Any], deal: list[list[list[float]]]) -> set[tuple[int, int, int]]:
+    """Independent check that ``deal`` fits the table and every event is a legal
+    move on it (rules.md §2, §3); returns the cut slots."""
+    players = table["players"]
+    assert [[len(s) for s in hand] for hand in deal] == [p["stands"] for p in players]
+    assert all(stand == sorted(stand) for hand in deal for stand in hand)
+    dealt = Counter(float(k) for hand in deal for stand in hand for k in stand)
+    fixed, pools = _in_play(table["wires"])
+    extra = dealt - fixed
+    assert not fixed - dealt and all(n == 1 for n in extra.values())
+    for cands, count in pools:
+        assert sum(extra.pop(c, 0) for c in cands) == count
+    assert not extra
+    if "me" in table:
+        assert table["me"]["stands"] == deal[table["me"]["player"]]
+
+    def g(at: tuple[int, int, int]) -> int | str:
+        return gameplay(deal[at[0]][at[1]][at[2]])
+
+    def uncut(p: int) -> set[tuple[int, int, int]]:
+        return {(p, s, j) for s, stand in enumerate(deal[p]) for j in range(len(stand))} - cut
+
+    cut: set[tuple[int, int, int]] = set()
+    setup_done, tokens_placed = False, set()
+    for ev in table["events"]:
+        if ev["type"] == "info_token":  # setup: one per player, own blue wire
+            at = ev["at"]
+            assert not setup_done and at["player"] not in tokens_placed
+            tokens_placed.add(at["player"])
+            slot = (at["player"], at["stand"], at["slot"])
+            assert isinstance(g(slot), int) and g(slot) == ev["value"]
+            continue
+        setup_done = True
+        actor, mine = ev["actor"], uncut(ev["actor"])
+        if ev["type"] == "dual_cut":
+            target = (ev["target"]["player"], ev["target"]["stand"], ev["target"]["slot"])
+            v = ev["value"]
+            assert target[0] != actor and target not in cut and v != "red"
+            assert any(g(s) == v for s in mine)
+            if ev["success"]:
+                own = (actor, ev["actor_slot"]["stand"], ev["actor_slot"]["slot"])
+                assert own in mine and g(target) == v == g(own)
+                if "keys" in ev:
+                    assert ev["keys"] == {"target": deal[target[0]][target[1]][target[2]],
+                                          "actor": deal[own[0]][own[1]][own[2]]}
+                cut |= {target, own}
+            else:
+                assert g(target) not in (v, "red")
+                assert ev["token"] in (None, g(target))
+        elif ev["type"] == "solo_cut":
+            v = ev["value"]
+            slots = {(actor, w["stand"], w["slot"]) for w in ev["slots"]}
+            everywhere = set().union(*(uncut(p) for p in range(len(players))))
+            assert slots <= mine and slots == {s for s in everywhere if g(s) == v}
+            if isinstance(v, int) and fixed[float(v)] == 4:
+                assert len(slots) in (2, 4)
+            cut |= slots
+        elif ev["type"] == "reveal_red":
+            slots = {(actor, w["stand"], w["slot"]) for w in ev["slots"]}
+            assert slots == mine and mine and all(g(s) == "red" for s in mine)
+            assert all(w["value"] == deal[actor][w["stand"]][w["slot"]] for w in ev["slots"])
+            cut |= slots
+        else:
+            raise AssertionError(f"unknown event {ev!r}")
+    return cut
+
+
+@pytest.mark.parametrize("seed", range(400))
+def test_generated_events_are_legal(seed: int) -> None:
+    table, deal = random_game(random.Random(seed))
+    assert_legal(table, deal)
+    assert is_consistent(table, deal)
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_true_deal_is_a_world_of_the_oracle(seed: int) -> None:
+    table, deal = random_game(random.Random(seed))
+    r = enumerate_table(table)
+    assert r["consistent"] and r["worlds"] > 0
+    cut = assert_legal(table, deal)
+    for row in r["exact"]:
+        true_key = deal[row["player"]][row["stand"]][row["slot"]]
+        assert row["p"][str(true_key)] > 0
+        assert sum(row["p"].values()) == 1
+        assert row["cut"] == ((row["player"], row["stand"], row["slot"]) in cut)
+
+
+def test_generator_options() -> None:
+    rng = random.Random(7)
+    table, deal = random_game(rng, stands=[[3, 3], [4], [3]], me=1, turns=0, setup_tokens=False)
+    assert [p["stands"] for p in table["players"]] == [[3, 3], [4], [3]]
+    assert table["me"] == {"player": 1, "stands": deal[1]} and table["events"] == []
+    for players, shape in [(2, [2, 2]), (3, [2, 1, 1]), (4, [1] * 4), (5, [1] * 5)]:
+        table, _ = random_game(rng, players=players, me=False)
+        assert [len(p["stands"]) for p in table["players"]] == shape and "me" not in table
+        sizes = [n for p in table["players"] for n in p["stands"]]
+        assert sizes == sorted(sizes, reverse=True) and sizes[0] - sizes[-1] <= 1
+    wires = {"blue": [1, 2], "uncertain": [{"candidates": [1.5, 2.5, 3.5], "count": 2}]}
+    table, deal = random_game(rng, players=2, wires=wires, setup_tokens=True, turns=30)
+    assert table["wires"] == wires
+    assert [e["type"] for e in table["events"][:2]] == ["info_token"] * 2
+    assert_legal(table, deal)
+    with pytest.raises(TypeError):
+        random_game(rng, colour="blue")
