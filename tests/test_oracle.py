@@ -21,10 +21,11 @@ from gamegen import gameplay, random_game
 from oracle import Table, _replay, enumerate_table, is_consistent
 
 
-def _table(stands: list[list[int]], wires: dict[str, Any], events: list[dict[str, Any]] = (),
+def _table(stands: list[list[int]], wires: dict[str, Any],
+           events: list[dict[str, Any]] | None = None,
            me: dict[str, Any] | None = None) -> dict[str, Any]:
     table: dict[str, Any] = {"players": [{"name": f"P{p}", "stands": s} for p, s in enumerate(stands)],
-                             "wires": wires, "events": list(events)}
+                             "wires": wires, "events": events or []}
     if me is not None:
         table["me"] = me
     return table
@@ -201,17 +202,22 @@ def _naive(table: dict[str, Any]) -> tuple[int, dict[tuple[int, int], Counter[fl
     return total // math.prod(math.factorial(n) for n in sizes), per_slot
 
 
-@pytest.mark.parametrize("seed", range(40))
+POOLED_WIRES = [{"blue": [1], "uncertain": [{"candidates": [1.1, 2.1, 3.1], "count": 2}]},
+                {"blue": [1], "yellow": [1.1], "uncertain": [{"candidates": [1.5, 2.5], "count": 1}]}]
+
+
+@pytest.mark.parametrize("seed", range(50))
 def test_oracle_matches_naive_permutations(seed: int) -> None:
     rng = random.Random(1000 + seed)
-    layout = rng.choice([[[2], [2]], [[2], [3]], [[1, 2], [3]], [[2], [2], [2]], [[3], [1], [2]]])
-    table, _ = random_game(rng, stands=layout)
+    if seed < 40:
+        layout = rng.choice([[[2], [2]], [[2], [3]], [[1, 2], [3]], [[2], [2], [2]], [[3], [1], [2]]])
+        table, _ = random_game(rng, stands=layout)
+    else:  # uncertain pools are rare above; force them (6 tiles in play)
+        layout = rng.choice([[[3], [3]], [[2, 1], [3]], [[2], [2], [2]]])
+        table, _ = random_game(rng, stands=layout, wires=POOLED_WIRES[seed % 2])
     worlds, per_slot = _naive(table)
     r = enumerate_table(table)
-    if worlds == 0:
-        assert r == {"consistent": False}
-        return
-    assert r["worlds"] == worlds
+    assert r["consistent"] and r["worlds"] == worlds
     t = Table(table)
     for row in r["exact"]:
         i = t.stand_index[(row["player"], row["stand"])]
@@ -331,6 +337,10 @@ def test_generator_options() -> None:
     table, deal = random_game(rng, players=2, wires=wires, setup_tokens=True, turns=30)
     assert table["wires"] == wires
     assert [e["type"] for e in table["events"][:2]] == ["info_token"] * 2
+    assert_legal(table, deal)
+    table, deal = random_game(rng, players=4, sizes="random", wires={"blue": [1, 2, 3]})
+    assert sum(n for p in table["players"] for n in p["stands"]) == 12
+    assert all(n >= 1 for p in table["players"] for n in p["stands"])
     assert_legal(table, deal)
     with pytest.raises(TypeError):
         random_game(rng, colour="blue")
