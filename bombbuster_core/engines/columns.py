@@ -69,13 +69,14 @@ class _Prepared:
             [frozenset(layer_of[k] for k in problem.domain((s, j))) for j in range(st.size)]
             for s, st in enumerate(problem.stands)
         ]
-        self.counts = self._simplify([
-            _Count(c.slots, frozenset(layer_of[k] for k in c.keys if k in layer_of), c.lo, c.hi)
-            for c in problem.counts
-        ])
-        for row in self.domains:
-            if any(not d for d in row):
-                raise _Zero
+        self.counts = [_Count(c.slots, frozenset(layer_of[k] for k in c.keys if k in layer_of), c.lo, c.hi)
+                       for c in problem.counts]
+        while True:
+            before = [list(row) for row in self.domains]
+            self._sort_bounds()
+            self.counts = self._simplify(self.counts)
+            if before == self.domains:
+                break
         self.fixed = [s for s, row in enumerate(self.domains) if all(len(d) == 1 for d in row)]
         copies = [problem.copies[k] for k in self.keys]
         fixed_counts = [0] * self.n_layers
@@ -113,9 +114,26 @@ class _Prepared:
             if s not in counted:
                 signature.setdefault((len(self.domains[s]), tuple(self.domains[s])), []).append(s)
         self.groups = [g for g in signature.values() if len(g) > 1]
+        self.tables: dict[tuple, list] = {}
         grouped = {s for g in self.groups for s in g}
         # Code order: singles first, groups last (the forced last sub-step is then the freest stand).
         self.free = [s for s in free if s not in grouped] + [s for g in self.groups for s in g]
+
+    def _sort_bounds(self) -> None:
+        """A sorted stand's slot holds at least its left neighbour's least key and at most its right one's greatest."""
+        for row in self.domains:
+            bound = -1
+            for j, d in enumerate(row):
+                row[j] = d = frozenset(i for i in d if i >= bound)
+                if not d:
+                    raise _Zero
+                bound = min(d)
+            bound = self.n_layers
+            for j in range(len(row) - 1, -1, -1):
+                row[j] = d = frozenset(i for i in row[j] if i <= bound)
+                if not d:
+                    raise _Zero
+                bound = max(d)
 
     def _simplify(self, counts: list[_Count]) -> list[_Count]:
         """Fold known slots into count bounds; turn decided counts into domains."""
@@ -164,9 +182,12 @@ class _Step:
     mask: int
     lo: list[int]  # lo[f] <= fill after this key, from fill f before it
     hi: list[int]
+    starts: range  # the fills a state may have before this key
     table: list[tuple[tuple[int, int], ...]]  # (fill << rem_bits | rem) -> ((code delta, multiplier), ...)
+    finish: list[tuple[tuple[int, int], ...]] | None  # when set: the moves that place every remaining copy
     touches: list[tuple[_Tracker, list[int]]]  # trackers counted here, with prefix counts over fills
     closes: list[_Tracker]  # trackers whose last sub-step this is
+    partner: tuple[int, int, int] | None = None  # (shift, mask, size + 1) of a last stand merged into this step
 
 
 @dataclass
@@ -209,7 +230,18 @@ class _Plan:
             copies = prep.copies[self.key_layer(t)]
             if copies and not steps:
                 raise _Zero
-            if steps:
+            # A state with no copy left may skip the later stands of the layer when
+            # none of them must fill a slot now and no count fact is being tracked.
+            merge = len(steps) >= 2 and not (steps[-1].touches or steps[-2].touches)
+            quiet = True
+            for q in range(len(steps) - 2, -1, -1):
+                later = steps[q + 1]
+                quiet = quiet and not later.touches and all(later.lo[f] == f for f in later.starts)
+                if quiet and not steps[q].touches and q < len(steps) - 1 - merge:
+                    self._split_finishing(steps[q])
+            if merge:
+                self._merge_last_two(steps)
+            elif steps:
                 self._force_last(steps[-1])
             self.layers.append(_Layer(copies, steps))
         for ti, (tr, c) in enumerate(self.trackers):
@@ -246,14 +278,14 @@ class _Plan:
             if must < 0 and not any(i > t for i in doms[f]):
                 must = f
             lo[f] = max(f, must + 1)
-        if all(hi[f] == f for f in range(n + 1)):
-            return None  # never takes this key (a slot that must be filled now was forced earlier)
+        # Fills a state can have when this key starts: slots whose keys all come
+        # earlier are filled, slots whose keys all come later are not.
+        first = next((j for j in range(n) if max(doms[j]) >= t), n)
+        last = next((j for j in range(n) if min(doms[j]) >= t), n)
+        if all(hi[f] == f for f in range(first, last + 1)):
+            return None  # never takes this key
         sh = self.shift[s]
-        table: list[tuple[tuple[int, int], ...]] = []
-        for f in range(n + 1):
-            for rem in range(1 << self.rem_bits):
-                top = min(hi[f], f + rem)
-                table.append(tuple(((c << sh) - c, comb(rem, c)) for c in range(lo[f] - f, top - f + 1)))
+        table = self._table(lo, hi, sh, forced=False)
         key = self.key_layer(t)
         touches = []
         for tr, c in self.trackers:
@@ -264,15 +296,60 @@ class _Plan:
                     for m in marks:
                         pref.append(pref[-1] + m)
                     touches.append((tr, pref))
-        return _Step(s, sh, (1 << n.bit_length()) - 1, lo, hi, table, touches, [])
+        return _Step(s, sh, (1 << n.bit_length()) - 1, lo, hi, range(first, last + 1), table, None, touches, [])
+
+    def _table(self, lo: list[int], hi: list[int], sh: int, forced: bool, finishing: bool | None = None):
+        """Moves from every (fill, copies left), as ((code delta, multiplier), ...).
+
+        ``finishing`` keeps only the moves that place every remaining copy
+        (True) or only the others (False).  Tables repeat across keys and
+        directions, so they are cached on the prepared problem.
+        """
+        cache_key = (tuple(lo), tuple(hi), sh, self.rem_bits, forced, finishing)
+        table = self.prep.tables.get(cache_key)
+        if table is None:
+            table = []
+            for f in range(len(lo)):
+                for rem in range(1 << self.rem_bits):
+                    if forced:
+                        counts = [rem] if lo[f] <= f + rem <= hi[f] else []
+                    else:
+                        counts = range(lo[f] - f, min(hi[f], f + rem) - f + 1)
+                    if finishing is not None:
+                        counts = [c for c in counts if (c == rem) == finishing]
+                    table.append(tuple(((c << sh) - c, comb(rem, c)) for c in counts))
+            self.prep.tables[cache_key] = table
+        return table
+
+    def _merge_last_two(self, steps: list[_Step]) -> None:
+        """Fold the forced last stand into the one before: one pass over the states instead of two."""
+        a, b = steps[-2], steps.pop()
+        nb1 = len(b.lo)
+        cache_key = ("pair", tuple(a.lo), tuple(a.hi), tuple(b.lo), tuple(b.hi), a.starts, b.starts, a.shift, b.shift,
+                     self.rem_bits)
+        table = self.prep.tables.get(cache_key)
+        if table is None:
+            table = []
+            for fa in range(len(a.lo)):
+                for fb in range(nb1):
+                    for rem in range(1 << self.rem_bits):
+                        moves = []
+                        if fa in a.starts and fb in b.starts:
+                            for c in range(a.lo[fa] - fa, min(a.hi[fa], fa + rem) - fa + 1):
+                                if b.lo[fb] <= fb + rem - c <= b.hi[fb]:
+                                    moves.append(((c << a.shift) + ((rem - c) << b.shift) - rem, comb(rem, c)))
+                        table.append(tuple(moves))
+            self.prep.tables[cache_key] = table
+        a.table, a.partner = table, (b.shift, b.mask, nb1)
+
+    def _split_finishing(self, step: _Step) -> None:
+        """States that place their last copy here skip the layer's later stands."""
+        step.table = self._table(step.lo, step.hi, step.shift, False, finishing=False)
+        step.finish = self._table(step.lo, step.hi, step.shift, False, finishing=True)
 
     def _force_last(self, step: _Step) -> None:
         """The last sub-step of a layer takes every remaining copy: no branching."""
-        n, sh = self.size[step.stand], step.shift
-        step.table = [
-            (((rem << sh) - rem, 1),) if step.lo[f] <= f + rem <= step.hi[f] else ()
-            for f in range(n + 1) for rem in range(1 << self.rem_bits)
-        ]
+        step.table = self._table(step.lo, step.hi, step.shift, forced=True)
 
     # ------------------------------------------------------------ sweep
     def sweep(self) -> list[State]:
@@ -282,18 +359,43 @@ class _Plan:
         for layer in self.layers:
             if layer.copies:
                 cur = {code + layer.copies: w for code, w in cur.items()}
+            done: State = {}
             for step in layer.steps:
-                cur = self._apply(step, cur)
+                cur = self._apply(step, cur, done)
+            if done:
+                get = done.get
+                for code, w in cur.items():
+                    done[code] = get(code, 0) + w
+                cur = done
             if self.prep.groups:
                 cur = self._canonical(cur)
             out.append(cur)
         return out
 
-    def _apply(self, step: _Step, cur: State) -> State:
+    def _apply(self, step: _Step, cur: State, done: State) -> State:
         new: State = {}
         get = new.get
         rem_bits, rem_mask = self.rem_bits, self.rem_mask
         sh, mask, table = step.shift, step.mask, step.table
+        if step.partner is not None:
+            sh_b, mask_b, nb1 = step.partner
+            for code, w in cur.items():
+                idx = ((((code >> sh) & mask) * nb1 + ((code >> sh_b) & mask_b)) << rem_bits) | (code & rem_mask)
+                for delta, mult in table[idx]:
+                    nc = code + delta
+                    new[nc] = get(nc, 0) + w * mult
+            return new
+        if step.finish is not None:
+            finish, get_done = step.finish, done.get
+            for code, w in cur.items():
+                idx = (((code >> sh) & mask) << rem_bits) | (code & rem_mask)
+                for delta, mult in table[idx]:
+                    nc = code + delta
+                    new[nc] = get(nc, 0) + w * mult
+                for delta, mult in finish[idx]:
+                    nc = code + delta
+                    done[nc] = get_done(nc, 0) + w * mult
+            return new
         if not step.touches and not step.closes:
             for code, w in cur.items():
                 for delta, mult in table[(((code >> sh) & mask) << rem_bits) | (code & rem_mask)]:
