@@ -1,0 +1,379 @@
+#!/usr/bin/env python3
+"""The one build entry point for the bombbuster web app (stdlib only).
+
+    python build.py           build the static site into dist/
+    python build.py serve     build, then serve dist/ on localhost (prints the URL)
+    python build.py test      install what the tests need (venv, Chromium), build,
+                              and run the whole pytest suite; exit code = pytest's
+    python build.py measure   build, then time cold/warm loads and worker analysis
+                              in headless Chromium against CPython (needs `test` setup)
+
+The site is self-contained: web/ sources, Pyodide's core files from the npm
+package `pyodide` (fetched with `npm pack`), the micropip wheel (fetched with
+`pip download`) and the bombbuster_core wheel built from this repo. Downloads
+are cached under .cache/ so re-runs are fast and work offline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from functools import partial
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+WEB = ROOT / "web"
+DIST = ROOT / "dist"
+CACHE = ROOT / ".cache"
+VENV = ROOT / ".venv"
+
+PYODIDE_VERSION = "314.0.7"  # Python 3.14.2
+MICROPIP_VERSION = "0.11.1"  # the version Pyodide 314.0.7's lock names
+PYODIDE_PYTHON = "3.14"
+PYODIDE_CORE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+# web/ paths that are build-time helpers, not part of the site.
+WEB_EXCLUDED = ("tools",)
+TEST_REQUIREMENTS = ("pytest>=8", "hypothesis>=6", "playwright>=1.40")
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+
+
+class BuildError(Exception):
+    """A build step failed; the message says which and why."""
+
+
+def log(message: str) -> None:
+    print(f"[build] {message}", flush=True)
+
+
+def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(cmd, check=True, **kwargs)
+    except FileNotFoundError as exc:
+        raise BuildError(f"command not found: {cmd[0]} (needed for: {' '.join(cmd)})") from exc
+    except subprocess.CalledProcessError as exc:
+        raise BuildError(f"command failed with exit code {exc.returncode}: {' '.join(cmd)}") from exc
+
+
+# ---------------------------------------------------------------- downloads
+
+
+def fetch_pyodide() -> Path:
+    """Pyodide's core files from the npm package, cached per version."""
+    target = CACHE / f"pyodide-{PYODIDE_VERSION}"
+    if all((target / name).exists() for name in PYODIDE_CORE_FILES):
+        return target
+    log(f"fetching pyodide@{PYODIDE_VERSION} with npm pack")
+    with tempfile.TemporaryDirectory() as tmp:
+        run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", tmp, "--silent"],
+            stdout=subprocess.DEVNULL)
+        tarballs = list(Path(tmp).glob("pyodide-*.tgz"))
+        if len(tarballs) != 1:
+            raise BuildError(f"npm pack produced {len(tarballs)} tarballs, expected 1")
+        staging = Path(tmp) / "core"
+        staging.mkdir()
+        with tarfile.open(tarballs[0]) as tar:
+            for name in PYODIDE_CORE_FILES:
+                member = tar.getmember(f"package/{name}")
+                with tar.extractfile(member) as src:
+                    (staging / name).write_bytes(src.read())
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.move(str(staging), target)
+    return target
+
+
+def fetch_micropip() -> Path:
+    """The pure-Python micropip wheel, downloaded for Pyodide's Python version."""
+    target = CACHE / "micropip"
+    wheel_name = f"micropip-{MICROPIP_VERSION}-py3-none-any.whl"
+    if (target / wheel_name).exists():
+        return target / wheel_name
+    log(f"fetching micropip=={MICROPIP_VERSION} with pip download")
+    target.mkdir(parents=True, exist_ok=True)
+    run([sys.executable, "-m", "pip", "download", f"micropip=={MICROPIP_VERSION}", "--no-deps",
+         "--only-binary=:all:", "--python-version", PYODIDE_PYTHON, "-d", str(target), "--quiet"])
+    if not (target / wheel_name).exists():
+        raise BuildError(f"pip download did not produce {wheel_name}")
+    return target / wheel_name
+
+
+def precompiled_stdlib(pyodide_dir: Path) -> Path:
+    """python_stdlib.zip with .pyc instead of .py, made once per version under Node."""
+    script = WEB / "tools" / "precompile_stdlib.mjs"
+    key = hashlib.sha256(script.read_bytes()).hexdigest()[:12]
+    target = CACHE / f"python_stdlib-{PYODIDE_VERSION}-pyc-{key}.zip"
+    if target.exists():
+        return target
+    log("precompiling the Python stdlib with Pyodide under Node")
+    partial_file = target.with_suffix(".partial")
+    run(["node", str(script), str(pyodide_dir), str(partial_file)])
+    partial_file.replace(target)
+    return target
+
+
+def build_core_wheel(out_dir: Path) -> Path:
+    """The bombbuster_core wheel, built from pyproject.toml."""
+    log("building the bombbuster_core wheel")
+    with tempfile.TemporaryDirectory() as tmp:
+        run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-w", tmp, "--quiet"])
+        wheels = list(Path(tmp).glob("bombbuster_core-*.whl"))
+        if len(wheels) != 1:
+            raise BuildError(f"pip wheel produced {len(wheels)} bombbuster_core wheels, expected 1")
+        out_dir.mkdir(parents=True, exist_ok=True)
+        return Path(shutil.copy2(wheels[0], out_dir))
+
+
+# ---------------------------------------------------------------- assembly
+
+
+def sha256_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write_local_lock(source_lock: Path, micropip_wheel: Path, out: Path) -> None:
+    """Pyodide's lock, cut down to micropip and pointed at the vendored wheel.
+
+    Every other entry would resolve to files we do not ship, so dropping them
+    guarantees nothing can be fetched from anywhere but this site."""
+    lock = json.loads(source_lock.read_text())
+    entry = dict(lock["packages"]["micropip"])
+    entry.update(
+        file_name=micropip_wheel.name,
+        sha256=sha256_file(micropip_wheel),
+        version=MICROPIP_VERSION,
+        depends=[],
+    )
+    lock["packages"] = {"micropip": entry}
+    out.write_text(json.dumps(lock, indent=1))
+
+
+def copy_web_sources(dest: Path) -> None:
+    for path in sorted(WEB.rglob("*")):
+        relative = path.relative_to(WEB)
+        if relative.parts[0] in WEB_EXCLUDED or path.is_dir():
+            continue
+        target = dest / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, target)
+
+
+def site_files(dist: Path) -> list[str]:
+    """Every file of the site, as URL paths relative to the site root."""
+    return sorted(p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file())
+
+
+def write_service_worker(dist: Path, build_info: dict) -> None:
+    """Fill sw.js's placeholders with the cache version and the file list."""
+    files = [f for f in site_files(dist) if f != "sw.js"]
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(name.encode())
+        digest.update(sha256_file(dist / name).encode())
+    version = digest.hexdigest()[:16]
+    build_info["version"] = version
+    (dist / "build-info.json").write_text(json.dumps(build_info, indent=1))
+    template = (dist / "sw.js").read_text()
+    for placeholder in ("__CACHE_VERSION__", "__PRECACHE_FILES__"):
+        if placeholder not in template:
+            raise BuildError(f"web/sw.js lacks the placeholder {placeholder}")
+    precache = ["./"] + files
+    sw = template.replace('"__CACHE_VERSION__"', json.dumps(version))
+    sw = sw.replace('["__PRECACHE_FILES__"]', json.dumps(precache, indent=1))
+    (dist / "sw.js").write_text(sw)
+
+
+def build_site(dist: Path = DIST) -> dict:
+    pyodide_dir = fetch_pyodide()
+    micropip_wheel = fetch_micropip()
+    stdlib = precompiled_stdlib(pyodide_dir)
+    staging = dist.with_name(dist.name + ".staging")
+    shutil.rmtree(staging, ignore_errors=True)
+    copy_web_sources(staging)
+    vendor = staging / "pyodide"
+    vendor.mkdir()
+    for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"):
+        shutil.copy2(pyodide_dir / name, vendor / name)
+    shutil.copy2(stdlib, vendor / "python_stdlib.zip")
+    shutil.copy2(micropip_wheel, vendor / micropip_wheel.name)
+    write_local_lock(pyodide_dir / "pyodide-lock.json", micropip_wheel, vendor / "pyodide-lock.json")
+    core_wheel = build_core_wheel(staging / "wheels")
+    # The version is filled in by write_service_worker (the file hashes) and
+    # build-info.json is excluded from that hash, so it is written there.
+    build_info = {"pyodide": PYODIDE_VERSION, "micropip": MICROPIP_VERSION,
+                  "wheel": f"wheels/{core_wheel.name}"}
+    write_service_worker(staging, build_info)
+    shutil.rmtree(dist, ignore_errors=True)
+    staging.rename(dist)
+    size = sum((dist / f).stat().st_size for f in site_files(dist))
+    log(f"site built in {dist.relative_to(ROOT)}/ ({len(site_files(dist))} files, "
+        f"{size / 1e6:.1f} MB, version {build_info['version']})")
+    return build_info
+
+
+# ---------------------------------------------------------------- serving
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the MIME types Pyodide and PWAs need; no HTTP caching,
+    so the service worker (not the browser cache) decides what is fresh."""
+
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".json": "application/json",
+        ".webmanifest": "application/manifest+json",
+        ".svg": "image/svg+xml",
+        ".whl": "application/octet-stream",
+        ".zip": "application/zip",
+    }
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format, *args):  # noqa: A002 - signature from the base class
+        if os.environ.get("BOMBBUSTER_SERVER_LOG"):
+            super().log_message(format, *args)
+
+
+def make_server(directory: Path = DIST, port: int = 0) -> http.server.ThreadingHTTPServer:
+    """A localhost server for `directory`; port 0 picks a free one."""
+    handler = partial(SiteHandler, directory=str(directory))
+    return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+
+
+def serve(port: int) -> None:
+    server = make_server(DIST, port)
+    print(f"Serving bombbuster at http://localhost:{server.server_address[1]}/  (Ctrl+C stops)",
+          flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+# ---------------------------------------------------------------- test setup
+
+
+def venv_python() -> Path:
+    return VENV / "bin" / "python"
+
+
+def ensure_venv() -> Path:
+    """A venv with the test requirements; re-installs only when they change."""
+    stamp = VENV / ".bombbuster-requirements"
+    wanted = "\n".join(TEST_REQUIREMENTS)
+    if not venv_python().exists():
+        log(f"creating {VENV.relative_to(ROOT)}/")
+        run([sys.executable, "-m", "venv", str(VENV)])
+    if not stamp.exists() or stamp.read_text() != wanted:
+        log("installing test requirements into the venv: " + ", ".join(TEST_REQUIREMENTS))
+        run([str(venv_python()), "-m", "pip", "install", "--quiet", *TEST_REQUIREMENTS])
+        stamp.write_text(wanted)
+    return venv_python()
+
+
+def find_chromium() -> str | None:
+    override = os.environ.get("BOMBBUSTER_CHROMIUM")
+    if override:
+        return override if Path(override).exists() else None
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def ensure_chromium(python: Path) -> str | None:
+    """The system Chromium, apt-installed when missing (as root), else Playwright's."""
+    found = find_chromium()
+    if found:
+        return found
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        log("installing Chromium with apt-get")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        try:
+            run(["apt-get", "update", "-qq"], env=env, stdin=subprocess.DEVNULL)
+            run(["apt-get", "install", "-y", "-qq", "chromium"], env=env, stdin=subprocess.DEVNULL)
+        except BuildError as exc:
+            log(f"apt-get could not install Chromium: {exc}")
+        found = find_chromium()
+        if found:
+            return found
+    log("trying Playwright's own Chromium download")
+    try:
+        run([str(python), "-m", "playwright", "install", "chromium"], stdin=subprocess.DEVNULL)
+    except BuildError as exc:
+        log(f"Playwright could not install Chromium: {exc}")
+        return None
+    return ""  # Playwright's bundled browser: no executable path needed
+
+
+def run_tests(pytest_args: list[str]) -> int:
+    python = ensure_venv()
+    chromium = ensure_chromium(python)
+    build_site()
+    env = {**os.environ, "BOMBBUSTER_DIST": str(DIST)}
+    if chromium is None:
+        log("no Chromium available: the end-to-end tests will be skipped")
+        env["BOMBBUSTER_CHROMIUM"] = ""
+    else:
+        env["BOMBBUSTER_CHROMIUM"] = chromium
+        log(f"Chromium: {chromium or 'Playwright bundled'}")
+    cmd = [str(python), "-m", "pytest", "tests", *pytest_args]
+    log("running: " + " ".join(cmd))
+    return subprocess.run(cmd, cwd=ROOT, env=env, stdin=subprocess.DEVNULL).returncode
+
+
+def run_measurements() -> int:
+    python = ensure_venv()
+    chromium = ensure_chromium(python)
+    build_site()
+    env = {**os.environ, "BOMBBUSTER_DIST": str(DIST), "BOMBBUSTER_CHROMIUM": chromium or ""}
+    return subprocess.run([str(python), str(ROOT / "tests" / "e2e" / "measure.py")],
+                          cwd=ROOT, env=env).returncode
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", nargs="?", default="build",
+                        choices=("build", "serve", "test", "measure"))
+    parser.add_argument("--port", type=int, default=8000, help="port for `serve` (default 8000)")
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "test":
+        parser.error(f"unrecognised arguments: {' '.join(extra)}")
+    os.chdir(ROOT)
+    try:
+        if args.command == "test":
+            return run_tests(extra)
+        if args.command == "measure":
+            return run_measurements()
+        build_site()
+        if args.command == "serve":
+            serve(args.port)
+        return 0
+    except BuildError as exc:
+        print(f"build.py: error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""Fixtures for the end-to-end tests: the built site served on localhost, and
+headless Chromium driven by Playwright with every non-localhost request blocked.
+
+`python build.py test` builds dist/, installs Chromium and sets
+BOMBBUSTER_DIST / BOMBBUSTER_CHROMIUM. Run directly, the fixtures build the site
+themselves and look for a system Chromium; without a browser the tests skip.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402  (repo root's build.py: site builder and server)
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 800}
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+
+
+@pytest.fixture(scope="session")
+def site_dir() -> Path:
+    dist = Path(os.environ.get("BOMBBUSTER_DIST") or build.DIST)
+    if not (dist / "index.html").exists():
+        build.build_site(dist)
+    return dist
+
+
+class SiteServer:
+    """The static site on 127.0.0.1 in a background thread; can be stopped."""
+
+    def __init__(self, directory: Path):
+        self.httpd = build.make_server(directory, 0)
+        self.url = f"http://localhost:{self.httpd.server_address[1]}/"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        if self.thread.is_alive():
+            self.httpd.shutdown()
+            self.httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def server(site_dir):
+    site = SiteServer(site_dir)
+    yield site
+    site.stop()
+
+
+@pytest.fixture
+def private_server(site_dir):
+    """A server of its own, for tests that stop it (offline)."""
+    site = SiteServer(site_dir)
+    yield site
+    site.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from playwright.sync_api import Error as PlaywrightError, sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed: run `python build.py test`, which sets it up")
+    setting = os.environ.get("BOMBBUSTER_CHROMIUM")
+    if setting is None:
+        setting = build.find_chromium()
+        if setting is None:
+            pytest.skip("no Chromium found: run `python build.py test`, which installs it")
+    with sync_playwright() as playwright:
+        try:
+            launched = playwright.chromium.launch(executable_path=setting or None, args=CHROMIUM_FLAGS)
+        except PlaywrightError as exc:
+            pytest.skip(f"Chromium could not be started ({setting or 'Playwright bundled'}): {exc}")
+        yield launched
+        launched.close()
+
+
+def block_outside(route):
+    host = urlparse(route.request.url).hostname
+    if host in ("localhost", "127.0.0.1", "::1") or route.request.url.startswith(("data:", "blob:")):
+        route.continue_()
+    else:
+        route.abort()
+
+
+@pytest.fixture
+def new_context(browser):
+    """Factory: new_context(viewport=PHONE) → a context with outside requests blocked."""
+    contexts = []
+
+    def make(viewport=PHONE, **options):
+        context = browser.new_context(viewport=viewport, accept_downloads=True, **options)
+        context.route("**/*", block_outside)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_context, server):
+    context = new_context()
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    return page

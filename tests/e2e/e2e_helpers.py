@@ -1,0 +1,62 @@
+"""Helpers shared by the end-to-end tests: opening the app, the CLI's answer
+for a table, screenshots under tests/artifacts/, and a sample 4-player table."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+READY_TIMEOUT_MS = 120_000
+
+
+def open_app(page, url: str) -> None:
+    """Load the app and wait until the engine answers."""
+    page.goto(url)
+    page.wait_for_function("window.bombbuster !== undefined")
+    page.evaluate("window.bombbuster.ready")
+    page.wait_for_selector("#engine-status[data-state='ready']", state="attached", timeout=READY_TIMEOUT_MS)
+
+
+def cli_analyze(table: dict, view_public: bool = False) -> dict:
+    """What `python -m bombbuster_core analyze TABLE.json` prints for this table."""
+    if view_public:
+        table = {k: v for k, v in table.items() if k != "me"}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(table, handle)
+    try:
+        # The CLI exits non-zero for an inconsistent table but still prints its JSON.
+        done = subprocess.run([sys.executable, "-m", "bombbuster_core", "analyze", handle.name],
+                              cwd=ROOT, capture_output=True, text=True)
+    finally:
+        os.unlink(handle.name)
+    if not done.stdout.strip():
+        raise AssertionError(f"the CLI printed nothing (exit {done.returncode}): {done.stderr}")
+    return json.loads(done.stdout)
+
+
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def sample_table() -> dict:
+    """A 4-player table (Y2 R1) seen by Ann, with a few public events."""
+    return {
+        "players": [{"name": "Ann", "stands": [13]}, {"name": "Bob", "stands": [13]},
+                    {"name": "Cy", "stands": [13]}, {"name": "Di", "stands": [12]}],
+        "wires": {"blue": list(range(1, 13)), "yellow": [3.1, 8.1], "red": [5.5]},
+        "me": {"player": 0, "stands": [[1, 1, 2, 3, 3.1, 4, 5, 6, 7, 8, 9, 10, 12]]},
+        "events": [
+            {"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 0}, "value": 1},
+            {"type": "info_token", "at": {"player": 2, "stand": 0, "slot": 12}, "value": 12},
+            {"type": "dual_cut", "actor": 0, "target": {"player": 3, "stand": 0, "slot": 0}, "value": 1,
+             "success": False, "token": 2},
+        ],
+    }

@@ -1,0 +1,108 @@
+// Saved games in localStorage, table-file export/import and share URLs.
+//
+// A saved game is {id, name, updated, table, redo, view}: `table` is the
+// format-1 table file (the whole truth), `redo` the events undone since.
+// Every change is written at once, so closing the tab never loses a move.
+
+const INDEX_KEY = "bombbuster.games";
+const CURRENT_KEY = "bombbuster.current";
+const gameKey = (id) => `bombbuster.game.${id}`;
+
+function readJson(key, fallback) {
+  try {
+    const text = localStorage.getItem(key);
+    return text ? JSON.parse(text) : fallback;
+  } catch {
+    return fallback; // a corrupt entry must not stop the app
+  }
+}
+
+export function listGames() {
+  return readJson(INDEX_KEY, []).sort((a, b) => b.updated - a.updated);
+}
+
+export function loadGame(id) {
+  return readJson(gameKey(id), null);
+}
+
+export function saveGame(game) {
+  game.updated = Date.now();
+  localStorage.setItem(gameKey(game.id), JSON.stringify(game));
+  const index = readJson(INDEX_KEY, []).filter((entry) => entry.id !== game.id);
+  index.push({ id: game.id, name: game.name, updated: game.updated, events: game.table.events.length });
+  localStorage.setItem(INDEX_KEY, JSON.stringify(index));
+  localStorage.setItem(CURRENT_KEY, game.id);
+}
+
+export function deleteGame(id) {
+  localStorage.removeItem(gameKey(id));
+  localStorage.setItem(INDEX_KEY, JSON.stringify(readJson(INDEX_KEY, []).filter((e) => e.id !== id)));
+  if (localStorage.getItem(CURRENT_KEY) === id) localStorage.removeItem(CURRENT_KEY);
+}
+
+export function currentGameId() {
+  return localStorage.getItem(CURRENT_KEY);
+}
+
+export function newGame(table, name) {
+  const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+  const fallbackName = `${table.players.map((p) => p.name).join(", ")} · ${new Date().toLocaleDateString()}`;
+  return { id, name: name || fallbackName, updated: Date.now(), table, redo: [], view: "me" };
+}
+
+/** Offer the table file for download. */
+export function exportTable(game) {
+  const blob = new Blob([JSON.stringify(game.table, null, 1)], { type: "application/json" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = `${game.name.replace(/[^\w.-]+/g, "_")}.bombbuster.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+/** Parse a table file's text; throws an Error with a readable message. */
+export function parseTableText(text) {
+  let table;
+  try {
+    table = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`not a JSON file: ${error.message}`);
+  }
+  if (!table || typeof table !== "object" || !Array.isArray(table.players) || !table.wires) {
+    throw new Error("not a bombbuster table file: it needs \"players\" and \"wires\"");
+  }
+  if (!Array.isArray(table.events)) table.events = [];
+  return table;
+}
+
+function toBase64Url(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64Url(encoded) {
+  const binary = atob(encoded.replace(/-/g, "+").replace(/_/g, "/"));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+/** A URL that opens this game's table on another device (the table is in the hash). */
+export function shareUrl(table) {
+  const url = new URL(location.href);
+  url.hash = `game=${toBase64Url(JSON.stringify(table))}`;
+  return url.href;
+}
+
+/** The table carried by a share URL's hash, or null. Throws on a damaged link. */
+export function tableFromHash(hash) {
+  const match = /^#game=([\w-]+)$/.exec(hash);
+  if (!match) return null;
+  try {
+    return parseTableText(fromBase64Url(match[1]));
+  } catch (error) {
+    throw new Error(`the shared link is damaged (${error.message})`);
+  }
+}

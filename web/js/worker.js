@@ -1,0 +1,65 @@
+// Module Web Worker: loads Pyodide from the site's vendored files, installs the
+// bombbuster_core wheel and answers bridge requests. JSON strings only cross the
+// boundary; all game logic lives in bombbuster_core.bridge (testable in CPython).
+//
+// Messages in:  {id, message}            message = bridge JSON request (string)
+// Messages out: {type: "progress", stage, detail}
+//               {type: "ready", timings}
+//               {type: "reply", id, reply, ms}   reply = bridge JSON reply (string)
+//               {type: "fatal", error}           start-up failed
+import { loadPyodide } from "../pyodide/pyodide.mjs";
+
+const siteRoot = new URL("../", self.location).href;
+// "micropip" (the project's design) or "unpack" (pyodide.unpackArchive of the wheel).
+const installer = new URL(self.location).searchParams.get("installer") || "micropip";
+
+function progress(stage, detail) {
+  self.postMessage({ type: "progress", stage, detail });
+}
+
+async function start() {
+  const timings = {};
+  let mark = performance.now();
+  const lap = (name) => {
+    const now = performance.now();
+    timings[name] = Math.round(now - mark);
+    mark = now;
+  };
+  progress("runtime", "Loading the Python runtime");
+  const info = await (await fetch(siteRoot + "build-info.json")).json();
+  const pyodideBase = siteRoot + "pyodide/";
+  const pyodide = await loadPyodide({
+    indexURL: pyodideBase,
+    packageBaseUrl: pyodideBase, // also replaces the CDN fallback: nothing leaves this site
+    lockFileURL: pyodideBase + "pyodide-lock.json",
+  });
+  lap("runtime");
+  progress("install", "Installing the deduction engine");
+  if (installer === "unpack") {
+    const wheel = await (await fetch(siteRoot + info.wheel)).arrayBuffer();
+    pyodide.unpackArchive(wheel, "wheel");
+  } else {
+    await pyodide.loadPackage("micropip", { messageCallback: () => {} });
+    lap("micropip");
+    const micropip = pyodide.pyimport("micropip");
+    await micropip.install(siteRoot + info.wheel);
+  }
+  lap("install");
+  const handle = pyodide.pyimport("bombbuster_core.bridge").handle;
+  lap("import");
+  return { handle, timings };
+}
+
+const starting = start();
+starting.then(
+  ({ timings }) => self.postMessage({ type: "ready", timings, installer }),
+  (error) => self.postMessage({ type: "fatal", error: String(error && error.message || error) }),
+);
+
+self.onmessage = async (event) => {
+  const { id, message } = event.data;
+  const { handle } = await starting;
+  const began = performance.now();
+  const reply = handle(message);
+  self.postMessage({ type: "reply", id, reply, ms: performance.now() - began });
+};
