@@ -223,6 +223,9 @@ class _Plan:
         last_touch: dict[int, _Step] = {}
         for t in range(prep.n_layers):
             steps = [st for st in (self._step(s, t) for s in prep.free) if st is not None]
+            # Stands that must fill a slot with this key go first, so that states which
+            # have placed every copy can skip the unconstrained stands after them.
+            steps.sort(key=lambda st: all(st.lo[f] == f for f in st.starts))
             for st in steps:
                 for ti, (tr, _) in enumerate(self.trackers):
                     if any(tr is tt for tt, _ in st.touches):
