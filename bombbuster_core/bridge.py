@@ -15,6 +15,7 @@ from typing import Any, Callable
 from . import __version__
 from .analysis import EngineChoiceError, analyze
 from .engines import DEFAULT
+from .engines.signatures import EngineLimit
 from .table import TableError, load_table
 
 
@@ -63,7 +64,7 @@ def handle(message: str) -> str:
         if e.event is not None:
             error["event"] = e.event
         return json.dumps({"id": request_id, "error": error})
-    except (RequestError, EngineChoiceError, json.JSONDecodeError) as e:
+    except (RequestError, EngineChoiceError, EngineLimit, json.JSONDecodeError) as e:
         return json.dumps({"id": request_id, "error": {"message": str(e)}})
     except Exception as e:  # the boundary: a bug must still come back as a value, not kill the worker
         return json.dumps({"id": request_id, "error": {"message": f"internal error: {type(e).__name__}: {e}"}})

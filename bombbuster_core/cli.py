@@ -2,7 +2,7 @@
 
 Exit status: 0 with the analysis JSON; 1 with ``{"consistent": false, ...}``
 for an impossible table; 2 with ``{"error": ...}`` for a malformed file or
-command line.  Never a traceback.
+command line, or a table too large for the chosen engine.  Never a traceback.
 """
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import sys
 from typing import Any
 
 from .analysis import analyze
-from .engines import DEFAULT, ENGINES
+from .engines import DEFAULT, ENGINES, columns
+from .engines.signatures import EngineLimit
 from .table import TableError, load_table
 
 
@@ -45,11 +46,16 @@ def main(argv: list[str] | None = None) -> int:
     p_an.add_argument("table", help="table file, format 1 (JSON)")
     p_an.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT)
     args = parser.parse_args(argv)
+    columns.PARALLEL_SWEEPS = True  # the CLI is single-threaded, so forking is safe
     try:
         table = read_table(args.table)
     except TableError as e:
         _emit({"error": str(e), **({"event": e.event} if e.event is not None else {})})
         return 2
-    result = analyze(table, args.engine)
+    try:
+        result = analyze(table, args.engine)
+    except EngineLimit as e:
+        _emit({"error": str(e)})
+        return 2
     _emit(result)
     return 0 if result["consistent"] else 1

@@ -5,9 +5,10 @@ from typing import Callable
 
 from ..beliefs import Beliefs
 from ..facts import Problem
-from . import brute, columns
+from . import brute, columns, signatures
 
 Engine = Callable[[Problem], Beliefs]
 
-ENGINES: dict[str, Engine] = {"columns": columns.analyze, "brute": brute.analyze}
+ENGINES: dict[str, Engine] = {"columns": columns.analyze, "brute": brute.analyze,
+                              "signatures": signatures.analyze}
 DEFAULT = "columns"

@@ -1,0 +1,119 @@
+"""Executors: where independent per-block work of an engine runs.
+
+The signature engine has work that is independent per block of stands
+(phase 1: generate a block's signatures; phase 3: project a block's
+surviving signatures).  It hands that work to an :class:`Executor`, a tiny
+``map`` interface with three implementations in mind:
+
+* :class:`SerialExecutor` — in this process, in order.  Always available and
+  the default: on this 2-core machine the process pool only pays for large
+  blocks (see ``bench/bench_signatures.py``).
+* :class:`ProcessExecutor` — a ``concurrent.futures.ProcessPoolExecutor`` on
+  CPython.  Import-safe where multiprocessing is missing (Pyodide): check
+  :func:`process_pool_available` before creating one.
+* Web Workers (browser).  A Pyodide worker cannot block on other workers, so
+  the browser pool is fed from outside, with JSON strings only:
+
+  1. the main worker asks the engine for the pending phase-1 tasks of a table
+     (``signatures.phase1_tasks(problem)``: one JSON string per block whose
+     signatures are not cached);
+  2. the page sends each string to any idle worker, which answers with
+     :func:`run_json_task` (pure, stateless);
+  3. the main worker stores each answer (``signatures.accept_phase1(task,
+     answer)``) and runs the analysis, which then finds every block cached.
+
+Functions given to :meth:`Executor.map` must be module-level and their
+arguments picklable, so that the same call works in every executor.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, Callable, Iterable, Protocol, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Executor(Protocol):
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
+        """``[fn(x) for x in items]``, possibly computed elsewhere; order preserved."""
+        ...
+
+
+class SerialExecutor:
+    """Runs every call in this process, one after the other."""
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
+        return [fn(x) for x in items]
+
+
+def process_pool_available() -> bool:
+    """Whether this interpreter can start worker processes (false in Pyodide)."""
+    if sys.platform == "emscripten":
+        return False
+    try:
+        import _multiprocessing  # noqa: F401  (the C part; missing where processes are)
+        import concurrent.futures  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class ProcessExecutor:
+    """A process pool, started on first use and reused across analyses.
+
+    Single-item maps run inline: shipping one task to another process only
+    adds the pickling cost.
+    """
+
+    def __init__(self, workers: int | None = None):
+        if not process_pool_available():
+            raise RuntimeError("no process pool in this interpreter; use SerialExecutor")
+        self.workers = workers or os.cpu_count() or 1
+        self._pool: Any = None
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
+        work = list(items)
+        if len(work) <= 1:
+            return [fn(x) for x in work]
+        if self._pool is None:
+            from concurrent.futures import ProcessPoolExecutor
+            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+        return list(self._pool.map(fn, work))
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __enter__(self) -> ProcessExecutor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# Tasks that a browser worker may run from a JSON string: name -> fn(params) -> JSON-able result.
+TASKS: dict[str, Callable[[Any], Any]] = {}
+
+
+def json_task(name: str) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+    """Register ``fn`` as the JSON task ``name`` (see the module docstring)."""
+    def register(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        TASKS[name] = fn
+        return fn
+    return register
+
+
+def run_json_task(message: str) -> str:
+    """Run one ``{"task": name, "params": ...}`` request; ``{"result": ...}`` or ``{"error": str}``."""
+    from . import engines  # noqa: F401  (importing the engines registers their tasks)
+
+    try:
+        request = json.loads(message)
+        fn = TASKS[request["task"]]
+        return json.dumps({"result": fn(request["params"])})
+    except Exception as e:  # a worker must answer with a value, not die
+        return json.dumps({"error": f"{type(e).__name__}: {e}"})
