@@ -9,10 +9,13 @@ callers may take Fractions (tests) or floats (output) from the same result.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from .facts import Pos, Problem
 from .wires import Key
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 class Inconsistent(Exception):
@@ -27,6 +30,8 @@ class Beliefs:
     denominators: dict[int, int]  # stand id -> denominator of its slots' weights
 
     def exact(self, pos: Pos) -> dict[Key, Fraction]:
+        from fractions import Fraction  # only tests need it; it costs the CLI ~10 ms to import
+
         den = self.denominators[pos[0]]
         return {k: Fraction(w, den) for k, w in sorted(self.weights[pos].items())}
 

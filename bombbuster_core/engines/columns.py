@@ -33,13 +33,22 @@ and differences of fill distributions are the slot marginals.
 """
 from __future__ import annotations
 
+import os
+import pickle
 from dataclasses import dataclass
-from math import comb, factorial
+from math import comb, factorial, prod
 
 from ..beliefs import Beliefs, Inconsistent
 from ..facts import CountIn, Pos, Problem
 
 State = dict[int, int]  # packed code -> exact weight
+
+# Run the two sweeps in two processes (fork) when a table is big enough to pay
+# for it (~15 ms of fork + pickling).  Off by default: forking a process that
+# has threads is unsafe, so only the single-threaded CLI turns it on.  Where
+# there is no fork (Pyodide), sweeps stay serial.
+PARALLEL_SWEEPS = False
+PARALLEL_MIN_STATES = 20_000  # estimated boundary states, summed over keys
 
 
 class _Zero(Exception):
@@ -441,12 +450,42 @@ class _Plan:
         return new
 
 
+def _estimated_states(plan: _Plan) -> int:
+    """A cheap upper estimate of the states a sweep visits: product of fill ranges per key."""
+    total = 0
+    for layer in plan.layers:
+        total += prod(len(st.starts) for st in layer.steps) if layer.steps else 1
+    return total
+
+
+def _sweep_both(forward: _Plan, mirrored: _Plan) -> tuple[list[State], list[State]]:
+    if not (PARALLEL_SWEEPS and hasattr(os, "fork") and _estimated_states(forward) >= PARALLEL_MIN_STATES):
+        return forward.sweep(), mirrored.sweep()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: the mirrored sweep, pickled into the pipe
+        try:
+            with os.fdopen(write_end, "wb") as out:
+                out.write(pickle.dumps(mirrored.sweep(), protocol=pickle.HIGHEST_PROTOCOL))
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    fwd = forward.sweep()
+    with os.fdopen(read_end, "rb") as inp:
+        data = inp.read()
+    os.waitpid(pid, 0)
+    try:
+        return fwd, pickle.loads(data)
+    except Exception:  # the child died (e.g. out of memory): do its share here
+        return fwd, mirrored.sweep()
+
+
 def analyze(problem: Problem) -> Beliefs:
     """Exact worlds and slot marginals; raises :class:`Inconsistent` when no deal fits."""
     try:
         prep = _Prepared(problem)
         forward, mirrored = _Plan(prep, False), _Plan(prep, True)
-        fwd, bwd = forward.sweep(), mirrored.sweep()
+        fwd, bwd = _sweep_both(forward, mirrored)
     except _Zero:
         raise Inconsistent from None
     L = prep.n_layers
