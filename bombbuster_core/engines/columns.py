@@ -341,16 +341,16 @@ class _Plan:
                      self.rem_bits)
         table = self.prep.tables.get(cache_key)
         if table is None:
-            table = []
-            for fa in range(len(a.lo)):
-                for fb in range(nb1):
-                    for rem in range(1 << self.rem_bits):
-                        moves = []
-                        if fa in a.starts and fb in b.starts:
-                            for c in range(a.lo[fa] - fa, min(a.hi[fa], fa + rem) - fa + 1):
-                                if b.lo[fb] <= fb + rem - c <= b.hi[fb]:
-                                    moves.append(((c << a.shift) + ((rem - c) << b.shift) - rem, comb(rem, c)))
-                        table.append(tuple(moves))
+            rems = 1 << self.rem_bits
+            table = [()] * (len(a.lo) * nb1 * rems)
+            for fa in a.starts:  # other fills never occur
+                for fb in b.starts:
+                    base = (fa * nb1 + fb) * rems
+                    for rem in range(rems):
+                        table[base + rem] = tuple(
+                            ((c << a.shift) + ((rem - c) << b.shift) - rem, comb(rem, c))
+                            for c in range(a.lo[fa] - fa, min(a.hi[fa], fa + rem) - fa + 1)
+                            if b.lo[fb] <= fb + rem - c <= b.hi[fb])
             self.prep.tables[cache_key] = table
         a.table, a.partner = table, (b.shift, b.mask, nb1)
 
