@@ -190,7 +190,7 @@ def write_service_worker(dist: Path, build_info: dict) -> None:
     for placeholder in ("__CACHE_VERSION__", "__PRECACHE_FILES__"):
         if placeholder not in template:
             raise BuildError(f"web/sw.js lacks the placeholder {placeholder}")
-    precache = ["./"] + files
+    precache = sorted(["./", "build-info.json", *files])
     sw = template.replace('"__CACHE_VERSION__"', json.dumps(version))
     sw = sw.replace('["__PRECACHE_FILES__"]', json.dumps(precache, indent=1))
     (dist / "sw.js").write_text(sw)

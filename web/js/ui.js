@@ -12,7 +12,9 @@ export function h(tagWithClasses, attrs = {}, ...children) {
   for (const [name, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
     if (name === "dataset") Object.assign(element.dataset, value);
-    else if (name === "style" && typeof value === "object") Object.assign(element.style, value);
+    else if (name === "style" && typeof value === "object") {
+      for (const [property, setting] of Object.entries(value)) element.style.setProperty(property, setting);
+    }
     else if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
     else if (name === "class") element.className += ` ${value}`;
     else if (value === true) element.setAttribute(name, "");
@@ -42,8 +44,13 @@ export function openSheet(title, ...content) {
   sheet().hidden = false;
   backdrop().hidden = false;
   backdrop().onclick = close;
+  sheet().querySelector(".sheet-head button").focus();
   return close;
 }
+
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape") closeSheet();
+});
 
 export function closeSheet() {
   if (!sheet().hidden) backdrop().click();

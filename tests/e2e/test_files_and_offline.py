@@ -1,0 +1,102 @@
+"""Table files and the offline app: import/export round trip, share links,
+several saved games, a bad file refused, the app reloaded with the server
+stopped and the network off, and laptop-sized screenshots."""
+from __future__ import annotations
+
+import base64
+import json
+
+from e2e_helpers import cli_analyze, open_app, sample_table, screenshot
+from conftest import LAPTOP
+
+
+def import_file(page, tmp_path, table, name="sample.bombbuster.json"):
+    path = tmp_path / name
+    path.write_text(json.dumps(table) if not isinstance(table, str) else table)
+    page.set_input_files("#import-file", str(path))
+
+
+def wait_analysed(page):
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+
+
+def export_table(page) -> dict:
+    page.click("#menu-button")
+    with page.expect_download() as download:
+        page.click(".menu-item[data-action='export']")
+    page.click("#sheet button[aria-label='Close']")
+    with open(download.value.path()) as handle:
+        return json.load(handle)
+
+
+def test_import_export_round_trip(page, server, tmp_path):
+    open_app(page, server.url)
+    import_file(page, tmp_path, sample_table())
+    wait_analysed(page)
+    assert page.locator(".log .events li").count() == 3
+    assert export_table(page) == sample_table()
+    worlds = page.locator("#worlds").inner_text().replace(",", "")
+    assert worlds == str(cli_analyze(sample_table())["worlds"])
+
+
+def test_bad_file_is_refused_with_a_clear_message(page, server, tmp_path):
+    open_app(page, server.url)
+    import_file(page, tmp_path, "{not json", name="broken.json")
+    toast = page.wait_for_selector(".toast.error")
+    assert "Import failed: not a JSON file" in toast.inner_text()
+    table = sample_table()
+    table["events"][0]["at"]["player"] = 9
+    import_file(page, tmp_path, table, name="bad-event.json")
+    toast = page.wait_for_selector(".toast.error >> text=cannot be used")
+    assert "event" in toast.inner_text()
+    assert page.locator("#start-game").is_visible()  # still on the setup screen, nothing saved
+
+
+def test_share_link_opens_the_game_and_games_are_listed(page, server):
+    table = sample_table()
+    encoded = base64.urlsafe_b64encode(json.dumps(table).encode()).decode().rstrip("=")
+    open_app(page, server.url + "#game=" + encoded)
+    wait_analysed(page)
+    assert page.locator(".log .events li").count() == 3
+    assert "#game=" not in page.url
+    page.click("#menu-button")
+    page.click(".menu-item[data-action='new']")
+    page.click("#start-game")  # the default game: 4 players, "Nobody" is not chosen → asks for my wires
+    assert page.wait_for_selector(".toast.error").is_visible()
+    page.click(".chip[data-me='none']")
+    page.click("#start-game")
+    wait_analysed(page)
+    page.click("#menu-button")
+    assert page.locator(".saved-games li").count() == 2
+
+
+def test_works_offline_after_one_visit(new_context, private_server, tmp_path):
+    context = new_context()
+    page = context.new_page()
+    open_app(page, private_server.url)
+    page.evaluate("navigator.serviceWorker.ready")
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+    import_file(page, tmp_path, sample_table())
+    wait_analysed(page)
+    expected_worlds = page.locator("#worlds").inner_text()
+
+    private_server.stop()
+    context.set_offline(True)
+    page.reload()
+    open_app_offline = page.wait_for_selector("#engine-status[data-state='ready']", state="attached", timeout=120_000)
+    assert open_app_offline
+    wait_analysed(page)
+    assert page.locator("#worlds").inner_text() == expected_worlds
+    assert page.locator(".log .events li").count() == 3
+
+
+def test_laptop_screens(new_context, server, tmp_path):
+    page = new_context(viewport=LAPTOP).new_page()
+    open_app(page, server.url)
+    screenshot(page, "laptop-setup")
+    import_file(page, tmp_path, sample_table())
+    wait_analysed(page)
+    screenshot(page, "laptop-table")
+    page.click(".table .slot[data-player='2'][data-slot='4']")
+    page.wait_for_selector("#distribution li")
+    screenshot(page, "laptop-slot-detail")

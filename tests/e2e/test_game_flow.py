@@ -1,0 +1,191 @@
+"""A 4-player game played through the UI on a phone-sized screen: setup by
+taps, my wires, events recorded by taps, the displayed probabilities checked
+against the CLI for the exported table, undo/redo, an impossible event refused,
+and the game restored after a reload. Screenshots go to tests/artifacts/."""
+from __future__ import annotations
+
+import json
+
+from e2e_helpers import cli_analyze, open_app, screenshot
+
+MY_WIRES_TAPPED = [12, 1, 3.1, 5, 2, 10, 1, 9, 3, 8, 4, 7, 6]  # any order: the page sorts them
+MY_WIRES_SORTED = [1, 1, 2, 3, 3.1, 4, 5, 6, 7, 8, 9, 10, 12]
+
+
+def percent(p: float) -> str:
+    """The page's rendering of a probability (web/js/ui.js percent)."""
+    if p >= 1:
+        return "✓"
+    rounded = int(p * 100 + 0.5)  # JS Math.round on non-negative numbers
+    if rounded >= 100:
+        return ">99%"
+    if rounded <= 0:
+        return "<1%"
+    return f"{rounded}%"
+
+
+def slot(page, player, index, stand=0):
+    return page.locator(f".table .slot[data-player='{player}'][data-stand='{stand}'][data-slot='{index}']")
+
+
+def wait_analysed(page):
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+
+
+def event_count(page) -> int:
+    return page.locator(".log .events li").count()
+
+
+def set_up_four_player_game(page):
+    page.wait_for_selector("#start-game")
+    for player, name in enumerate(["Ann", "Bob", "Cy", "Di"]):
+        field = page.locator(f"input[data-player='{player}']")
+        field.fill(name)
+        field.dispatch_event("change")
+    page.click(".chips[aria-label='yellow wires'] .chip[data-key='3.1']")
+    page.click(".chips[aria-label='yellow wires'] .chip[data-key='8.1']")
+    page.click(".chips[aria-label='red wires'] .chip[data-key='5.5']")
+    sizes = [page.locator(f"input[data-stand='{i}']").input_value() for i in range(4)]
+    assert sizes == ["13", "13", "13", "12"]  # 51 wires dealt evenly, earlier seats first
+    assert page.locator(".chip[data-me='0']").get_attribute("aria-pressed") == "true"
+    for key in MY_WIRES_TAPPED:
+        page.click(f".keypad[aria-label='add my wire'] .key[data-key='{key}']")
+    assert page.locator(".my-wires .wire").all_inner_texts() == [
+        "Y3" if k == 3.1 else str(k) for k in MY_WIRES_SORTED]
+
+
+def tap_value(page, value):
+    page.click(f".recorder .option[data-value='{json.dumps(value)}']")
+
+
+def record_info_token(page, player, index, value):
+    page.click(".recorder [data-action='info_token']")
+    slot(page, player, index).click()
+    tap_value(page, value)
+    wait_analysed(page)
+
+
+def record_dual_cut(page, actor, target, value, success, token=None, actor_slot=None):
+    before = event_count(page)
+    page.click(".recorder [data-action='dual_cut']")
+    page.click(f".recorder .option[data-player='{actor}']")
+    slot(page, *target).click()
+    tap_value(page, value)
+    tap_value(page, success)
+    if success:
+        slot(page, actor, actor_slot).click()
+    else:
+        tap_value(page, token)
+    page.wait_for_function(
+        f"document.querySelectorAll('.log .events li').length > {before} || document.querySelector('.refusal')")
+
+
+def displayed_matches_cli(page, table):
+    expected = cli_analyze(table)
+    assert expected["consistent"]
+    assert page.locator("#worlds").inner_text().replace(",", "") == str(expected["worlds"])
+    for entry in expected["slots"]:
+        element = slot(page, entry["player"], entry["slot"], entry["stand"])
+        assert json.loads(element.get_attribute("data-dist")) == entry["p"], entry
+        top = max(entry["p"].values())
+        shown = element.locator(".slot-p").inner_text()
+        assert shown == ("cut" if entry["cut"] else percent(top)), entry
+
+
+def export_table(page) -> dict:
+    page.click("#menu-button")
+    with page.expect_download() as download:
+        page.click(".menu-item[data-action='export']")
+    with open(download.value.path()) as handle:
+        table = json.load(handle)
+    page.click("#sheet button[aria-label='Close']")
+    return table
+
+
+def test_four_player_game_through_the_ui(page, server):
+    open_app(page, server.url)
+    set_up_four_player_game(page)
+    screenshot(page, "phone-setup")
+    page.click("#start-game")
+    wait_analysed(page)
+
+    record_info_token(page, 1, 0, 1)
+    record_info_token(page, 2, 12, 12)
+    record_dual_cut(page, actor=0, target=(3, 0), value=1, success=False, token=2)
+    record_dual_cut(page, actor=0, target=(1, 0), value=1, success=True, actor_slot=0)
+    wait_analysed(page)
+    assert event_count(page) == 4
+    assert "cut" in slot(page, 1, 0).get_attribute("class")
+    screenshot(page, "phone-table")
+
+    table = export_table(page)
+    assert table["me"] == {"player": 0, "stands": [MY_WIRES_SORTED]}
+    assert [e["type"] for e in table["events"]] == ["info_token", "info_token", "dual_cut", "dual_cut"]
+    assert table["events"][3] == {"type": "dual_cut", "actor": 0, "target": {"player": 1, "stand": 0, "slot": 0},
+                                  "value": 1, "success": True, "actor_slot": {"stand": 0, "slot": 0}}
+    displayed_matches_cli(page, table)
+
+    # The full distribution of one hidden wire.
+    slot(page, 3, 1).click()
+    page.wait_for_selector("#distribution li")
+    expected = cli_analyze(table)
+    entry = next(s for s in expected["slots"] if s["player"] == 3 and s["slot"] == 1)
+    shown = page.locator("#distribution li").evaluate_all(
+        "items => items.map(li => [li.dataset.key, li.querySelector('.dist-p').textContent])")
+    assert sorted(map(tuple, shown)) == sorted((k, percent(p)) for k, p in entry["p"].items())
+    screenshot(page, "phone-slot-detail")
+    page.click("#sheet button[aria-label='Close']")
+
+    # Public view: what every teammate can deduce (the table without "me").
+    page.click("#view-toggle button[data-view='public']")
+    wait_analysed(page)
+    public = dict(table)
+    del public["me"]
+    displayed_matches_cli(page, public)
+    page.click("#view-toggle button[data-view='me']")
+    wait_analysed(page)
+
+    # An impossible event: Ann holds no 11, so she cannot announce it.
+    record_dual_cut(page, actor=0, target=(2, 3), value=11, success=False, token=4)
+    refusal = page.locator(".recorder .refusal")
+    assert refusal.is_visible()
+    assert "Impossible" in refusal.inner_text()
+    assert event_count(page) == 4
+    screenshot(page, "phone-refusal")
+    page.click(".recorder [data-action='cancel']")
+
+    # Undo, redo, undo: the log and the analysis follow.
+    page.click(".recorder [data-action='undo']")
+    wait_analysed(page)
+    assert event_count(page) == 3
+    assert "cut" not in slot(page, 1, 0).get_attribute("class")
+    page.click(".recorder [data-action='redo']")
+    wait_analysed(page)
+    assert event_count(page) == 4
+    page.click(".recorder [data-action='undo']")
+    wait_analysed(page)
+    assert event_count(page) == 3
+
+    # Reload: the game is restored from the autosave, redo included.
+    page.reload()
+    wait_analysed(page)
+    assert event_count(page) == 3
+    assert not page.locator(".recorder [data-action='redo']").is_disabled()
+    restored = export_table(page)
+    assert restored["events"] == table["events"][:3]
+    displayed_matches_cli(page, restored)
+
+
+def test_edit_a_mistaken_event(page, server):
+    open_app(page, server.url)
+    set_up_four_player_game(page)
+    page.click("#start-game")
+    wait_analysed(page)
+    record_info_token(page, 1, 2, 5)
+    page.click(".log li[data-index='0'] [data-action='edit']")
+    slot(page, 1, 2).click()
+    tap_value(page, 4)
+    wait_analysed(page)
+    assert event_count(page) == 1
+    table = export_table(page)
+    assert table["events"] == [{"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 2}, "value": 4}]
