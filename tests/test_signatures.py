@@ -155,8 +155,13 @@ def test_browser_worker_tasks_fill_the_cache() -> None:
 
 def test_budget_stops_with_a_clear_error() -> None:
     problem = four_stands()
-    with pytest.raises(EngineLimit, match=r"more than 5 signatures on player 1's stand 0\); use --engine columns"):
+    # Stand 1 (two slots) has 10 signatures: counted exactly without generating them.
+    with pytest.raises(EngineLimit, match=r"\(10 signatures on player 1's stand 0\); use --engine columns"):
         signatures.analyze(problem, cache=SignatureCache(), budget=Budget(max_signatures=5))
+    # With a count fact the count is not known in advance: generation stops past the budget.
+    counted = problem.with_count(CountIn(frozenset({(1, 0), (1, 1)}), frozenset({10}), 0, 2))
+    with pytest.raises(EngineLimit, match=r"\(more than 5 signatures on player 1's stand 0\)"):
+        signatures.analyze(counted, cache=SignatureCache(), budget=Budget(max_signatures=5))
     with pytest.raises(EngineLimit, match="partial decks"):
         signatures.analyze(problem, cache=SignatureCache(), budget=Budget(max_states=10))
     with pytest.raises(EngineLimit, match="steps"):
@@ -174,7 +179,7 @@ def test_cli_prints_the_budget_error(tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.setattr(signatures, "CACHE", SignatureCache())
     assert cli.main(["analyze", str(path), "--engine", "signatures"]) == 2
     out = json.loads(capsys.readouterr().out)
-    assert out == {"error": "too large for the signatures engine (more than 3 signatures on "
+    assert out == {"error": "too large for the signatures engine (15 signatures on "
                             "player 0's stand 0); use --engine columns"}
     monkeypatch.setattr(signatures, "DEFAULT_BUDGET", Budget())
     assert cli.main(["analyze", str(path), "--engine", "signatures"]) == 0

@@ -82,11 +82,9 @@ class Packing:
             self.deck |= m << at
             self.guard |= 1 << (at + width - 1)
             at += width
+        # For a sum s of two vectors <= deck: s <= deck in every field iff
+        # (deck_guarded - s) & guard == guard (no field borrows its guard bit).
         self.deck_guarded = self.deck | self.guard
-
-    def within_deck(self, code: int) -> bool:
-        """Whether every field of ``code`` (a sum of two vectors <= deck) is <= its copies."""
-        return (self.deck_guarded - code) & self.guard == self.guard
 
 
 @dataclass(frozen=True)
@@ -115,7 +113,7 @@ class BlockSpec:
 
 
 class _BlockTooLarge(Exception):
-    """Phase 1 of a block passed ``max_signatures``."""
+    """Phase 1 of a block passed ``max_signatures``; the argument says by how much."""
 
 
 # ---------------------------------------------------------------- phase 1
@@ -124,7 +122,8 @@ class _BlockTooLarge(Exception):
 def block_signatures(spec: BlockSpec, max_signatures: int) -> list[Signature]:
     """Every signature of the block that fits its own facts, with its weight.
 
-    Raises :class:`_BlockTooLarge` past ``max_signatures``.
+    Raises :class:`_BlockTooLarge` past ``max_signatures`` (at once when the
+    count is known without generating: one stand, no count fact).
     """
     packing = Packing(spec.copies)
     keys = [k for k, _ in spec.copies]
@@ -145,10 +144,12 @@ def block_signatures(spec: BlockSpec, max_signatures: int) -> list[Signature]:
         run = [[0] * K for _ in range(n + 1)]  # run[j][i]: slots from j that may all hold key i
         for j in range(n - 1, -1, -1):
             run[j] = [run[j + 1][i] + 1 if allowed[j][i] else 0 for i in range(K)]
-        feasible = [[j == n for j in range(n + 1)] for _ in range(K + 1)]  # keys i.. can fill slots j..
+        ways = [[int(j == n) for j in range(n + 1)] for _ in range(K + 1)]  # fillings of slots j.. by keys i..
         for i in range(K - 1, -1, -1):
             for j in range(n + 1):
-                feasible[i][j] = any(feasible[i + 1][j + c] for c in range(min(copies[i], run[j][i]) + 1))
+                ways[i][j] = sum(ways[i + 1][j + c] for c in range(min(copies[i], run[j][i]) + 1))
+        if T == 1 and not facts and ways[0][0] > max_signatures:
+            raise _BlockTooLarge(f"{ways[0][0]} signatures")  # exact already: refuse before generating
         inside = [[(t, j) in f[0] for j in range(n)] for f in facts]
         prefix = [[sum(row[:j]) for j in range(n + 1)] for row in inside]
         later = [sum(1 for u, _ in f[0] if u > t) for f in facts]
@@ -158,7 +159,7 @@ def block_signatures(spec: BlockSpec, max_signatures: int) -> list[Signature]:
             opts = []
             for i in range(K):
                 for c in range(1, min(copies[i], run[j][i]) + 1):
-                    if not feasible[i + 1][j + c]:
+                    if not ways[i + 1][j + c]:
                         continue
                     incs = tuple((f, prefix[f][j + c] - prefix[f][j]) for f, fact in enumerate(facts)
                                  if i in fact[1] and prefix[f][j + c] > prefix[f][j])
@@ -188,7 +189,7 @@ def block_signatures(spec: BlockSpec, max_signatures: int) -> list[Signature]:
             elif all(lo[f] <= counts[f] <= hi[f] for f in range(len(facts))):
                 out.append((tuple(rows), prod(full[u] // dens[u] for u in range(T))))
                 if len(out) > max_signatures:
-                    raise _BlockTooLarge
+                    raise _BlockTooLarge(f"more than {max_signatures} signatures")
             return
         opts = options[t][j]
         for o in range(first[t][j][i], len(opts)):
@@ -218,19 +219,19 @@ def block_signatures(spec: BlockSpec, max_signatures: int) -> list[Signature]:
     return out
 
 
-def _phase1(job: tuple[BlockSpec, int]) -> list[Signature] | None:
-    """Executor task: a block's signatures, or None past the budget."""
+def _phase1(job: tuple[BlockSpec, int]) -> list[Signature] | str:
+    """Executor task: a block's signatures, or past the budget how many there are."""
     try:
         return block_signatures(*job)
-    except _BlockTooLarge:
-        return None
+    except _BlockTooLarge as e:
+        return str(e)
 
 
 @json_task("signatures.block")
 def _phase1_json(params: dict[str, Any]) -> list[list[Any]] | None:
     """Browser-worker form of phase 1 (see :mod:`bombbuster_core.executor`)."""
     sigs = _phase1((BlockSpec.from_json(params["spec"]), params["max_signatures"]))
-    return None if sigs is None else [[list(rows), w] for rows, w in sigs]
+    return None if isinstance(sigs, str) else [[list(rows), w] for rows, w in sigs]
 
 
 class SignatureCache:
@@ -274,11 +275,11 @@ class SignatureCache:
 def _combine(left: Table, right: Table, packing: Packing, keep: Table | None) -> Table:
     """All sums ``a + r <= deck`` with summed weights; with ``keep``, only sums that ``keep`` completes."""
     out: Table = {}
-    deck, within = packing.deck, packing.within_deck
+    deck, deck_guarded, guard = packing.deck, packing.deck_guarded, packing.guard
     for a, wa in left.items():
         for r, wr in right.items():
             s = a + r
-            if within(s) and (keep is None or deck - s in keep):
+            if (deck_guarded - s) & guard == guard and (keep is None or deck - s in keep):
                 out[s] = out.get(s, 0) + wa * wr
     return out
 
@@ -288,7 +289,7 @@ def _phase3(job: tuple[list[Signature], Table, Table, tuple[tuple[Key, int], ...
     """Executor task: (total weight, per stand per slot {key index: weight}) of one block's survivors."""
     sigs, alpha, beta, copies, sizes = job
     packing = Packing(copies)
-    deck, guard, within = packing.deck, packing.guard, packing.within_deck
+    deck, deck_guarded, guard = packing.deck, packing.deck_guarded, packing.guard
     shifts, masks, key_of_bit = packing.shifts, packing.masks, packing.key_of_bit
     K = len(copies)
 
@@ -298,7 +299,7 @@ def _phase3(job: tuple[list[Signature], Table, Table, tuple[tuple[Key, int], ...
         if len(alpha) <= len(beta):
             for a, wa in alpha.items():
                 s = a + r
-                if within(s):
+                if (deck_guarded - s) & guard == guard:  # s <= deck in every field
                     total += wa * beta.get(deck - s, 0)
         else:
             for x, wx in beta.items():
@@ -414,8 +415,8 @@ def _signatures(problem: Problem, blocks: list[list[int]], specs: list[BlockSpec
             known[spec] = sigs
     computed = executor.map(_phase1, [(spec, budget.max_signatures) for spec in missing])
     for (spec, b), sigs in zip(missing.items(), computed):
-        if sigs is None:
-            raise _too_large(f"more than {budget.max_signatures} signatures on {_describe(problem, blocks[b])}")
+        if isinstance(sigs, str):
+            raise _too_large(f"{sigs} on {_describe(problem, blocks[b])}")
         cache.put(spec, sigs)
         known[spec] = sigs
     return [known[spec] for spec in specs]
@@ -472,20 +473,21 @@ def analyze(problem: Problem, *, budget: Budget | None = None, executor: Executo
         if steps > budget.max_steps:
             raise _too_large(f"more than {budget.max_steps} steps, at {_describe(problem, blocks[order[after]])}")
 
-    beta: list[Table] = [{}] * (B + 1)
-    beta[B] = {0: 1}
-    for b in range(B - 1, 0, -1):
-        charge(len(resources[order[b]]) * len(beta[b + 1]), b)
-        beta[b] = _combine(resources[order[b]], beta[b + 1], packing, None)
-        if len(beta[b]) > budget.max_states:
-            raise _too_large(f"{len(beta[b])} partial decks from {_describe(problem, blocks[order[b]])} on")
+    # Forward over all but the last block (the largest: it is only looked up), the step before it kept
+    # to sums that block completes; then backward, kept to vectors the forward tables complete.
     alpha: list[Table] = [{}] * B
     alpha[0] = {0: 1}
     for b in range(B - 1):
         charge(len(alpha[b]) * len(resources[order[b]]), b)
-        alpha[b + 1] = _combine(alpha[b], resources[order[b]], packing, beta[b + 1])
+        alpha[b + 1] = _combine(alpha[b], resources[order[b]], packing,
+                                resources[order[B - 1]] if b == B - 2 else None)
         if len(alpha[b + 1]) > budget.max_states:
             raise _too_large(f"{len(alpha[b + 1])} partial decks up to {_describe(problem, blocks[order[b]])}")
+    beta: list[Table] = [{}] * (B + 1)
+    beta[B] = {0: 1}
+    for b in range(B - 1, 0, -1):
+        charge(len(resources[order[b]]) * len(beta[b + 1]), b)
+        beta[b] = _combine(resources[order[b]], beta[b + 1], packing, alpha[b])
     for b in range(B):
         charge(len(resources[order[b]]) * min(len(alpha[b]), len(beta[b + 1])), b)
 
