@@ -1,10 +1,13 @@
 """JSON bridge between the web worker and the core: one JSON string in, one out.
 
-Request:  ``{"id": any, "method": "ping" | "analyze", "params": {...}}``
+Request:  ``{"id": any, "method": "ping" | "analyze" | "suggest", "params": {...}}``
 Reply:    ``{"id": any, "result": ...}`` or ``{"id": any, "error": {"message": str, "event"?: int}}``
 
 ``analyze`` params: ``{"table": <format-1 table>, "engine"?: name}``; its
-result is exactly the CLI's JSON.  The worker (web/worker.js) only moves
+result is exactly the CLI's JSON.  ``suggest`` params: ``{"table", "player"?,
+"mode"?, "probabilities"?, "top"?, "engine"?, "red_cap"?, "seed"?,
+"equipment"? (list), "per_kind"?, "budget"? (int or null), "failure_token"?}``;
+its result is exactly the CLI ``suggest`` JSON (docs/suggestions.md).  The worker (web/worker.js) only moves
 strings; all logic lives here so it is tested without a browser.
 """
 from __future__ import annotations
@@ -16,6 +19,7 @@ from . import __version__
 from .analysis import EngineChoiceError, analyze
 from .engines import DEFAULT
 from .engines.signatures import EngineLimit
+from .suggest import Policy, SuggestError, suggest
 from .table import TableError, load_table
 
 
@@ -44,7 +48,39 @@ def _analyze(params: Any) -> dict[str, Any]:
     return analyze(load_table(p["table"]), p.get("engine", DEFAULT))
 
 
-METHODS: dict[str, Callable[[Any], Any]] = {"ping": _ping, "analyze": _analyze}
+_SUGGEST_OPTIONS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    # param: (JSON type, Policy field or suggest() keyword)
+    "player": (int, "player"), "mode": (str, "mode"), "probabilities": (str, "probabilities"), "top": (int, "top"),
+    "engine": (str, "engine"), "red_cap": ((int, float), "red_cap"), "seed": (int, "seed"),
+    "equipment": (list, "equipment"), "per_kind": (int, "per_kind"), "budget": (int, "equipment_budget"),
+    "failure_token": (bool, "failure_token"),
+}
+_POLICY_FIELDS = {"red_cap", "seed", "equipment", "per_kind", "equipment_budget", "failure_token"}
+
+
+def _suggest(params: Any) -> dict[str, Any]:
+    p = _params(params, {"table", *_SUGGEST_OPTIONS}, {"table"})
+    table = load_table(p["table"])
+    options: dict[str, Any] = {}
+    policy: dict[str, Any] = {}
+    for name, (kind, field) in _SUGGEST_OPTIONS.items():
+        if name not in p:
+            continue
+        value = p[name]
+        if name == "budget" and value is None:
+            policy[field] = None  # null: no limit
+            continue
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            raise RequestError(f"params: field {name!r} has the wrong type ({type(value).__name__})")
+        if name == "equipment":
+            if not all(isinstance(k, str) for k in value):
+                raise RequestError("params: field 'equipment' must list equipment kinds")
+            value = tuple(value)
+        (policy if field in _POLICY_FIELDS else options)[field] = value
+    return suggest(table, policy=Policy(**policy), **options)
+
+
+METHODS: dict[str, Callable[[Any], Any]] = {"ping": _ping, "analyze": _analyze, "suggest": _suggest}
 
 
 def handle(message: str) -> str:
@@ -64,7 +100,7 @@ def handle(message: str) -> str:
         if e.event is not None:
             error["event"] = e.event
         return json.dumps({"id": request_id, "error": error})
-    except (RequestError, EngineChoiceError, EngineLimit, json.JSONDecodeError) as e:
+    except (RequestError, EngineChoiceError, EngineLimit, SuggestError, json.JSONDecodeError) as e:
         return json.dumps({"id": request_id, "error": {"message": str(e)}})
     except Exception as e:  # the boundary: a bug must still come back as a value, not kill the worker
         return json.dumps({"id": request_id, "error": {"message": f"internal error: {type(e).__name__}: {e}"}})

@@ -1,4 +1,5 @@
-"""Command line: ``python -m bombbuster_core analyze TABLE.json [--engine NAME]``.
+"""Command line: ``python -m bombbuster_core analyze TABLE.json [--engine NAME]``
+and ``python -m bombbuster_core suggest TABLE.json [--player P] [--mode exact|entropy] ...``.
 
 Exit status: 0 with the analysis JSON; 1 with ``{"consistent": false, ...}``
 for an impossible table; 2 with ``{"error": ...}`` for a malformed file or
@@ -14,6 +15,7 @@ from typing import Any
 from .analysis import analyze
 from .engines import DEFAULT, ENGINES, columns
 from .engines.signatures import EngineLimit
+from .suggest import EQUIPMENT, MODES, PROBABILITIES, Policy, SuggestError, suggest
 from .table import TableError, load_table
 
 
@@ -45,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     p_an = sub.add_parser("analyze", help="possible values and exact probabilities of every wire")
     p_an.add_argument("table", help="table file, format 1 (JSON)")
     p_an.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT)
+    _add_suggest(sub)
     args = parser.parse_args(argv)
     columns.PARALLEL_SWEEPS = True  # the CLI is single-threaded, so forking is safe
     try:
@@ -53,9 +56,59 @@ def main(argv: list[str] | None = None) -> int:
         _emit({"error": str(e), **({"event": e.event} if e.event is not None else {})})
         return 2
     try:
-        result = analyze(table, args.engine)
-    except EngineLimit as e:
+        result = analyze(table, args.engine) if args.command == "analyze" else _suggest(table, args)
+    except (EngineLimit, SuggestError) as e:
         _emit({"error": str(e)})
         return 2
     _emit(result)
     return 0 if result["consistent"] else 1
+
+
+def _add_suggest(sub: Any) -> None:
+    p = sub.add_parser("suggest", help="ranked cut suggestions for the player to move")
+    p.add_argument("table", help="table file, format 1 (JSON)")
+    p.add_argument("--player", type=int, help="player to move (default: the table's 'me')")
+    p.add_argument("--mode", choices=MODES, default="exact", help="exact ranking or the entropy suggester")
+    p.add_argument("--probabilities", choices=PROBABILITIES, default="exact",
+                   help="entropy mode: P(success) of a branch, 'seed' = 1/k or exact")
+    p.add_argument("--top", type=nonnegative, help="list only the first N suggestions")
+    p.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT)
+    p.add_argument("--red-cap", type=float, default=Policy.red_cap, help="calls riskier than this rank last")
+    p.add_argument("--seed", type=int, default=Policy.seed, help="seed of the tie-break among equal calls")
+    p.add_argument("--equipment", type=equipment_kinds, default=Policy.equipment,
+                   help=f"comma-separated kinds to suggest ({','.join(EQUIPMENT)}) or 'none'")
+    p.add_argument("--per-kind", type=nonnegative, default=Policy.per_kind, help="suggestions per equipment kind")
+    p.add_argument("--budget", type=budget, default=Policy.equipment_budget,
+                   help="most analyses spent on equipment ('none' = no limit)")
+    p.add_argument("--no-token", action="store_true", help="a failed cut places no info token (M58, constraint H)")
+    p.add_argument("--jobs", type=nonnegative, default=1, help="entropy mode: worker processes for the branch analyses")
+
+
+def nonnegative(raw: str) -> int:
+    n = int(raw)
+    if n < 0:
+        raise ValueError(raw)
+    return n
+
+
+def budget(raw: str) -> int | None:
+    return None if raw == "none" else nonnegative(raw)
+
+
+def equipment_kinds(raw: str) -> tuple[str, ...]:
+    kinds = () if raw == "none" else tuple(k for k in raw.split(",") if k)
+    if any(k not in EQUIPMENT for k in kinds):
+        raise ValueError(raw)
+    return kinds
+
+
+def _suggest(table: Any, args: argparse.Namespace) -> dict[str, Any]:
+    policy = Policy(red_cap=args.red_cap, seed=args.seed, equipment=args.equipment, per_kind=args.per_kind,
+                    equipment_budget=args.budget, failure_token=not args.no_token)
+    options = dict(player=args.player, mode=args.mode, probabilities=args.probabilities, top=args.top,
+                   engine=args.engine, policy=policy)
+    if args.jobs <= 1 or args.mode != "entropy":
+        return suggest(table, **options)
+    from concurrent.futures import ProcessPoolExecutor  # only here: Pyodide has no processes
+    with ProcessPoolExecutor(args.jobs) as pool:
+        return suggest(table, executor=lambda fn, jobs: pool.map(fn, jobs, chunksize=4), **options)

@@ -1,0 +1,628 @@
+"""Cut suggestions: what the player to move can do, with exact odds and information.
+
+``suggest(table, ...)`` lists, for one player, every legal dual cut (each
+uncut teammate slot x each gameplay value the player holds), the certain and
+forced moves (P(success) = 1 cuts, solo cuts, "reveal your reds"), and the
+best uses of the detectors and the X-or-Y ray.  Every probability is exact: a
+single-slot call reads the slot marginals of one analysis; a joint event
+(detectors, "the player holds v" in public view) is the ratio of the world
+counts of the problem conditioned on it to the unconditioned one.
+
+Two modes rank the dual cuts:
+
+* ``exact`` (default): maximise P(success) among calls whose red risk is at
+  most ``Policy.red_cap``, then expected information (bits), then a seeded
+  random tie-break; calls above the cap follow, least red risk first.
+* ``entropy``: the reference design's suggester.  Each call is simulated as
+  success (slot is v) and failure (slot is not v), the analysis is re-run in
+  both branches, and calls are ranked by the lowest
+  ``E[H] = P_s*H_s + (1-P_s)*H_f``, with ``H`` the sum over uncut player slots
+  of ``log2 |possible gameplay values|`` and ``P_s`` either the "seed" 1/k or
+  the exact probability.  Branch analyses run through a caller-supplied
+  ``map``-like executor (a process pool, say) and are memoised by problem.
+
+docs/suggestions.md explains the information measure, the ranking policy and
+the rule readings; the JSON shape is the CLI's ``suggest`` output.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+import random
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations, count
+from typing import Any, Callable, Iterable
+
+from .analysis import EngineChoiceError, analyze
+from .beliefs import Beliefs, Inconsistent
+from .engines import DEFAULT, ENGINES
+from .facts import Compiler, CountIn, Pos, Problem, compile_table
+from .table import SlotRef, Table
+from .wires import RED, YELLOW, Key, Value, key_str, value_of
+
+MODES = ("exact", "entropy")
+PROBABILITIES = ("seed", "exact")
+EQUIPMENT = ("xy_ray", "double_detector", "super_detector", "triple_detector")  # cheapest search first
+_DETECTOR_SIZE = {"double_detector": 2, "triple_detector": 3, "super_detector": 0}  # 0 = the whole stand
+
+Fact = tuple[Pos, frozenset[Key]] | CountIn
+Condition = frozenset[Fact]
+Executor = Callable[[Callable[[Any], Any], Iterable[Any]], Iterable[Any]]
+Progress = Callable[[int, int], None]
+
+
+class SuggestError(ValueError):
+    """Bad options: unknown mode, no player to move, player out of range."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How suggestions are ranked and which equipment is considered.
+
+    ``red_cap``: calls whose P(red) exceeds it rank after every call within it.
+    ``seed``: seeds the tie-break among equal calls (never a fixed slot order).
+    ``per_kind``: how many suggestions of each equipment kind to list.
+    ``equipment_budget``: most engine runs spent searching equipment uses (joint
+    events need one conditioned analysis each); a search cut short is named in
+    the result's ``incomplete`` list.  None = no limit.
+    ``failure_token``: False for missions where a failed cut places no token
+    (M58, constraint H): the failure then reveals only "not v".
+    """
+
+    red_cap: float = 0.05
+    seed: int = 0
+    equipment: tuple[str, ...] = EQUIPMENT
+    per_kind: int = 1
+    equipment_budget: int | None = 12
+    failure_token: bool = True
+
+
+@dataclass
+class Suggestion:
+    kind: str
+    targets: tuple[SlotRef, ...]
+    values: tuple[Value, ...]
+    p_success: Fraction
+    p_red: Fraction
+    certain: bool
+    outcomes: list[tuple[str, Any, Fraction]]  # (outcome, key/value/None, probability)
+    p_legal: Fraction = Fraction(1)
+    tiebreak: float = 0.0
+    why: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def p_strike(self) -> Fraction:
+        return 1 - self.p_success - self.p_red
+
+    @property
+    def bits(self) -> float:
+        """Entropy of the outcome, which is a function of the deal: the expected information."""
+        return _entropy(p for _, _, p in self.outcomes)
+
+    def json(self) -> dict[str, Any]:
+        row: dict[str, Any] = {"kind": self.kind}
+        if self.kind in ("dual_cut", "xy_ray"):
+            row["target"] = self.targets[0].json()
+        else:
+            row["targets"] = [t.json() for t in self.targets]
+        if self.kind == "xy_ray":
+            row["values"] = list(self.values)
+        elif self.values:
+            row["value"] = self.values[0]
+        row.update({"p_success": float(self.p_success), "p_red": float(self.p_red), "p_strike": float(self.p_strike),
+                    "bits": round(self.bits, 6), "certain": self.certain, "why": self.why,
+                    "p_legal": float(self.p_legal),
+                    "outcomes": [_outcome_json(kind, what, p) for kind, what, p in self.outcomes]})
+        row.update(self.extra)
+        return row
+
+
+def _outcome_json(kind: str, what: Any, p: Fraction) -> dict[str, Any]:
+    row: dict[str, Any] = {"outcome": kind, "p": float(p)}
+    if kind == "success" and what is not None:
+        row["key"] = key_str(what)
+    elif kind == "token":
+        row["value"] = what
+    return row
+
+
+def _entropy(probabilities: Iterable[Fraction | float]) -> float:
+    return sum(-float(p) * math.log2(float(p)) for p in probabilities if p > 0) + 0.0
+
+
+# ---------------------------------------------------------------- analyses under conditions
+
+
+def _apply(problem: Problem, condition: Condition) -> Problem:
+    for fact in condition:
+        problem = problem.with_count(fact) if isinstance(fact, CountIn) else problem.restrict(*fact)
+    return problem
+
+
+def problem_key(problem: Problem) -> tuple:
+    """A hashable identity of a problem, for caches that outlive one call."""
+    return (tuple(sorted(problem.copies.items())), problem.stands, tuple(sorted(problem.domains.items())),
+            frozenset(problem.counts))
+
+
+class _Analyses:
+    """Engine runs on the table's problem under extra conditions, memoised by condition."""
+
+    def __init__(self, base: Problem, engine: str):
+        self.base, self.engine = base, engine
+        self.memo: dict[Condition, Beliefs | None] = {}
+
+    def beliefs(self, condition: Condition = frozenset()) -> Beliefs | None:
+        """Beliefs under ``condition``, or None when no deal satisfies it."""
+        if condition not in self.memo:
+            try:
+                self.memo[condition] = ENGINES[self.engine](_apply(self.base, condition))
+            except Inconsistent:
+                self.memo[condition] = None
+        return self.memo[condition]
+
+    @property
+    def runs(self) -> int:
+        return len(self.memo)
+
+
+def _p(b: Beliefs, pos: Pos, keys: frozenset[Key]) -> Fraction:
+    row = b.weights[pos]
+    return Fraction(sum(w for k, w in row.items() if k in keys), b.denominators[pos[0]])
+
+
+def _entropy_job(job: tuple[Problem, str, tuple[Pos, ...]]) -> float | None:
+    """H of one branch (module level so process pools can pickle it); None when impossible."""
+    problem, engine, positions = job
+    try:
+        b = ENGINES[engine](problem)
+    except Inconsistent:
+        return None
+    return sum(math.log2(len({value_of(k) for k in b.weights[pos]})) for pos in positions)
+
+
+# ---------------------------------------------------------------- the suggester
+
+
+class _Suggester:
+    def __init__(self, table: Table, player: int, engine: str, policy: Policy):
+        self.table, self.player, self.engine, self.policy = table, player, engine, policy
+        self.deck = table.deck
+        self.stand_id = Compiler(table).stand_id
+        self.cut = table.cut_slots()
+        self.analyses = _Analyses(compile_table(table), engine)
+        self.rng = random.Random(policy.seed)
+        self.red_keys = self.deck.keys_of_value(RED)
+        self.all_keys = frozenset(self.deck.copies)
+        self._holding: dict[tuple[Value, ...], Condition] = {}
+        self.runs_before_equipment = 0
+        self.incomplete: list[str] = []
+
+    # -- table geometry
+    def pos(self, ref: SlotRef) -> Pos:
+        return (self.stand_id[(ref.player, ref.stand)], ref.slot)
+
+    def uncut(self, player: int) -> list[SlotRef]:
+        return [s for s in self.table.slots() if s.player == player and s not in self.cut]
+
+    def teammate_stands(self) -> list[tuple[int, int]]:
+        return [(q, s) for q, pl in enumerate(self.table.players) if q != self.player for s in range(len(pl.stands))]
+
+    def player_positions(self) -> tuple[Pos, ...]:
+        return tuple(self.pos(s) for q in range(len(self.table.players)) for s in self.uncut(q))
+
+    # -- what the player holds
+    def held_values(self, root: Beliefs) -> list[Value]:
+        """Values the player holds with probability > 0 (certainly, when the player is the observer)."""
+        mine = [self.pos(s) for s in self.uncut(self.player)]
+        return [v for v in self.deck.values() if v != RED
+                and any(_p(root, pos, self.deck.keys_of_value(v)) > 0 for pos in mine)]
+
+    def holding(self, values: Iterable[Value]) -> Condition:
+        """The condition "the player holds an uncut wire of each value", empty when already certain.
+
+        A call is legal only if the caller holds the value, so in public view
+        (or for another player) the odds of a call are conditioned on it.
+        """
+        values = tuple(values)
+        if values not in self._holding:
+            root = self.analyses.beliefs()
+            assert root is not None
+            mine = frozenset(self.pos(s) for s in self.uncut(self.player))
+            facts: set[Fact] = set()
+            for v in values:
+                keys = self.deck.keys_of_value(v)
+                if not any(_p(root, pos, keys) == 1 for pos in mine):
+                    facts.add(CountIn(mine, keys, 1, len(mine)))
+            self._holding[values] = frozenset(facts)
+        return self._holding[values]
+
+    def p_condition(self, condition: Condition, given: Condition = frozenset()) -> Fraction:
+        b, ref = self.analyses.beliefs(condition | given), self.analyses.beliefs(given)
+        return Fraction(b.worlds, ref.worlds) if b is not None and ref is not None else Fraction(0)
+
+    # -- single-slot calls (dual cut, X-or-Y ray): one analysis gives every one of them
+    def call(self, kind: str, target: SlotRef, values: tuple[Value, ...]) -> Suggestion | None:
+        condition = self.holding(values)
+        b = self.analyses.beliefs(condition)
+        if b is None:  # the player cannot hold these values
+            return None
+        called = frozenset().union(*(self.deck.keys_of_value(v) for v in values))
+        outcomes: list[tuple[str, Any, Fraction]] = []
+        failures: dict[Value, Fraction] = {}
+        p_red = Fraction(0)
+        for key, p in b.exact(self.pos(target)).items():
+            if key in called:
+                # A blue success shows nothing beyond the value; a yellow tile shows its printed n.1.
+                outcomes.append(("success", key if value_of(key) == YELLOW else None, p))
+            elif key in self.red_keys:
+                p_red += p
+            else:
+                failures[value_of(key)] = failures.get(value_of(key), Fraction(0)) + p
+        p_success = sum((p for _, _, p in outcomes), Fraction(0))
+        if self.policy.failure_token:
+            outcomes += [("token", v, p) for v, p in failures.items()]
+        elif failures:
+            outcomes.append(("failure", None, sum(failures.values(), Fraction(0))))
+        if p_red:
+            outcomes.append(("red", None, p_red))
+        return Suggestion(kind, (target,), values, p_success, p_red, p_success == 1, outcomes,
+                          p_legal=self.p_condition(condition), tiebreak=self.rng.random())
+
+    def dual_cuts(self, values: list[Value]) -> list[Suggestion]:
+        out = []
+        for q, s in self.teammate_stands():
+            for ref in self.uncut_on(q, s):
+                for v in values:
+                    sug = self.call("dual_cut", ref, (v,))
+                    if sug is not None:
+                        out.append(sug)
+        return out
+
+    def uncut_on(self, q: int, s: int) -> list[SlotRef]:
+        return [SlotRef(q, s, j) for j in range(self.table.players[q].stands[s]) if SlotRef(q, s, j) not in self.cut]
+
+    # -- forced moves
+    def solo_cuts(self, root: Beliefs, values: list[Value]) -> list[Suggestion]:
+        """Solo cuts available with certainty: every remaining copy of v is known to be the player's."""
+        out = []
+        others = [self.pos(s) for q in range(len(self.table.players)) if q != self.player for s in self.uncut(q)]
+        for v in values:
+            keys = self.deck.keys_of_value(v)
+            if any(_p(root, pos, keys) > 0 for pos in others):
+                continue
+            mine = [(s, _p(root, self.pos(s), keys)) for s in self.uncut(self.player)]
+            if any(0 < p < 1 for _, p in mine):
+                continue  # the player surely holds them all, but where is not known in this view
+            slots = tuple(s for s, p in mine if p == 1)
+            if slots:
+                out.append(Suggestion("solo_cut", slots, (v,), Fraction(1), Fraction(0), True, [("success", None, Fraction(1))],
+                                      tiebreak=self.rng.random(),
+                                      why=f"solo cut: you hold every remaining {_name(v)} ({len(slots)})"))
+        return out
+
+    def reveal_red(self, root: Beliefs) -> list[Suggestion]:
+        mine = self.uncut(self.player)
+        if mine and all(_p(root, self.pos(s), self.red_keys) == 1 for s in mine):
+            return [Suggestion("reveal_red", tuple(mine), (), Fraction(1), Fraction(0), True,
+                               [("success", None, Fraction(1))], tiebreak=self.rng.random(),
+                               why="every wire you have left is red: reveal them")]
+        return []
+
+    # -- detectors (blue values only; two, three or all uncut slots of one teammate stand)
+    def detector_suggestions(self, kind: str, values: list[Value]) -> list[Suggestion]:
+        """The best ``per_kind`` uses of a detector, at most one per (stand, value), by branch and bound.
+
+        P(success) of a slot set W is at most the sum of its slots' marginals
+        (exact when no two slots of W can both hold v), so candidates are popped
+        by that bound and made exact only when popped; the first exact candidate
+        on top of the heap beats every bound below it.
+        """
+        size = _DETECTOR_SIZE[kind]
+        cap = Fraction(self.policy.red_cap)
+        heap: list[tuple[Fraction, float, int, Any]] = []
+        order = count()  # keeps heap entries comparable without comparing their payloads
+
+        def push(value: Fraction, exact: bool, family: tuple[int, int, int], w: tuple[int, ...]) -> None:
+            heapq.heappush(heap, (-value, self.rng.random(), next(order), (exact, family, w)))
+
+        for q, s in self.teammate_stands():
+            uncut = [r.slot for r in self.uncut_on(q, s)]
+            for v in values:
+                if not isinstance(v, int):
+                    continue  # detectors call blue values only
+                family = (q, s, v)
+                pv = self.slot_probabilities(family)
+                if pv is None or len(uncut) < max(size, 1):
+                    continue
+                at_most, below = self.key_bounds(family)
+                for w in [tuple(uncut)] if size == 0 else combinations(uncut, size):
+                    chances = [pv[j] for j in w]
+                    # A wire that cannot be v adds nothing (a smaller detector does as well), and a
+                    # wire that surely is v makes a plain dual cut certain.
+                    if max(chances) == 1 or (size and min(chances) == 0) or sum(p > 0 for p in chances) < 2:
+                        continue
+                    # Exactly, P(success) = sum of P(w = v) - sum over neighbours a < b in W of P(a = v = b)
+                    # (see detector_success), and P(a = v = b) = P(key a >= v, key b <= v) is at least
+                    # P(key b <= v) - P(key a < v).  Also some w is v only if first key <= v <= last key,
+                    # which has probability P(first <= v) - P(last < v).
+                    joints = sum((max(Fraction(0), at_most[b] - below[a]) for a, b in zip(w, w[1:])), Fraction(0))
+                    bound = min(sum(chances, Fraction(0)) - joints, at_most[w[0]] - below[w[-1]])
+                    if bound <= max(chances):
+                        continue  # cannot beat a plain dual cut on its likeliest wire
+                    push(bound, self.exclusive(family, w, pv), family, w)
+        accepted: list[Suggestion] = []
+        over_cap: list[Suggestion] = []
+        done: set[tuple[int, int, int]] = set()
+        while heap and len(accepted) < self.policy.per_kind:
+            if self.over_budget():
+                self.incomplete.append(kind)
+                break
+            _, _, _, (exact, family, w) = heapq.heappop(heap)
+            if family in done:
+                continue
+            if not exact:
+                push(self.detector_success(family, w), True, family, w)
+                continue
+            sug = self.detector(kind, family, w)
+            if sug.p_success <= max(self.slot_probabilities(family)[j] for j in w):  # type: ignore[index]
+                continue  # no better than a plain dual cut on its likeliest wire
+            if sug.p_red <= cap:
+                accepted.append(sug)
+                done.add(family)  # one suggestion per (stand, value): its best set within the cap
+            elif len(over_cap) < self.policy.per_kind:
+                over_cap.append(sug)
+        return accepted + over_cap[: self.policy.per_kind - len(accepted)]
+
+    def over_budget(self) -> bool:
+        budget = self.policy.equipment_budget
+        return budget is not None and self.analyses.runs - self.runs_before_equipment >= budget
+
+    def slot_probabilities(self, family: tuple[int, int, int]) -> list[Fraction] | None:
+        """P(slot = v) for every slot of the family's stand, given that the player holds v."""
+        q, s, v = family
+        b = self.analyses.beliefs(self.holding((v,)))
+        if b is None:
+            return None
+        keys = self.deck.keys_of_value(v)
+        sid = self.stand_id[(q, s)]
+        return [_p(b, (sid, j), keys) for j in range(self.table.players[q].stands[s])]
+
+    def key_bounds(self, family: tuple[int, int, int]) -> tuple[list[Fraction], list[Fraction]]:
+        """Per slot of the stand: P(key <= v) and P(key < v), given that the player holds v."""
+        q, s, v = family
+        b = self.analyses.beliefs(self.holding((v,)))
+        assert b is not None
+        sid, key = self.stand_id[(q, s)], 10 * v
+        n = self.table.players[q].stands[s]
+        at_most = [_p(b, (sid, j), frozenset(k for k in b.weights[(sid, j)] if k <= key)) for j in range(n)]
+        below = [_p(b, (sid, j), frozenset(k for k in b.weights[(sid, j)] if k < key)) for j in range(n)]
+        return at_most, below
+
+    def exclusive(self, family: tuple[int, int, int], w: tuple[int, ...], pv: list[Fraction]) -> bool:
+        """No two slots of ``w`` can both be v (the v-wires of a sorted stand are contiguous)."""
+        return all(self.pair_exclusive(family, a, b, pv) for a, b in combinations(sorted(w), 2))
+
+    def pair_exclusive(self, family: tuple[int, int, int], a: int, b: int, pv: list[Fraction]) -> bool:
+        return b - a + 1 > self.deck.copies[10 * family[2]] or any(pv[j] == 0 for j in range(a, b + 1))
+
+    def both(self, family: tuple[int, int, int], a: int, b: int) -> Fraction:
+        """P(slots a < b of the stand both hold v) = P(a holds v) * P(b holds v | a holds v)."""
+        pv = self.slot_probabilities(family)
+        assert pv is not None
+        if self.pair_exclusive(family, a, b, pv):
+            return Fraction(0)
+        q, s, v = family
+        sid, keys = self.stand_id[(q, s)], self.deck.keys_of_value(v)
+        given = self.analyses.beliefs(self.holding((v,)) | {((sid, a), keys)})
+        return pv[a] * _p(given, (sid, b), keys) if given is not None else Fraction(0)
+
+    def detector_success(self, family: tuple[int, int, int], w: tuple[int, ...]) -> Fraction:
+        """P(some slot of ``w`` holds v), exactly, from single and pairwise marginals.
+
+        The v-wires of a sorted stand form one run I, and for sorted w_1 < ... < w_m
+        ``|W & I| - #{i : w_i, w_i+1 both in I} = [W meets I]``; taking
+        expectations needs only the joints of neighbouring slots of W.
+        """
+        pv = self.slot_probabilities(family)
+        assert pv is not None
+        q, s, v = family
+        if len(w) > 3:  # a whole stand: one analysis "no slot of w holds v" beats a joint per neighbour pair
+            keys, sid = self.deck.keys_of_value(v), self.stand_id[(q, s)]
+            return 1 - self.p_condition(frozenset(((sid, j), self.all_keys - keys) for j in w), self.holding((v,)))
+        ordered = sorted(w)
+        return sum((pv[j] for j in ordered), Fraction(0)) - sum(
+            (self.both(family, a, b) for a, b in zip(ordered, ordered[1:])), Fraction(0))
+
+    def detector(self, kind: str, family: tuple[int, int, int], w: tuple[int, ...]) -> Suggestion:
+        q, s, v = family
+        targets = tuple(SlotRef(q, s, j) for j in w)
+        holding = self.holding((v,))
+        p_success = self.detector_success(family, w)
+        p_red = self.all_red(targets, holding)
+        outcomes = [("success", None, p_success), ("failure", None, 1 - p_success - p_red), ("red", None, p_red)]
+        return Suggestion(kind, targets, (v,), p_success, p_red, p_success == 1, outcomes,
+                          p_legal=self.p_condition(holding), tiebreak=self.rng.random())
+
+    def all_red(self, targets: tuple[SlotRef, ...], given: Condition) -> Fraction:
+        """P(every target is red): a detector explodes only then (rules §5; [U] for triple and super)."""
+        if not self.red_keys:
+            return Fraction(0)
+        b = self.analyses.beliefs(given)
+        assert b is not None
+        if any(_p(b, self.pos(t), self.red_keys) == 0 for t in targets):
+            return Fraction(0)
+        *first, last = targets
+        condition = given | {(self.pos(t), self.red_keys) for t in first}
+        bc = self.analyses.beliefs(condition)
+        return self.p_condition(condition - given, given) * _p(bc, self.pos(last), self.red_keys) if bc else Fraction(0)
+
+    def xy_rays(self, root: Beliefs, values: list[Value]) -> list[Suggestion]:
+        """X-or-Y ray: per teammate slot the two held values most likely there; the best ``per_kind``.
+
+        Which pair a slot gets is chosen on the observer's marginals; the odds
+        listed are exact (conditioned on holding both values when not certain).
+        """
+        if len(values) < 2:
+            return []
+        picks = []
+        for q, s in self.teammate_stands():
+            for ref in self.uncut_on(q, s):
+                probs = {v: _p(root, self.pos(ref), self.deck.keys_of_value(v)) for v in values}
+                best = sorted(values, key=lambda v: -probs[v])[:2]
+                if probs[best[0]] == 1 or probs[best[1]] == 0:
+                    continue  # a plain dual cut does as well
+                picks.append((-(probs[best[0]] + probs[best[1]]), _p(root, self.pos(ref), self.red_keys), ref, tuple(best)))
+        cap = Fraction(self.policy.red_cap)
+        picks.sort(key=lambda t: (t[1] > cap, t[0], t[1]))
+        out = []
+        for _, _, ref, pair in picks[: self.policy.per_kind]:
+            sug = self.call("xy_ray", ref, pair)
+            if sug is not None:
+                out.append(sug)
+        return out
+
+    # -- entropy mode
+    def entropy_scores(self, calls: list[Suggestion], probabilities: str, executor: Executor | None,
+                       progress: Progress | None, cache: dict[tuple, float | None] | None) -> None:
+        """Score every dual cut by E[H] over its success / failure branches (the reference suggester)."""
+        positions = self.player_positions()
+        cache = {} if cache is None else cache
+        branches: list[tuple[Suggestion, Condition, Condition]] = []
+        for sug in calls:
+            base = self.holding(sug.values)
+            pos = self.pos(sug.targets[0])
+            keys = self.deck.keys_of_value(sug.values[0])
+            branches.append((sug, self.branch(base, pos, keys), self.branch(base, pos, self.all_keys - keys)))
+        wanted: dict[tuple, Problem] = {}
+        for _, *conds in branches:
+            for cond in conds:
+                if cond is not None:
+                    problem = _apply(self.analyses.base, cond)
+                    wanted.setdefault(problem_key(problem), problem)
+        todo = [(k, p) for k, p in wanted.items() if k not in cache]
+        total = len(todo)
+        if progress:
+            progress(0, total)
+        run = executor or map
+        for done, ((k, _), h) in enumerate(zip(todo, run(_entropy_job, [(p, self.engine, positions) for _, p in todo])), 1):
+            cache[k] = h
+            if progress:
+                progress(done, total)
+
+        def h_of(cond: Condition | None) -> float | None:
+            return None if cond is None else cache[problem_key(_apply(self.analyses.base, cond))]
+
+        for sug, success, failure in branches:
+            b = self.analyses.beliefs(self.holding(sug.values))
+            assert b is not None
+            pos = self.pos(sug.targets[0])
+            if probabilities == "seed":
+                possible = {value_of(k) for k in b.weights[pos]}
+                p_s = 1 / len(possible) if sug.values[0] in possible else 0.0
+            else:
+                p_s = float(sug.p_success)
+            h_s, h_f = h_of(success), h_of(failure)
+            expected = (p_s * h_s if p_s and h_s is not None else 0.0) + ((1 - p_s) * h_f if p_s < 1 and h_f is not None else 0.0)
+            sug.extra.update({"expected_entropy": round(expected, 6), "p_branch_success": round(p_s, 6),
+                              "entropy_success": None if h_s is None else round(h_s, 6),
+                              "entropy_failure": None if h_f is None else round(h_f, 6)})
+
+    def branch(self, base: Condition, pos: Pos, keys: frozenset[Key]) -> Condition | None:
+        """``base`` plus "slot ``pos`` holds one of ``keys``", normalised so equal problems share a cache entry."""
+        b = self.analyses.beliefs(base)
+        assert b is not None
+        support = frozenset(b.weights[pos])
+        kept = support & keys
+        if not kept:
+            return None
+        return base if kept == support else base | {(pos, kept)}
+
+
+def _name(v: Value) -> str:
+    return "yellow" if v == YELLOW else f"{v}s"
+
+
+def _rank_key(sug: Suggestion, cap: float) -> tuple:
+    """Within the red cap: most likely first, then most informative, then a seeded random order."""
+    if float(sug.p_red) <= cap:
+        return (0, -sug.p_success, -sug.bits, sug.tiebreak)
+    return (1, sug.p_red, -sug.p_success, -sug.bits, sug.tiebreak)
+
+
+def _why(sug: Suggestion, cap: float) -> str:
+    if sug.why:
+        return sug.why
+    if sug.certain:
+        what = {"dual_cut": "this wire can only be", "xy_ray": "this wire can only be one of"}.get(sug.kind, "certain to find")
+        return f"certain: {what} {' or '.join(_name(v) for v in sug.values)}"
+    text = f"P(success) {float(sug.p_success):.0%}, red risk {float(sug.p_red):.1%}, {sug.bits:.2f} bits"
+    if "expected_entropy" in sug.extra:
+        text += f", E[H] {sug.extra['expected_entropy']:.2f}"
+    if float(sug.p_red) > cap:
+        text += f" (red risk above the {cap:.0%} cap)"
+    if sug.p_legal < 1:
+        text += f"; legal only if the player holds it (P {float(sug.p_legal):.0%})"
+    return text
+
+
+def suggest(table: Table, *, player: int | None = None, mode: str = "exact", probabilities: str = "exact",
+            top: int | None = None, engine: str = DEFAULT, policy: Policy = Policy(),
+            executor: Executor | None = None, progress: Progress | None = None,
+            cache: dict[tuple, float | None] | None = None) -> dict[str, Any]:
+    """The CLI's ``suggest`` JSON for a validated table (``{"consistent": false, ...}`` if impossible).
+
+    ``executor`` maps the entropy mode's branch analyses (default: built-in
+    ``map``; e.g. ``ProcessPoolExecutor().map``); ``progress(done, total)`` is
+    called as they finish; ``cache`` (problem key -> H) may be kept across calls.
+    """
+    if engine not in ENGINES:
+        raise EngineChoiceError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
+    if mode not in MODES:
+        raise SuggestError(f"unknown mode {mode!r} (choose from {', '.join(MODES)})")
+    if probabilities not in PROBABILITIES:
+        raise SuggestError(f"unknown probabilities {probabilities!r} (choose from {', '.join(PROBABILITIES)})")
+    unknown = sorted(set(policy.equipment) - set(EQUIPMENT))
+    if unknown:
+        raise SuggestError(f"unknown equipment {unknown[0]!r} (choose from {', '.join(EQUIPMENT)})")
+    if top is not None and top < 0:
+        raise SuggestError("top must be >= 0")
+    if player is None:
+        if table.me is None:
+            raise SuggestError("no player to move: the table has no 'me'; name the player")
+        player = table.me
+    if not 0 <= player < len(table.players):
+        raise SuggestError(f"player {player} is out of range (0..{len(table.players) - 1})")
+
+    sg = _Suggester(table, player, engine, policy)
+    root = sg.analyses.beliefs()
+    if root is None:
+        return analyze(table, engine)
+    values = sg.held_values(root)
+    calls = sg.dual_cuts(values)
+    if mode == "entropy":
+        sg.entropy_scores(calls, probabilities, executor, progress, cache)
+    equipment = []
+    sg.runs_before_equipment = sg.analyses.runs
+    for kind in policy.equipment:
+        equipment += sg.xy_rays(root, values) if kind == "xy_ray" else sg.detector_suggestions(kind, values)
+
+    cap = policy.red_cap
+    forced = sg.reveal_red(root) + sg.solo_cuts(root, values) + [c for c in calls if c.certain]
+    ranked = [c for c in calls if not c.certain]
+    if mode == "entropy":
+        # The reference ranking, except that calls above the red cap come last (red_cap=1 turns that off).
+        ranked.sort(key=lambda c: (float(c.p_red) > cap, c.extra["expected_entropy"], c.tiebreak))
+    else:
+        ranked.sort(key=lambda c: _rank_key(c, cap))
+    forced.sort(key=lambda c: _rank_key(c, cap))
+    equipment.sort(key=lambda c: _rank_key(c, cap))
+    ordered = forced + ranked + equipment
+    if top is not None:
+        ordered = ordered[:top]
+    for sug in ordered:
+        sug.why = _why(sug, cap)
+    return {"consistent": True, "player": player, "mode": mode, "worlds": root.worlds, "red_cap": cap,
+            "analyses": sg.analyses.runs, "incomplete": sg.incomplete, "suggestions": [s.json() for s in ordered]}
