@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from bombbuster_core import cli
+from bombbuster_core import bridge, cli
 from bombbuster_core.analysis import beliefs
 from bombbuster_core.beliefs import Inconsistent
 from bombbuster_core.engines import brute, columns, signatures
@@ -159,9 +159,10 @@ def test_budget_stops_with_a_clear_error() -> None:
     with pytest.raises(EngineLimit, match=r"\(10 signatures on player 1's stand 0\); use --engine columns"):
         signatures.analyze(problem, cache=SignatureCache(), budget=Budget(max_signatures=5))
     # With a count fact the count is not known in advance: generation stops past the budget.
-    counted = problem.with_count(CountIn(frozenset({(1, 0), (1, 1)}), frozenset({10}), 0, 2))
-    with pytest.raises(EngineLimit, match=r"\(more than 5 signatures on player 1's stand 0\)"):
-        signatures.analyze(counted, cache=SignatureCache(), budget=Budget(max_signatures=5))
+    # (Stands 0-3 have 4, 10, 31 and 40 signatures.)
+    counted = problem.with_count(CountIn(frozenset({(3, 0)}), frozenset({10, 20, 30, 40}), 0, 1))
+    with pytest.raises(EngineLimit, match=r"\(more than 35 signatures on player 3's stand 0\)"):
+        signatures.analyze(counted, cache=SignatureCache(), budget=Budget(max_signatures=35))
     with pytest.raises(EngineLimit, match="partial decks"):
         signatures.analyze(problem, cache=SignatureCache(), budget=Budget(max_states=10))
     with pytest.raises(EngineLimit, match="steps"):
@@ -181,6 +182,9 @@ def test_cli_prints_the_budget_error(tmp_path, capsys, monkeypatch) -> None:
     out = json.loads(capsys.readouterr().out)
     assert out == {"error": "too large for the signatures engine (15 signatures on "
                             "player 0's stand 0); use --engine columns"}
+    reply = json.loads(bridge.handle(json.dumps({"id": 7, "method": "analyze",
+                                                 "params": {"table": table, "engine": "signatures"}})))
+    assert reply == {"id": 7, "error": {"message": out["error"]}}
     monkeypatch.setattr(signatures, "DEFAULT_BUDGET", Budget())
     assert cli.main(["analyze", str(path), "--engine", "signatures"]) == 0
     assert json.loads(capsys.readouterr().out)["worlds"] == 34650  # 12! / (4!)^3

@@ -60,9 +60,10 @@ class EngineLimit(Exception):
 
 @dataclass(frozen=True)
 class Budget:
-    max_signatures: int = 200_000  # signatures of one block (phase 1)
-    max_states: int = 300_000  # entries of one forward or backward table (phase 2)
-    max_steps: int = 30_000_000  # vector pairs combined in phases 2 and 3 together
+    # Defaults: each limit is reached in about 2 s on the 2-core machine (bench/bench_signatures.py).
+    max_signatures: int = 100_000  # signatures of one block (phase 1)
+    max_states: int = 200_000  # entries of one forward or backward table (phase 2)
+    max_steps: int = 5_000_000  # vector pairs combined in phases 2 and 3 together
 
 
 class Packing:
@@ -119,6 +120,29 @@ class _BlockTooLarge(Exception):
 # ---------------------------------------------------------------- phase 1
 
 
+def _runs_and_ways(domains: tuple[tuple[Key, ...] | None, ...], keys: list[Key], copies: list[int]
+                   ) -> tuple[list[list[int]], list[list[int]]]:
+    """For one stand: ``run[j][i]``, how many slots from j may all hold key i, and
+    ``ways[i][j]``, how many sorted fillings of slots j.. by keys i.. the domains allow."""
+    n, K = len(domains), len(keys)
+    allowed = [[True] * K if d is None else [k in d for k in keys] for d in domains]
+    run = [[0] * K for _ in range(n + 1)]
+    for j in range(n - 1, -1, -1):
+        run[j] = [run[j + 1][i] + 1 if allowed[j][i] else 0 for i in range(K)]
+    ways = [[int(j == n) for j in range(n + 1)] for _ in range(K + 1)]
+    for i in range(K - 1, -1, -1):
+        for j in range(n + 1):
+            ways[i][j] = sum(ways[i + 1][j + c] for c in range(min(copies[i], run[j][i]) + 1))
+    return run, ways
+
+
+def signature_count(spec: BlockSpec) -> int | None:
+    """The exact number of signatures of a one-stand block without count facts (else None), cheaply."""
+    if len(spec.sizes) != 1 or spec.counts:
+        return None
+    return _runs_and_ways(spec.domains[0], [k for k, _ in spec.copies], [m for _, m in spec.copies])[1][0][0]
+
+
 def block_signatures(spec: BlockSpec, max_signatures: int) -> list[Signature]:
     """Every signature of the block that fits its own facts, with its weight.
 
@@ -140,14 +164,7 @@ def block_signatures(spec: BlockSpec, max_signatures: int) -> list[Signature]:
     options: list[list[list[tuple]]] = []
     first: list[list[list[int]]] = []  # first[t][j][i]: first option at slot j with key index >= i
     for t, n in enumerate(spec.sizes):
-        allowed = [[True] * K if d is None else [k in d for k in keys] for d in spec.domains[t]]
-        run = [[0] * K for _ in range(n + 1)]  # run[j][i]: slots from j that may all hold key i
-        for j in range(n - 1, -1, -1):
-            run[j] = [run[j + 1][i] + 1 if allowed[j][i] else 0 for i in range(K)]
-        ways = [[int(j == n) for j in range(n + 1)] for _ in range(K + 1)]  # fillings of slots j.. by keys i..
-        for i in range(K - 1, -1, -1):
-            for j in range(n + 1):
-                ways[i][j] = sum(ways[i + 1][j + c] for c in range(min(copies[i], run[j][i]) + 1))
+        run, ways = _runs_and_ways(spec.domains[t], keys, copies)
         if T == 1 and not facts and ways[0][0] > max_signatures:
             raise _BlockTooLarge(f"{ways[0][0]} signatures")  # exact already: refuse before generating
         inside = [[(t, j) in f[0] for j in range(n)] for f in facts]
@@ -272,8 +289,11 @@ class SignatureCache:
 # ---------------------------------------------------------------- phases 2 and 3
 
 
-def _combine(left: Table, right: Table, packing: Packing, keep: Table | None) -> Table:
-    """All sums ``a + r <= deck`` with summed weights; with ``keep``, only sums that ``keep`` completes."""
+def _combine(left: Table, right: Table, packing: Packing, keep: Table | None, limit: int) -> Table:
+    """All sums ``a + r <= deck`` with summed weights; with ``keep``, only sums that ``keep`` completes.
+
+    Stops early, with more than ``limit`` entries, once the table outgrows ``limit``.
+    """
     out: Table = {}
     deck, deck_guarded, guard = packing.deck, packing.deck_guarded, packing.guard
     for a, wa in left.items():
@@ -281,6 +301,8 @@ def _combine(left: Table, right: Table, packing: Packing, keep: Table | None) ->
             s = a + r
             if (deck_guarded - s) & guard == guard and (keep is None or deck - s in keep):
                 out[s] = out.get(s, 0) + wa * wr
+        if len(out) > limit:
+            break
     return out
 
 
@@ -413,6 +435,10 @@ def _signatures(problem: Problem, blocks: list[list[int]], specs: list[BlockSpec
             missing[spec] = b
         else:
             known[spec] = sigs
+    for spec, b in missing.items():  # refuse before generating anything when a count is known to be too large
+        count = signature_count(spec)
+        if count is not None and count > budget.max_signatures:
+            raise _too_large(f"{count} signatures on {_describe(problem, blocks[b])}")
     computed = executor.map(_phase1, [(spec, budget.max_signatures) for spec in missing])
     for (spec, b), sigs in zip(missing.items(), computed):
         if isinstance(sigs, str):
@@ -480,14 +506,18 @@ def analyze(problem: Problem, *, budget: Budget | None = None, executor: Executo
     for b in range(B - 1):
         charge(len(alpha[b]) * len(resources[order[b]]), b)
         alpha[b + 1] = _combine(alpha[b], resources[order[b]], packing,
-                                resources[order[B - 1]] if b == B - 2 else None)
+                                resources[order[B - 1]] if b == B - 2 else None, budget.max_states)
         if len(alpha[b + 1]) > budget.max_states:
-            raise _too_large(f"{len(alpha[b + 1])} partial decks up to {_describe(problem, blocks[order[b]])}")
+            raise _too_large(f"more than {budget.max_states} partial decks up to "
+                             f"{_describe(problem, blocks[order[b]])}")
     beta: list[Table] = [{}] * (B + 1)
     beta[B] = {0: 1}
     for b in range(B - 1, 0, -1):
         charge(len(resources[order[b]]) * len(beta[b + 1]), b)
-        beta[b] = _combine(resources[order[b]], beta[b + 1], packing, alpha[b])
+        beta[b] = _combine(resources[order[b]], beta[b + 1], packing, alpha[b], budget.max_states)
+        if len(beta[b]) > budget.max_states:
+            raise _too_large(f"more than {budget.max_states} partial decks from "
+                             f"{_describe(problem, blocks[order[b]])} on")
     for b in range(B):
         charge(len(resources[order[b]]) * min(len(alpha[b]), len(beta[b + 1])), b)
 

@@ -1,0 +1,161 @@
+"""Benchmark of the "signatures" engine against "columns" (not a test).
+
+    python bench/bench_signatures.py [--repeat N] [--quick]
+
+Four sections, all on the legal games of ``bench_analyze.states`` (same wire
+set: 53 wires, 4/5 players):
+
+1. side by side: seconds per analysis for columns and signatures (cold
+   cache, and warm: the same table again, as when the app re-analyses) on
+   the same states, or where signatures stops at its budget and why;
+2. boundary: every prefix of long games, by hidden-slot count: where the
+   signature engine finishes and where it hits its budget;
+3. packing: phase 2's vector combination with packed ints vs tuples;
+4. parallel: the serial executor vs a 2-process pool (cold cache).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from typing import Any, Callable
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_analyze import WIRES, best_of, hidden_slots, states  # noqa: E402  (also puts the repo on sys.path)
+
+from gamegen import random_game  # noqa: E402
+
+from bombbuster_core.engines import columns, signatures  # noqa: E402
+from bombbuster_core.engines.signatures import EngineLimit, Packing, SignatureCache  # noqa: E402
+from bombbuster_core.executor import ProcessExecutor, SerialExecutor, process_pool_available  # noqa: E402
+from bombbuster_core.facts import Problem, compile_table  # noqa: E402
+from bombbuster_core.table import load_table  # noqa: E402
+
+
+def problem_of(raw: dict[str, Any]) -> Problem:
+    return compile_table(load_table(raw))
+
+
+def signatures_cold(problem: Problem, **kw: Any) -> None:
+    signatures.analyze(problem, cache=SignatureCache(), **kw)
+
+
+def timed(repeat: int, fn: Callable[[], None]) -> str:
+    """Best time as text, or the budget error (with how long it took to refuse)."""
+    t0 = time.perf_counter()
+    try:
+        return f"{best_of(repeat, fn):8.3f}"
+    except EngineLimit as e:
+        return f"too large after {time.perf_counter() - t0:.2f} s: {str(e).split('(')[1].split(')')[0]}"
+
+
+def side_by_side(repeat: int) -> None:
+    print(f"\n1. seconds per analysis (best of {repeat}); signatures cold = empty cache, warm = cached")
+    print(f"{'state':36} {'hidden':>6} {'columns':>8} {'sig cold':>8} {'sig warm':>8}")
+    for name, raw in states().items():
+        problem = problem_of(raw)
+        col = timed(repeat, lambda: columns.analyze(problem))
+        cold = timed(repeat, lambda: signatures_cold(problem))
+        cache = SignatureCache()
+        warm = timed(repeat, lambda: signatures.analyze(problem, cache=cache)) if "too large" not in cold else ""
+        print(f"{name:36} {hidden_slots(raw):6d} {col} {cold} {warm}", flush=True)
+
+
+def boundary(games: int, stride: int) -> None:
+    print(f"\n2. boundary: every event prefix (step {stride}) of {games} long games per layout (default budget, warm cache)")
+    outcome: dict[int, list[float | None]] = {}  # hidden slots -> seconds (None: too large)
+    for players in (4, 5):
+        for observer in (True, False):
+            for seed in range(games):
+                raw, _ = random_game(random.Random(f"boundary-{players}-{observer}-{seed}"), players=players,
+                                     wires=WIRES, me=0 if observer else False, setup_tokens=True, turns=45,
+                                     move_weights={"success": 6, "failure": 2, "solo": 1, "reveal_red": 1})
+                cache = SignatureCache()
+                for n in range(len(raw["events"]), -1, -stride):
+                    prefix = {**raw, "events": raw["events"][:n]}
+                    problem = problem_of(prefix)
+                    t0 = time.perf_counter()
+                    try:
+                        signatures.analyze(problem, cache=cache)
+                        seconds: float | None = time.perf_counter() - t0
+                    except EngineLimit:
+                        seconds = None
+                    outcome.setdefault(hidden_slots(prefix), []).append(seconds)
+    print(f"{'hidden':>6} {'states':>6} {'finished':>8} {'median s':>8} {'max s':>8}")
+    for hidden in sorted(outcome):
+        done = [s for s in outcome[hidden] if s is not None]
+        print(f"{hidden:6d} {len(outcome[hidden]):6d} {len(done):8d} "
+              f"{statistics.median(done) if done else float('nan'):8.3f} {max(done, default=float('nan')):8.3f}")
+    ok = [h for h, v in outcome.items() if all(s is not None for s in v)]
+    failing = [h for h, v in outcome.items() if any(s is None for s in v)]
+    print(f"every state finished up to {min(failing, default=max(outcome)) - 1} hidden slots; "
+          f"largest finished {max((h for h, v in outcome.items() if any(s is not None for s in v)), default=0)}, "
+          f"smallest refused {min(failing, default='none')}; all of {sorted(ok)[-3:]} finished")
+
+
+def packing(repeat: int) -> None:
+    print("\n3. phase-2 combination: packed ints vs tuples (same vectors, best of", repeat, ")")
+    problem = problem_of(states()["5p observer, mid-game (15 turns)"])
+    copies = tuple(sorted(problem.copies.items()))
+    pk = Packing(copies)
+    blocks = signatures._blocks(problem)
+    tables = []
+    for block in blocks:
+        table: dict[int, int] = {}
+        for rows, w in signatures.block_signatures(signatures._spec(problem, block, copies), 10**7):
+            table[sum(rows)] = table.get(sum(rows), 0) + w
+        tables.append(table)
+    left, right = sorted(tables, key=len)[-3:-1]
+    unpack = lambda code: tuple((code >> s) & m for s, m in zip(pk.shifts, pk.masks))  # noqa: E731
+    left_t = {unpack(a): w for a, w in left.items()}
+    right_t = {unpack(r): w for r, w in right.items()}
+    deck_t = unpack(pk.deck)
+
+    def with_tuples() -> dict[tuple[int, ...], int]:
+        out: dict[tuple[int, ...], int] = {}
+        for a, wa in left_t.items():
+            for r, wr in right_t.items():
+                s = tuple(x + y for x, y in zip(a, r))
+                if all(x <= d for x, d in zip(s, deck_t)):
+                    out[s] = out.get(s, 0) + wa * wr
+        return out
+
+    packed = best_of(repeat, lambda: signatures._combine(left, right, pk, None, 10**9))
+    tuples = best_of(repeat, with_tuples)
+    print(f"{len(left)} x {len(right)} pairs, {len(copies)} keys: packed {packed:.3f} s, tuples {tuples:.3f} s "
+          f"({tuples / packed:.1f}x)")
+
+
+def parallel(repeat: int) -> None:
+    if not process_pool_available():
+        print("\n4. parallel: no process pool in this interpreter")
+        return
+    print(f"\n4. serial vs 2-process pool, cold cache (best of {repeat}; pool already started)")
+    print(f"{'state':36} {'serial':>8} {'pool':>8}")
+    with ProcessExecutor(2) as pool:
+        for name, raw in states().items():
+            problem = problem_of(raw)
+            serial = timed(repeat, lambda: signatures_cold(problem, executor=SerialExecutor()))
+            if "too large" in serial:
+                continue
+            signatures_cold(problem, executor=pool)  # start the workers outside the timing
+            print(f"{name:36} {serial} {timed(repeat, lambda: signatures_cold(problem, executor=pool))}", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="fewer boundary games")
+    args = ap.parse_args()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    side_by_side(args.repeat)
+    boundary(1 if args.quick else 3, 3 if args.quick else 2)
+    packing(args.repeat)
+    parallel(args.repeat)
+
+
+if __name__ == "__main__":
+    main()
