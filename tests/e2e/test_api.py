@@ -54,3 +54,16 @@ def test_suggest_is_wired_to_the_bridge(page, server):
         sample_table())
     # Until the core implements suggest, the bridge's error reply rejects the promise.
     assert "ok" in outcome or "suggest" in outcome["error"]
+
+
+def test_cancel_terminates_and_the_pool_keeps_serving(page, server):
+    open_app(page, server.url + "?workers=1")
+    outcome = page.evaluate("""async table => {
+        const abort = new AbortController();
+        const cancelled = window.bombbuster.analyze(table, {signal: abort.signal}).then(() => 'finished', e => e.name);
+        abort.abort();
+        const name = await cancelled;
+        const after = await window.bombbuster.analyze(table);  // served by the respawned worker
+        return [name, after.consistent];
+    }""", sample_table())
+    assert outcome == ["CancelledError", True]

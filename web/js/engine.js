@@ -71,6 +71,9 @@ class PooledWorker {
       this.pool.workerReady(this, { ...data.timings, total: Math.round(performance.now() - this.startedAt) });
     } else if (data.type === "fatal") {
       this.pool.workerFailed(this, data.error);
+    } else if (data.type === "stats" && this.statsWaiter) {
+      this.statsWaiter(data);
+      this.statsWaiter = null;
     } else if (data.type === "reply" && this.job && this.job.id === data.id) {
       const job = this.job;
       this.job = null;
@@ -83,6 +86,14 @@ class PooledWorker {
     this.job = job;
     job.worker = this;
     this.worker.postMessage({ id: job.id, message: job.message });
+  }
+
+  /** {wasmBytes} of this worker, once it is ready. */
+  stats() {
+    return new Promise((resolve) => {
+      this.statsWaiter = resolve;
+      this.worker.postMessage({ type: "stats" });
+    });
   }
 
   /** Terminate and start afresh (cancel, crash). The job, if any, is handed back. */
@@ -123,6 +134,7 @@ export class EnginePool {
   }
 
   workerReady(worker, timings) {
+    worker.timings = timings;
     this.readyTimings.push(timings);
     if (this.readyTimings.length === 1) {
       this.onStatus({ state: "ready", timings });
@@ -194,6 +206,12 @@ export class EnginePool {
     job.reject(new CancelledError());
   }
 
+  /** Per ready worker: {wasmBytes, startup timings}. */
+  async stats() {
+    const ready = this.workers.filter((worker) => worker.ready);
+    return Promise.all(ready.map(async (worker) => ({ ...(await worker.stats()), startup: worker.timings })));
+  }
+
   /** Cancel everything queued or running (terminates busy workers). */
   cancelAll() {
     for (const job of [...this.queue]) this.cancel(job);
@@ -212,6 +230,8 @@ export function installScriptingApi(pool, extras = {}) {
     /** Promise of {version} of the core running in the workers. */
     ping: () => pool.request("ping", {}),
     cancelAll: () => pool.cancelAll(),
+    /** Promise of [{wasmBytes, startup}] for each ready worker (diagnostics). */
+    stats: () => pool.stats(),
     poolSize: pool.size,
     ...extras,
   };

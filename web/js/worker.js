@@ -7,6 +7,7 @@
 //               {type: "ready", timings}
 //               {type: "reply", id, reply, ms}   reply = bridge JSON reply (string)
 //               {type: "fatal", error}           start-up failed
+// {type: "stats"} in → {type: "stats", wasmBytes} out: the worker's linear memory size.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const siteRoot = new URL("../", self.location).href;
@@ -47,7 +48,7 @@ async function start() {
   lap("install");
   const handle = pyodide.pyimport("bombbuster_core.bridge").handle;
   lap("import");
-  return { handle, timings };
+  return { handle, timings, pyodide };
 }
 
 const starting = start();
@@ -57,8 +58,12 @@ starting.then(
 );
 
 self.onmessage = async (event) => {
-  const { id, message } = event.data;
-  const { handle } = await starting;
+  const { id, message, type } = event.data;
+  const { handle, pyodide } = await starting;
+  if (type === "stats") {
+    self.postMessage({ type: "stats", wasmBytes: pyodide._module.HEAPU8.length });
+    return;
+  }
   const began = performance.now();
   const reply = handle(message);
   self.postMessage({ type: "reply", id, reply, ms: performance.now() - began });
