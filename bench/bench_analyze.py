@@ -7,8 +7,10 @@ wire set: blue 1-12 x4, yellow 3.1 and 7.1, red 5.5 and a 2-of-3 pool of
 reds (2.5, 8.5, 10.5): 53 wires.  For each state it prints the in-process
 analysis time per engine (best of N) and the whole CLI command
 (``python -m bombbuster_core analyze FILE``, interpreter start included),
-then the columns-engine targets of issue 2.  Other benchmarks import
-:func:`states` so every engine is measured on the same tables.
+then the columns-engine targets of issue 2.  ``--engines columns,signatures``
+puts both exact engines side by side ("too large": past the signatures
+engine's budget; bench/bench_signatures.py says more).  Other benchmarks
+import :func:`states` so every engine is measured on the same tables.
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
 from gamegen import random_game  # noqa: E402  (the tests' legal-game generator)
 
 from bombbuster_core import analysis  # noqa: E402
+from bombbuster_core.engines.signatures import EngineLimit  # noqa: E402
 from bombbuster_core.table import load_table  # noqa: E402
 
 WIRES = {"blue": list(range(1, 13)), "yellow": [3.1, 7.1], "red": [5.5],
@@ -83,6 +86,14 @@ def best_of(repeat: int, fn) -> float:
     return best
 
 
+def engine_cell(repeat: int, table, engine: str) -> str:
+    """Best time of one engine, or "too large" where it stops at its budget (signatures)."""
+    try:
+        return f"{best_of(repeat, lambda: analysis.analyze(table, engine)):10.3f}"
+    except EngineLimit:
+        return f"{'too large':>10}"
+
+
 def cli_seconds(table: dict[str, Any], repeat: int) -> float:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(table, f)
@@ -106,8 +117,8 @@ def main() -> None:
     print(header)
     for name, raw in states().items():
         table = load_table(raw)
-        cells = [best_of(args.repeat, lambda e=e: analysis.analyze(table, e)) for e in engines]
-        line = f"{name:36} {hidden_slots(raw):6d} " + " ".join(f"{c:10.3f}" for c in cells)
+        cells = [engine_cell(args.repeat, table, e) for e in engines]
+        line = f"{name:36} {hidden_slots(raw):6d} " + " ".join(cells)
         if not args.no_cli:
             cli = cli_seconds(raw, args.repeat)
             target = TARGETS.get(name)

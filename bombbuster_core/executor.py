@@ -6,8 +6,10 @@ surviving signatures).  It hands that work to an :class:`Executor`, a tiny
 ``map`` interface with three implementations in mind:
 
 * :class:`SerialExecutor` — in this process, in order.  Always available and
-  the default: on this 2-core machine the process pool only pays for large
-  blocks (see ``bench/bench_signatures.py``).
+  the default: on this 2-core machine the process pool did not pay on any
+  state within the signature engine's default budget (its sequential phase 2
+  dominates, and shipping signatures and tables to the workers costs about
+  what the second core saves; ``bench/bench_signatures.py``, section 4).
 * :class:`ProcessExecutor` — a ``concurrent.futures.ProcessPoolExecutor`` on
   CPython.  Import-safe where multiprocessing is missing (Pyodide): check
   :func:`process_pool_available` before creating one.
@@ -37,6 +39,8 @@ R = TypeVar("R")
 
 
 class Executor(Protocol):
+    workers: int  # how many calls may run at once (lets callers split work into that many pieces)
+
     def map(self, fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
         """``[fn(x) for x in items]``, possibly computed elsewhere; order preserved."""
         ...
@@ -44,6 +48,8 @@ class Executor(Protocol):
 
 class SerialExecutor:
     """Runs every call in this process, one after the other."""
+
+    workers = 1
 
     def map(self, fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
         return [fn(x) for x in items]

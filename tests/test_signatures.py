@@ -140,6 +140,13 @@ def test_process_pool_gives_identical_results() -> None:
             assert fresh(problem, executor=pool) == fresh(problem, executor=SerialExecutor()), seed
 
 
+def test_no_process_pool_in_pyodide(monkeypatch) -> None:
+    monkeypatch.setattr("sys.platform", "emscripten")
+    assert not process_pool_available()
+    with pytest.raises(RuntimeError, match="SerialExecutor"):
+        ProcessExecutor()
+
+
 def test_browser_worker_tasks_fill_the_cache() -> None:
     cache = SignatureCache()
     problem = four_stands().restrict((2, 1), frozenset({20}))

@@ -518,23 +518,42 @@ def analyze(problem: Problem, *, budget: Budget | None = None, executor: Executo
         if len(beta[b]) > budget.max_states:
             raise _too_large(f"more than {budget.max_states} partial decks from "
                              f"{_describe(problem, blocks[order[b]])} on")
+    work = [len(resources[order[b]]) * min(len(alpha[b]), len(beta[b + 1])) for b in range(B)]
     for b in range(B):
-        charge(len(resources[order[b]]) * min(len(alpha[b]), len(beta[b + 1])), b)
+        charge(work[b], b)
 
-    projected = executor.map(_phase3, [(sigs[order[b]], alpha[b], beta[b + 1], copies,
-                                        tuple(problem.stands[s].size for s in blocks[order[b]])) for b in range(B)])
-    total = projected[0][0]
+    # Phase 3 per block; with several workers, a block holding a large share of the work is split
+    # into one piece per worker so that the workers stay busy.
+    jobs, job_block = [], []
+    for b in range(B):
+        block_sigs = sigs[order[b]]
+        pieces = executor.workers if work[b] * executor.workers > sum(work) and len(block_sigs) > 1 else 1
+        step = -(-len(block_sigs) // pieces)
+        for start in range(0, len(block_sigs), step):
+            jobs.append((block_sigs[start:start + step], alpha[b], beta[b + 1], copies,
+                         tuple(problem.stands[s].size for s in blocks[order[b]])))
+            job_block.append(b)
+    totals = [0] * B
+    merged: list[list[list[dict[int, int]]]] = [[[{} for _ in range(problem.stands[s].size)] for s in blocks[order[b]]]
+                                               for b in range(B)]
+    for b, (piece_total, slots) in zip(job_block, executor.map(_phase3, jobs)):
+        totals[b] += piece_total
+        for into, stand in zip(merged[b], slots):
+            for into_slot, slot in zip(into, stand):
+                for i, w in slot.items():
+                    into_slot[i] = into_slot.get(i, 0) + w
+    total = totals[0]
     if not total:
         raise Inconsistent
     # Back from products of multinomials to prior weights (see the module docstring).
     numerator = prod(factorial(m) for _, m in copies)
     denominator = prod(factorial(st.size) for st in problem.stands)
     worlds, rest = divmod(total * numerator, denominator)
-    assert not rest and all(t == total for t, _ in projected), "signature weights do not add up"
+    assert not rest and all(t == total for t in totals), "signature weights do not add up"
     keys = [k for k, _ in copies]
     weights: dict[Pos, dict[Key, int]] = {}
-    for b, (_, slots) in enumerate(projected):
-        for s, stand in zip(blocks[order[b]], slots):
+    for b, block_slots in enumerate(merged):
+        for s, stand in zip(blocks[order[b]], block_slots):
             for j, row in enumerate(stand):
                 weights[(s, j)] = {keys[i]: w * numerator // denominator for i, w in sorted(row.items())}
     return Beliefs(problem, worlds, weights, {s: worlds for s in range(len(problem.stands))})
