@@ -101,6 +101,13 @@ def test_inconsistent_problem() -> None:
         signatures.analyze(p, cache=SignatureCache())
 
 
+def test_fact_about_no_slot() -> None:
+    p = Problem({10: 2, 20: 2}, (Stand(0, 0, 2), Stand(1, 0, 2)))
+    with pytest.raises(Inconsistent):
+        signatures.analyze(p.with_count(CountIn(frozenset(), frozenset({10}), 1, 1)), cache=SignatureCache())
+    assert signatures.analyze(p.with_count(CountIn(frozenset(), frozenset({10}), 0, 1))).worlds == 6
+
+
 def four_stands() -> Problem:
     return Problem({10: 3, 20: 3, 30: 3, 40: 3}, tuple(Stand(p, 0, n) for p, n in enumerate((1, 2, 4, 5))))
 
