@@ -42,12 +42,13 @@ def oracle_rows(result: dict[str, Any]) -> list[tuple]:
     return [(r["player"], r["stand"], r["slot"], r["cut"], dict(r["p"])) for r in result["exact"]]
 
 
-@pytest.mark.parametrize("seed", range(400))
+@pytest.mark.parametrize("seed", range(2000))
 def test_engines_equal_oracle_on_random_games(seed: int) -> None:
     table, _ = random_game(random.Random(seed))
     truth = enumerate_table(table)
     assert truth["consistent"]
-    for engine in ENGINES:
+    # The slow reference enumerator on a fifth of the games, the default engine on all.
+    for engine in ENGINES if seed % 5 == 0 else ["columns"]:
         worlds, rows = exact_rows(table, engine)
         assert worlds == truth["worlds"], engine
         assert rows == oracle_rows(truth), engine
