@@ -6,15 +6,18 @@ from __future__ import annotations
 import copy
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
+
+import bombbuster_core
 
 from e2e_helpers import cli_analyze, open_app, sample_table
 
 
-def test_ping_reports_the_core_version(page, server):
-    open_app(page, server.url)
-    assert page.evaluate("window.bombbuster.ping()") == {"version": "0.1.0"} or "version" in page.evaluate(
-        "window.bombbuster.ping()")
+@pytest.mark.parametrize("installer", ["unpack", "micropip"])
+def test_both_wheel_installers_work(page, server, installer):
+    open_app(page, f"{server.url}?workers=1&installer={installer}")
+    assert page.evaluate("window.bombbuster.ping()") == {"version": bombbuster_core.__version__}
+    table = sample_table()
+    assert page.evaluate("table => window.bombbuster.analyze(table)", table) == cli_analyze(table)
 
 
 @pytest.mark.parametrize("view_public", [False, True], ids=["my-view", "public-view"])

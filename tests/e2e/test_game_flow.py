@@ -65,7 +65,7 @@ def record_info_token(page, player, index, value):
     wait_analysed(page)
 
 
-def record_dual_cut(page, actor, target, value, success, token=None, actor_slot=None):
+def record_dual_cut(page, actor, target, value, success, token=None, actor_slot=None, keys=()):
     before = event_count(page)
     page.click(".recorder [data-action='dual_cut']")
     page.click(f".recorder .option[data-player='{actor}']")
@@ -74,6 +74,8 @@ def record_dual_cut(page, actor, target, value, success, token=None, actor_slot=
     tap_value(page, success)
     if success:
         slot(page, actor, actor_slot).click()
+        for key in keys:  # printed yellow values: the teammate's, then the cutter's
+            tap_value(page, key)
     else:
         tap_value(page, token)
     page.wait_for_function(
@@ -189,3 +191,18 @@ def test_edit_a_mistaken_event(page, server):
     assert event_count(page) == 1
     table = export_table(page)
     assert table["events"] == [{"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 2}, "value": 4}]
+
+
+def test_yellow_cut_with_printed_values(page, server):
+    open_app(page, server.url)
+    set_up_four_player_game(page)
+    page.click("#start-game")
+    wait_analysed(page)
+    table = export_table(page)
+    bob = [s for s in cli_analyze(table)["slots"] if s["player"] == 1]
+    target = max(bob, key=lambda s: s["p"].get("8.1", 0))["slot"]
+    record_dual_cut(page, actor=0, target=(1, target), value="yellow", success=True, actor_slot=4, keys=(8.1, 3.1))
+    wait_analysed(page)
+    event = export_table(page)["events"][-1]
+    assert event["keys"] == {"target": 8.1, "actor": 3.1}
+    assert slot(page, 1, target).locator(".slot-value").inner_text() == "Y8"

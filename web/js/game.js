@@ -11,6 +11,7 @@ import { colourOf, describeEvent, label, possibleKeys, publicView, valueLabel } 
 import { CancelledError } from "./engine.js";
 
 const slotId = (p, s, j) => `${p}:${s}:${j}`;
+const RESULT_CACHE_SIZE = 12;
 const EVENT_NAMES = { dual_cut: "Dual cut", solo_cut: "Solo cut", info_token: "Info token", reveal_red: "Reveal red" };
 
 /** The recorder's steps for a draft event, in order; the first unfilled one is asked. */
@@ -26,6 +27,12 @@ function stepsFor(draft, screen) {
       ];
       if (draft.success === true) {
         steps.push({ field: "actor_slot", kind: "slot", prompt: `Tap the wire ${screen.playerName(draft.actor)} cuts too`, allow: (s) => s.player === draft.actor && uncut(s) });
+        if (draft.value === "yellow") {
+          // The printed n.1 of both tiles is visible once cut; noting it is optional.
+          const printed = [...screen.keys().yellow, null];
+          steps.push({ field: "keyTarget", kind: "value", prompt: "Printed value of the teammate's yellow (optional)", values: printed });
+          steps.push({ field: "keyActor", kind: "value", prompt: "Printed value of the cutter's yellow (optional)", values: printed });
+        }
       } else if (draft.success === false) {
         steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?", values: [...screen.announceable(), null] });
       }
@@ -60,10 +67,16 @@ function stepsFor(draft, screen) {
 function eventFromDraft(draft) {
   const place = (slot) => ({ stand: slot.stand, slot: slot.slot });
   switch (draft.type) {
-    case "dual_cut":
-      return draft.success
-        ? { type: "dual_cut", actor: draft.actor, target: draft.target, value: draft.value, success: true, actor_slot: place(draft.actor_slot) }
-        : { type: "dual_cut", actor: draft.actor, target: draft.target, value: draft.value, success: false, token: draft.token };
+    case "dual_cut": {
+      if (!draft.success) {
+        return { type: "dual_cut", actor: draft.actor, target: draft.target, value: draft.value, success: false, token: draft.token };
+      }
+      const event = { type: "dual_cut", actor: draft.actor, target: draft.target, value: draft.value, success: true, actor_slot: place(draft.actor_slot) };
+      if (typeof draft.keyTarget === "number" && typeof draft.keyActor === "number") {
+        event.keys = { target: draft.keyTarget, actor: draft.keyActor };
+      }
+      return event;
+    }
     case "solo_cut":
       return { type: "solo_cut", actor: draft.actor, value: draft.value, slots: draft.slots.map(place) };
     case "info_token":
@@ -91,6 +104,7 @@ export class GameScreen {
     this.draft = null;
     this.refusal = null;
     this.requestSeq = 0;
+    this.results = new Map(); // table JSON → analysis, so view toggles and undo are instant
     this.refresh();
   }
 
@@ -147,6 +161,20 @@ export class GameScreen {
 
   // ------------------------------------------------------------ engine
 
+  remember(table, result) {
+    this.results.set(JSON.stringify(table), result);
+    if (this.results.size > RESULT_CACHE_SIZE) this.results.delete(this.results.keys().next().value);
+  }
+
+  /** Analyse the other view on a free worker, so toggling the view is instant. */
+  prefetchOtherView() {
+    if (!this.hasMe()) return;
+    const other = this.view() === "me" ? publicView(this.table) : this.table;
+    const key = JSON.stringify(other);
+    if (this.results.has(key)) return;
+    this.engine.analyze(other).then((result) => this.remember(other, result), () => {});
+  }
+
   setAnalysis(result) {
     this.analysis = result;
     this.slotIndex = new Map((result.slots || []).map((s) => [slotId(s.player, s.stand, s.slot), s]));
@@ -154,19 +182,31 @@ export class GameScreen {
 
   /** Analyse the table in the current view and show it. */
   async refresh() {
+    // A newer request supersedes this one: its answer is ignored (seq), not
+    // cancelled, since cancelling costs a worker restart.
     const seq = ++this.requestSeq;
-    if (this.abort) this.abort.abort();
+    const table = this.viewTable();
+    const known = this.results.get(JSON.stringify(table));
+    if (known) {
+      this.setAnalysis(known);
+      this.status = known.consistent ? { kind: "ok" } : { kind: "error", message: known.error };
+      this.render();
+      this.prefetchOtherView();
+      return;
+    }
     const abort = (this.abort = new AbortController());
     this.status = { kind: "busy", ms: 0 };
     this.render();
     try {
-      const result = await this.engine.analyze(this.viewTable(), {
+      const result = await this.engine.analyze(table, {
         signal: abort.signal,
         onProgress: (ms) => { if (seq === this.requestSeq) this.showBusy(ms); },
       });
+      this.remember(table, result);
       if (seq !== this.requestSeq) return;
       this.setAnalysis(result);
       this.status = result.consistent ? { kind: "ok" } : { kind: "error", message: result.error };
+      this.prefetchOtherView();
     } catch (error) {
       if (seq !== this.requestSeq) return;
       this.status = error instanceof CancelledError ? { kind: "cancelled" } : { kind: "error", message: error.message };
@@ -192,19 +232,13 @@ export class GameScreen {
       const what = event ? ` (event ${result.event + 1}: ${describeEvent(event, candidate)})` : "";
       return this.refuse(`Impossible${what}: ${result.error}`);
     }
+    this.remember(candidate, result);
     this.game.table = candidate;
     this.game.redo = redo;
     this.onSave(this.game);
     this.draft = null;
     this.refusal = null;
-    if (this.view() === "me") {
-      this.requestSeq++;
-      this.setAnalysis(result);
-      this.status = { kind: "ok" };
-      this.render();
-    } else {
-      await this.refresh();
-    }
+    await this.refresh(); // from the cache in my view
     return true;
   }
 
@@ -421,7 +455,8 @@ export class GameScreen {
       }, player.name)));
     } else if (step && step.kind === "value") {
       options = h("div.options.keypad", {}, step.values.map((value) => {
-        const text = value === null ? "No token" : typeof value === "number" && colourOf(value) === "red" ? label(value) : valueLabel(value);
+        const text = value === null ? (step.field === "token" ? "No token" : "Not noted")
+          : typeof value === "number" && colourOf(value) !== "blue" ? label(value) : valueLabel(value);
         const colour = value === null ? "none" : value === "yellow" ? "yellow" : colourOf(value);
         return h(`button.option.key.${colour}`, { dataset: { value: JSON.stringify(value) }, onclick: () => this.fill(step.field, value) }, text);
       }));
