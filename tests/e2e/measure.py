@@ -95,18 +95,19 @@ def main() -> int:
         browser = playwright.chromium.launch(executable_path=chromium or None, args=CHROMIUM_FLAGS)
         print(f"Chromium {browser.version}, {os.cpu_count()} cores; Pyodide {build.PYODIDE_VERSION}")
 
-        measure_loads(browser, url, "micropip + precompiled stdlib (shipped)", "?workers=1")
-        measure_loads(browser, url, "unpackArchive + precompiled stdlib", "?workers=1&installer=unpack")
-        measure_loads(browser, plain_url, "micropip + shipped .py stdlib", "?workers=1&nosw")
+        measure_loads(browser, url, "unpackArchive + precompiled stdlib (default)", "?workers=1&installer=unpack")
+        measure_loads(browser, url, "micropip + precompiled stdlib", "?workers=1&installer=micropip")
+        measure_loads(browser, plain_url, "unpackArchive + Pyodide's .py stdlib", "?workers=1&installer=unpack&nosw")
 
         context = browser.new_context()
         page = context.new_page()
         time_to_ready(page, url)
         page.evaluate("navigator.serviceWorker.ready")
         page.wait_for_function("navigator.serviceWorker.controller !== null")
-        warm = [time_to_ready(page, url) for _ in range(LOADS)]
-        print(f"warm load to ready (service worker cache): {describe([w['ready_ms'] for w in warm])}")
-        print(f"    worker phases (ms) of the last: {warm[-1]['startup']}")
+        for installer in ("unpack", "micropip"):
+            warm = [time_to_ready(page, f"{url}?installer={installer}") for _ in range(LOADS)]
+            print(f"warm load to ready (service worker cache), {installer}: {describe([w['ready_ms'] for w in warm])}")
+            print(f"    worker phases (ms) of the last: {warm[-1]['startup']}")
 
         print(f"\nanalysis, best of {REPEAT}: worker (page round trip) vs CPython {sys.version.split()[0]} "
               "(bridge.handle in process)")

@@ -151,7 +151,12 @@ def test_four_player_game_through_the_ui(page, server):
     record_dual_cut(page, actor=0, target=(2, 3), value=11, success=False, token=4)
     refusal = page.locator(".recorder .refusal")
     assert refusal.is_visible()
+    impossible = {"type": "dual_cut", "actor": 0, "target": {"player": 2, "stand": 0, "slot": 3}, "value": 11,
+                  "success": False, "token": 4}
+    verdict = cli_analyze({**table, "events": table["events"] + [impossible]})
+    assert not verdict["consistent"]
     assert "Impossible" in refusal.inner_text()
+    assert verdict["error"] in refusal.inner_text()  # the engine's own explanation
     assert event_count(page) == 4
     screenshot(page, "phone-refusal")
     page.click(".recorder [data-action='cancel']")

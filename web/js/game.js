@@ -225,12 +225,12 @@ export class GameScreen {
     try {
       result = await this.engine.analyze(candidate);
     } catch (error) {
-      return this.refuse(`The engine rejected this table: ${error.message}`);
+      return this.refuse("The engine cannot read this event.", error.message);
     }
     if (!result.consistent) {
       const event = candidate.events[result.event];
-      const what = event ? ` (event ${result.event + 1}: ${describeEvent(event, candidate)})` : "";
-      return this.refuse(`Impossible${what}: ${result.error}`);
+      const what = event ? `: ${describeEvent(event, candidate)} (event ${result.event + 1} in the log)` : "";
+      return this.refuse(`Impossible${what}.`, result.error);
     }
     this.remember(candidate, result);
     this.game.table = candidate;
@@ -242,8 +242,9 @@ export class GameScreen {
     return true;
   }
 
-  refuse(message) {
-    this.refusal = message;
+  /** Keep the draft and the table; show why the engine refused. */
+  refuse(headline, engineMessage) {
+    this.refusal = { headline, engineMessage };
     this.status = this.analysis ? { kind: "ok" } : { kind: "idle" };
     toast("Refused: the event does not fit the table. Nothing was changed.", "error");
     this.render();
@@ -427,6 +428,10 @@ export class GameScreen {
     const cut = info.cut;
     openSheet(this.slotName(slot),
       h("p.hint", {}, cut ? "This wire is cut." : `${this.view() === "me" ? "My view" : "Public view"}: chance of each value`),
+      cut ? null : h("p.risk-summary", {}, ["red", "yellow"].map((colour) => {
+        const p = ranked(info.p).filter(([k]) => colourOf(k) === colour).reduce((sum, [, q]) => sum + q, 0);
+        return h(`span.${colour}`, {}, `${colour === "red" ? "Red" : "Yellow"}: ${p > 0 ? percent(p) : "0%"}`);
+      })),
       h("ul.distribution", { id: "distribution" }, ranked(info.p).map(([key, p]) => h(`li.${colourOf(key)}`, { dataset: { key } },
         h("span.dist-key", {}, label(key)),
         h("span.dist-bar", {}, h("span.dist-fill", { style: { width: `${p * 100}%` } })),
@@ -475,9 +480,11 @@ export class GameScreen {
       h("div.recorder-head", {},
         h("b", {}, EVENT_NAMES[this.draft.type] + editing),
         h("span.draft-summary", {}, this.draftSummary())),
-      step ? h("p.prompt", {}, step.prompt) : h("p.prompt", {}, "Checking…"),
+      h("p.prompt", {}, step ? step.prompt : this.refusal ? "Change a choice with Back, or Cancel." : "Checking…"),
       options,
-      this.refusal ? h("p.refusal", { role: "alert" }, this.refusal) : null,
+      this.refusal ? h("div.refusal", { role: "alert" },
+        h("b", {}, this.refusal.headline),
+        h("p.engine-says", {}, `Engine: ${this.refusal.engineMessage}`)) : null,
       h("div.undo-redo", {},
         h("button.secondary", { dataset: { action: "back" }, onclick: () => this.back() }, "Back"),
         h("button.secondary", { dataset: { action: "cancel" }, onclick: () => { this.draft = null; this.refusal = null; this.render(); } }, "Cancel")));
