@@ -10,7 +10,7 @@ set: 53 wires, 4/5 players):
    the same states, or where signatures stops at its budget and why;
 2. boundary: every prefix of long games, by hidden-slot count: where the
    signature engine finishes and where it hits its budget;
-3. packing: phase 2's vector combination with packed ints vs tuples;
+3. phase 2 kernels: packed ints vs tuples, key-by-key join vs all pairs;
 4. parallel: the serial executor vs a 2-process pool (cold cache).
 """
 from __future__ import annotations
@@ -64,15 +64,20 @@ def side_by_side(repeat: int) -> None:
         print(f"{name:36} {hidden_slots(raw):6d} {col} {cold} {warm}", flush=True)
 
 
+def long_game(players: int, observer: bool, seed: int) -> dict[str, Any]:
+    raw, _ = random_game(random.Random(f"boundary-{players}-{observer}-{seed}"), players=players, wires=WIRES,
+                         me=0 if observer else False, setup_tokens=True, turns=45,
+                         move_weights={"success": 6, "failure": 2, "solo": 1, "reveal_red": 1})
+    return raw
+
+
 def boundary(games: int, stride: int) -> None:
     print(f"\n2. boundary: every event prefix (step {stride}) of {games} long games per layout (default budget, warm cache)")
     outcome: dict[int, list[float | None]] = {}  # hidden slots -> seconds (None: too large)
     for players in (4, 5):
         for observer in (True, False):
             for seed in range(games):
-                raw, _ = random_game(random.Random(f"boundary-{players}-{observer}-{seed}"), players=players,
-                                     wires=WIRES, me=0 if observer else False, setup_tokens=True, turns=45,
-                                     move_weights={"success": 6, "failure": 2, "solo": 1, "reveal_red": 1})
+                raw = long_game(players, observer, seed)
                 cache = SignatureCache()
                 for n in range(len(raw["events"]), -1, -stride):
                     prefix = {**raw, "events": raw["events"][:n]}
@@ -97,36 +102,60 @@ def boundary(games: int, stride: int) -> None:
 
 
 def packing(repeat: int) -> None:
-    print("\n3. phase-2 combination: packed ints vs tuples (same vectors, best of", repeat, ")")
-    problem = problem_of(states()["5p observer, mid-game (15 turns)"])
+    print(f"\n3. phase 2 on a 24-hidden-slot state (5p observer, 19 events; best of {repeat})")
+    raw = long_game(5, True, 0)
+    problem = problem_of({**raw, "events": raw["events"][:19]})
     copies = tuple(sorted(problem.copies.items()))
     pk = Packing(copies)
-    blocks = signatures._blocks(problem)
     tables = []
-    for block in blocks:
+    for block in signatures._blocks(problem):
         table: dict[int, int] = {}
         for rows, w in signatures.block_signatures(signatures._spec(problem, block, copies), 10**7):
             table[sum(rows)] = table.get(sum(rows), 0) + w
         tables.append(table)
-    left, right = sorted(tables, key=len)[-3:-1]
+    tables.sort(key=len)
+    forward: dict[int, int] = {0: 1}
+    for table in tables[:-2]:
+        forward = signatures._sums(forward, table, pk, 10**9, signatures._Steps(10**12))
+    left, right, keep = forward, tables[-2], tables[-1]
+
+    # Packed ints vs tuples: the same sums <= deck of the two largest tables before the join.
+    small, large = tables[-3], tables[-2]
     unpack = lambda code: tuple((code >> s) & m for s, m in zip(pk.shifts, pk.masks))  # noqa: E731
-    left_t = {unpack(a): w for a, w in left.items()}
-    right_t = {unpack(r): w for r, w in right.items()}
+    small_t = {unpack(a): w for a, w in small.items()}
+    large_t = {unpack(r): w for r, w in large.items()}
     deck_t = unpack(pk.deck)
 
     def with_tuples() -> dict[tuple[int, ...], int]:
         out: dict[tuple[int, ...], int] = {}
-        for a, wa in left_t.items():
-            for r, wr in right_t.items():
+        for a, wa in small_t.items():
+            for r, wr in large_t.items():
                 s = tuple(x + y for x, y in zip(a, r))
                 if all(x <= d for x, d in zip(s, deck_t)):
                     out[s] = out.get(s, 0) + wa * wr
         return out
 
-    packed = best_of(repeat, lambda: signatures._combine(left, right, pk, None, 10**9))
+    packed = best_of(repeat, lambda: signatures._sums(small, large, pk, 10**9, signatures._Steps(10**12)))
     tuples = best_of(repeat, with_tuples)
-    print(f"{len(left)} x {len(right)} pairs, {len(copies)} keys: packed {packed:.3f} s, tuples {tuples:.3f} s "
-          f"({tuples / packed:.1f}x)")
+    print(f"sums <= deck, {len(small)} x {len(large)} pairs, {len(copies)} keys: packed ints {packed:.3f} s, "
+          f"tuples {tuples:.3f} s ({tuples / packed:.0f}x)")
+
+    def all_pairs() -> dict[int, int]:
+        out: dict[int, int] = {}
+        deck, deck_guarded, guard = pk.deck, pk.deck_guarded, pk.guard
+        for a, wa in left.items():
+            for r, wr in right.items():
+                s = a + r
+                if (deck_guarded - s) & guard == guard and deck - s in keep:
+                    out[s] = out.get(s, 0) + wa * wr
+        return out
+
+    steps = signatures._Steps(10**12)
+    joined = best_of(repeat, lambda: signatures._join(left, right, keep, pk, None, steps))
+    assert signatures._join(left, right, keep, pk, None, steps) == all_pairs()
+    plain = best_of(1, all_pairs)
+    print(f"3-table join {len(left)} x {len(right)} (third table {len(keep)}): all pairs {plain:.3f} s, "
+          f"key-by-key join {joined:.3f} s ({plain / joined:.0f}x)")
 
 
 def parallel(repeat: int) -> None:

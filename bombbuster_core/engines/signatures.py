@@ -24,7 +24,8 @@ player's two stands) form one *block* whose signatures are joint.
 Phases 2 and 3 are three-table joins ``a + r + x = deck``.  Iterating all
 pairs of two tables (even the smaller ones) was the bottleneck; :func:`_join`
 splits both sides key by key and drops pairs of groups whose partial sums
-already miss the third table (55x fewer operations on a 24-hidden-slot state).
+already miss the third table (about 40x faster on a 24-hidden-slot state:
+bench/bench_signatures.py, section 3).
 
 Weights: a deal's prior weight is ``prod_k m_k! / prod_{s,k} c_sk!`` (see
 README, "Probability model") = ``(prod_k m_k! / prod_s n_s!) * prod_s
@@ -204,20 +205,22 @@ def block_signatures(spec: BlockSpec, max_signatures: int) -> list[Signature]:
     full = [factorial(n) for n in sizes]
     out: list[Signature] = []
     rows, dens, used, counts = [0] * T, [1] * T, [0] * K, [0] * len(facts)
+    shared = T > 1  # only then can copies run out (one stand's options respect the copies already)
 
     def fill(t: int, i: int, j: int) -> None:
         if j == sizes[t]:
             if t + 1 < T:
                 fill(t + 1, 0, 0)
             elif all(lo[f] <= counts[f] <= hi[f] for f in range(len(facts))):
-                out.append((tuple(rows), prod(full[u] // dens[u] for u in range(T))))
+                out.append((tuple(rows), full[0] // dens[0] if not shared else
+                            prod(full[u] // dens[u] for u in range(T))))
                 if len(out) > max_signatures:
                     raise _BlockTooLarge(f"more than {max_signatures} signatures")
             return
         opts = options[t][j]
         for o in range(first[t][j][i], len(opts)):
             ki, c, nj, code, c_fact, incs, needs = opts[o]
-            if used[ki] + c > copies[ki]:
+            if shared and used[ki] + c > copies[ki]:
                 continue
             ok = True
             for f, d in incs:
@@ -326,7 +329,7 @@ def _sums(left: Table, right: Table, packing: Packing, limit: int, steps: _Steps
     return out
 
 
-SMALL_JOIN = 64  # up to this many pairs (more if one side is tiny), testing each pair beats splitting
+SMALL_JOIN = 16  # up to this many pairs, testing each pair beats splitting further (measured)
 
 
 def _join(left: Table, right: Table, keep: Table | set[int], packing: Packing, limit: int | None,
@@ -347,8 +350,7 @@ def _join(left: Table, right: Table, keep: Table | set[int], packing: Packing, l
     for level in range(len(packing.shifts) + 1):
         split = []
         for la, lr in pending:
-            # Splitting costs about one step per entry per level: worth it when pairs are many more.
-            if len(la) * len(lr) > SMALL_JOIN + 4 * (len(la) + len(lr)) and level < len(packing.shifts):
+            if len(la) * len(lr) > SMALL_JOIN and level < len(packing.shifts):
                 split.append((la, lr))
                 continue
             steps.charge(len(la) * len(lr))
