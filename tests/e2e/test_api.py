@@ -14,10 +14,14 @@ from e2e_helpers import cli_analyze, open_app, sample_table
 
 @pytest.mark.parametrize("installer", ["unpack", "micropip"])
 def test_both_wheel_installers_work(page, server, installer):
-    open_app(page, f"{server.url}?workers=1&installer={installer}")
-    assert page.evaluate("window.bombbuster.ping()") == {"version": bombbuster_core.__version__}
     table = sample_table()
-    assert page.evaluate("table => window.bombbuster.analyze(table)", table) == cli_analyze(table)
+    # Twice: the second load is answered by the service worker's cache.
+    for _ in range(2):
+        open_app(page, f"{server.url}?workers=1&installer={installer}")
+        assert page.evaluate("window.bombbuster.ping()") == {"version": bombbuster_core.__version__}
+        assert page.evaluate("table => window.bombbuster.analyze(table)", table) == cli_analyze(table)
+        assert page.evaluate("window.bombbuster.stats()")[0]["startup"]["installer"] == installer
+        page.evaluate("navigator.serviceWorker.ready")
 
 
 @pytest.mark.parametrize("view_public", [False, True], ids=["my-view", "public-view"])

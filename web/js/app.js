@@ -37,7 +37,7 @@ function showEngineStatus({ state, stage, detail, timings }) {
 const params = new URLSearchParams(location.search);
 const pool = new EnginePool({
   size: params.has("workers") ? Number(params.get("workers")) : undefined,
-  workerUrl: new URL(`./worker.js${params.has("installer") ? `?installer=${params.get("installer")}` : ""}`, import.meta.url).href,
+  installer: params.get("installer") || undefined,
   onStatus: showEngineStatus,
 });
 const engine = installScriptingApi(pool, { loadStarted });

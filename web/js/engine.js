@@ -55,7 +55,7 @@ class PooledWorker {
   spawn() {
     this.ready = false;
     this.startedAt = performance.now();
-    this.worker = new Worker(this.url, { type: "module" });
+    this.worker = new Worker(this.url, { type: "module", name: this.pool.installer });
     this.worker.onmessage = (event) => this.onMessage(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault();
@@ -68,7 +68,9 @@ class PooledWorker {
       this.pool.loading(data.stage, data.detail);
     } else if (data.type === "ready") {
       this.ready = true;
-      this.pool.workerReady(this, { ...data.timings, total: Math.round(performance.now() - this.startedAt) });
+      this.pool.workerReady(this, {
+        ...data.timings, installer: data.installer, total: Math.round(performance.now() - this.startedAt),
+      });
     } else if (data.type === "fatal") {
       this.pool.workerFailed(this, data.error);
     } else if (data.type === "stats" && this.statsWaiter) {
@@ -112,8 +114,10 @@ class PooledWorker {
 }
 
 export class EnginePool {
-  constructor({ size = defaultPoolSize(), workerUrl, onStatus = () => {} } = {}) {
+  /** installer: "unpack" (default) or "micropip", see worker.js. */
+  constructor({ size = defaultPoolSize(), installer = "unpack", workerUrl, onStatus = () => {} } = {}) {
     this.size = size;
+    this.installer = installer;
     this.workerUrl = workerUrl || new URL("./worker.js", import.meta.url).href;
     this.onStatus = onStatus;
     this.queue = [];

@@ -12,9 +12,11 @@ import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const siteRoot = new URL("../", self.location).href;
 // How the wheel is installed: "unpack" (default: pyodide.unpackArchive of the
-// wheel, ~0.7–1.8 s faster per worker start, see web/README-web.md) or
-// "micropip" (the project's original design; vendored and tested, ?installer=micropip).
-const installer = new URL(self.location).searchParams.get("installer") || "unpack";
+// wheel, ~0.4–0.7 s faster per cold worker start, see web/README-web.md) or
+// "micropip" (the project's original design; vendored and tested). It comes in
+// the worker's name: a query string would be lost when the service worker
+// answers with the cached worker.js.
+const installer = self.name === "micropip" ? "micropip" : "unpack";
 
 function progress(stage, detail) {
   self.postMessage({ type: "progress", stage, detail });
