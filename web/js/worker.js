@@ -12,7 +12,7 @@ import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const siteRoot = new URL("../", self.location).href;
 // How the wheel is installed: "unpack" (default: pyodide.unpackArchive of the
-// wheel, ~0.4–0.7 s faster per cold worker start, see web/README-web.md) or
+// wheel, 0.4–1.4 s faster per cold start, see web/README-web.md) or
 // "micropip" (the project's original design; vendored and tested). It comes in
 // the worker's name: a query string would be lost when the service worker
 // answers with the cached worker.js.
