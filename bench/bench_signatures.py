@@ -116,7 +116,7 @@ def packing(repeat: int) -> None:
     tables.sort(key=len)
     forward: dict[int, int] = {0: 1}
     for table in tables[:-2]:
-        forward = signatures._sums(forward, table, pk, 10**9, signatures._Steps(10**12))
+        forward = signatures._sums(forward, table, pk, (0, pk.deck), 10**9, signatures._Steps(10**12))
     left, right, keep = forward, tables[-2], tables[-1]
 
     # Packed ints vs tuples: the same sums <= deck of the two largest tables before the join.
@@ -135,7 +135,7 @@ def packing(repeat: int) -> None:
                     out[s] = out.get(s, 0) + wa * wr
         return out
 
-    packed = best_of(repeat, lambda: signatures._sums(small, large, pk, 10**9, signatures._Steps(10**12)))
+    packed = best_of(repeat, lambda: signatures._sums(small, large, pk, (0, pk.deck), 10**9, signatures._Steps(10**12)))
     tuples = best_of(repeat, with_tuples)
     print(f"sums <= deck, {len(small)} x {len(large)} pairs, {len(copies)} keys: packed ints {packed:.3f} s, "
           f"tuples {tuples:.3f} s ({tuples / packed:.0f}x)")

@@ -143,6 +143,30 @@ def _runs_and_ways(domains: tuple[tuple[Key, ...] | None, ...], keys: list[Key],
     return run, ways
 
 
+def _key_ranges(spec: BlockSpec) -> tuple[list[int], list[int]]:
+    """Per key, bounds on how many copies the block can hold, from its slot domains alone (cheap).
+
+    Key i can take c copies on a stand iff some slot j has keys < i able to fill slots < j,
+    a run of c slots from j that may hold i, and keys > i able to fill the rest.
+    """
+    keys, copies = [k for k, _ in spec.copies], [m for _, m in spec.copies]
+    K = len(keys)
+    lo, hi = [0] * K, [0] * K
+    for domains in spec.domains:
+        n = len(domains)
+        run, ways = _runs_and_ways(domains, keys, copies)
+        before = [[j == 0 for j in range(n + 1)] for _ in range(K + 1)]  # keys < i can fill slots < j
+        for i in range(K):
+            for j in range(n + 1):
+                before[i + 1][j] = any(before[i][j - c] and run[j - c][i] >= c for c in range(min(copies[i], j) + 1))
+        for i in range(K):
+            counts = [c for c in range(min(copies[i], n) + 1)
+                      if any(before[i][j] and run[j][i] >= c and ways[i + 1][j + c] for j in range(n + 1 - c))]
+            lo[i] += min(counts, default=0)
+            hi[i] += max(counts, default=0)
+    return [min(x, m) for x, m in zip(lo, copies)], [min(x, m) for x, m in zip(hi, copies)]
+
+
 def signature_count(spec: BlockSpec) -> int | None:
     """The exact number of signatures of a one-stand block without count facts (else None), cheaply."""
     if len(spec.sizes) != 1 or spec.counts:
@@ -318,15 +342,19 @@ class _Steps:
             raise _OverBudget
 
 
-def _sums(left: Table, right: Table, packing: Packing, limit: int, steps: _Steps) -> Table:
-    """All sums ``a + r <= deck`` with summed weights; stops early once larger than ``limit``."""
+def _sums(left: Table, right: Table, packing: Packing, room: tuple[int, int], limit: int, steps: _Steps) -> Table:
+    """All sums ``a + r`` with summed weights, kept to ``low <= s <= high`` fieldwise for ``room = (low, high)``
+    (high <= deck: what the remaining blocks can still complete).  Stops early once larger than ``limit``."""
     steps.charge(len(left) * len(right))
     out: Table = {}
-    deck_guarded, guard = packing.deck_guarded, packing.guard
+    low, high = room
+    deck_guarded, high_guarded, guard = packing.deck_guarded, high | packing.guard, packing.guard
     for a, wa in left.items():
         for r, wr in right.items():
             s = a + r
-            if (deck_guarded - s) & guard == guard:
+            # s <= deck first: then no field of s reaches its guard bit and the other tests cannot borrow.
+            if ((deck_guarded - s) & guard == guard and (high_guarded - s) & guard == guard
+                    and ((s | guard) - low) & guard == guard):
                 out[s] = out.get(s, 0) + wa * wr
         if len(out) > limit:
             break
@@ -336,9 +364,12 @@ def _sums(left: Table, right: Table, packing: Packing, limit: int, steps: _Steps
 SMALL_JOIN = 16  # up to this many pairs, testing each pair beats splitting further (measured)
 
 
-def _join(left: Table, right: Table, keep: Table | set[int], packing: Packing, limit: int | None,
-          steps: _Steps) -> Table:
+def _join(left: Table, right: Table, keep: Table, packing: Packing, limit: int | None, steps: _Steps,
+          per_left: bool = False) -> Table:
     """Sums ``s = a + r`` with ``deck - s`` in ``keep`` (a + r + x = deck), with summed weights.
+
+    With ``per_left``, instead, per entry a of ``left``: the sum over such r
+    of ``right[r] * keep[x]`` (the weight of completing a).
 
     Testing all pairs costs ``|left| * |right|`` although few survive.  Both
     sides are instead split key by key (a trie walked in step): a pair of
@@ -348,17 +379,27 @@ def _join(left: Table, right: Table, keep: Table | set[int], packing: Packing, l
     """
     deck, deck_guarded, guard = packing.deck, packing.deck_guarded, packing.guard
     out: Table = {}
-    targets = [deck - x for x in keep]
     pending = [(list(left.items()), list(right.items()))]
+    one_side = min(len(left), len(right)) <= 1  # a linear scan then: nothing to gain by splitting
+    targets = [] if one_side else [deck - x for x in keep]
     prefix = 0
     for level in range(len(packing.shifts) + 1):
         split = []
         for la, lr in pending:
-            if len(la) * len(lr) > SMALL_JOIN and level < len(packing.shifts):
+            if len(la) * len(lr) > SMALL_JOIN and level < len(packing.shifts) and not one_side:
                 split.append((la, lr))
                 continue
             steps.charge(len(la) * len(lr))
             for a, wa in la:
+                if per_left:
+                    completions = 0
+                    for r, wr in lr:
+                        s = a + r
+                        if (deck_guarded - s) & guard == guard:
+                            completions += wr * keep.get(deck - s, 0)
+                    if completions:
+                        out[a] = out.get(a, 0) + completions
+                    continue
                 for r, wr in lr:
                     s = a + r
                     if (deck_guarded - s) & guard == guard and deck - s in keep:
@@ -401,10 +442,12 @@ def _phase3(job: tuple[list[Signature], Table, Table, tuple[tuple[Key, int], ...
     packing = Packing(copies)
     deck, shifts, masks, key_of_bit = packing.deck, packing.shifts, packing.masks, packing.key_of_bit
     K = len(copies)
-    # The weight of completing resource r is sum(alpha[a] * beta[x] : a + r + x = deck) =
-    # (alpha (+) beta)[deck - r], taken only where deck - (a + x) is a resource of this block.
+    # The weight of completing resource r is sum(alpha[a] * beta[x] : a + r + x = deck): a join in
+    # which the larger of alpha and beta is only looked up (its prefixes are cheap; pairs are not).
+    smaller, larger = sorted((alpha, beta), key=len)
     try:
-        others = _join(alpha, beta, {sum(rows) for rows, _ in sigs}, packing, None, _Steps(max_steps))
+        completions = _join({sum(rows): 1 for rows, _ in sigs}, smaller, larger, packing, None,
+                            _Steps(max_steps), per_left=True)
     except _OverBudget:
         return None
 
@@ -412,10 +455,9 @@ def _phase3(job: tuple[list[Signature], Table, Table, tuple[tuple[Key, int], ...
     diffs = [[[0] * (n + 1) for _ in range(K)] for n in sizes]
     total = 0
     for rows, w in sigs:
-        completions = others.get(deck - sum(rows))
-        if not completions:
+        weight = w * completions.get(sum(rows), 0)
+        if not weight:
             continue
-        weight = w * completions
         total += weight
         for t, row in enumerate(rows):
             diff, j = diffs[t], 0
@@ -580,10 +622,20 @@ def analyze(problem: Problem, *, budget: Budget | None = None, executor: Executo
     alpha[0] = {0: 1}
     beta: list[Table] = [{}] * (B + 1)
     beta[B] = {0: 1}
+    # What the blocks after each point can hold, per key (from their slot domains): a forward sum s
+    # is kept only if deck - s fits, i.e. deck - rest_hi <= s <= deck - rest_lo in every field.
+    rest_lo, rest_hi = [0] * len(copies), [0] * len(copies)
+    room: list[tuple[int, int]] = [(0, 0)] * B
+    for b in range(B - 1, 0, -1):
+        block_lo, block_hi = _key_ranges(specs[order[b]])
+        rest_lo = [x + y for x, y in zip(rest_lo, block_lo)]
+        rest_hi = [x + y for x, y in zip(rest_hi, block_hi)]
+        room[b - 1] = (sum(max(m - h, 0) << sh for (_, m), h, sh in zip(copies, rest_hi, packing.shifts)),
+                       sum(max(m - lo, 0) << sh for (_, m), lo, sh in zip(copies, rest_lo, packing.shifts)))
     try:
         for at in range(B - 1):
             if at < B - 2:
-                alpha[at + 1] = _sums(alpha[at], resources[order[at]], packing, budget.max_states, steps)
+                alpha[at + 1] = _sums(alpha[at], resources[order[at]], packing, room[at], budget.max_states, steps)
             else:
                 alpha[at + 1] = _join(alpha[at], resources[order[at]], resources[order[B - 1]], packing,
                                       budget.max_states, steps)
