@@ -1,0 +1,398 @@
+"""Cut suggestions against brute force: every probability, every legality claim, the entropy formula.
+
+Ground truth comes from a small enumerator written here: every deal of the
+in-play tiles into sorted stands, weighted by the shuffle prior, kept when
+``tests/oracle.py``'s independent ``is_consistent`` accepts it.  Joint events
+(detectors, "the player holds v") are then plain sums over those deals.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from bombbuster_core.bridge import handle
+from bombbuster_core.cli import main
+from bombbuster_core.suggest import Policy, SuggestError, suggest
+from bombbuster_core.table import load_table
+
+from gamegen import gameplay, random_game
+from oracle import is_consistent, norm_key
+
+Slot = tuple[int, int, int]
+
+
+# ---------------------------------------------------------------- brute force
+
+
+def deals(table: dict[str, Any]) -> list[tuple[list[list[tuple]], int]]:
+    """Every consistent deal (per player, per stand, sorted keys) with its prior weight."""
+    wires = table["wires"]
+    fixed: Counter = Counter()
+    pools: list[tuple[list, int]] = []
+    if "deck" in wires:
+        for k, n in wires["deck"].items():
+            fixed[norm_key(k)] += n
+    else:
+        for v in wires["blue"]:
+            fixed[v] += 4
+        for k in wires.get("yellow", []) + wires.get("red", []):
+            fixed[norm_key(k)] += 1
+        pools = [([norm_key(c) for c in p["candidates"]], p["count"]) for p in wires.get("uncertain", [])]
+    sizes = [(p, s, n) for p, pl in enumerate(table["players"]) for s, n in enumerate(pl["stands"])]
+    me = table.get("me")
+    known = {(me["player"], s): tuple(norm_key(k) for k in hand) for s, hand in enumerate(me["stands"])} if me else {}
+    out = []
+    for chosen in itertools.product(*(itertools.combinations(c, k) for c, k in pools)):
+        copies = Counter(fixed)
+        copies.update(k for subset in chosen for k in subset)
+        keys = sorted(copies)
+        num = math.prod(math.factorial(n) for n in copies.values())
+
+        def rec(i: int, left: Counter, hands: list[tuple], den: int):
+            if i == len(sizes):
+                yield hands, num // den
+                return
+            p, st, n = sizes[i]
+            options = [known[(p, st)]] if (p, st) in known else itertools.combinations_with_replacement(keys, n)
+            for hand in options:
+                c = Counter(hand)
+                if all(c[k] <= left[k] for k in c):
+                    yield from rec(i + 1, left - c, hands + [hand], den * math.prod(math.factorial(m) for m in c.values()))
+
+        for hands, w in rec(0, copies, [], 1):
+            deal: list[list[tuple]] = [[] for _ in table["players"]]
+            for (p, _, _), hand in zip(sizes, hands):
+                deal[p].append(hand)
+            if is_consistent(table, deal):
+                out.append((deal, w))
+    return out
+
+
+def cut_slots(table: dict[str, Any]) -> set[Slot]:
+    cut: set[Slot] = set()
+    for e in table.get("events", []):
+        if e["type"] == "dual_cut" and e["success"]:
+            cut.add((e["target"]["player"], e["target"]["stand"], e["target"]["slot"]))
+            cut.add((e["actor"], e["actor_slot"]["stand"], e["actor_slot"]["slot"]))
+        elif e["type"] in ("solo_cut", "reveal_red"):
+            cut.update((e["actor"], w["stand"], w["slot"]) for w in e["slots"])
+    return cut
+
+
+class Truth:
+    """Sums over the consistent deals of a table."""
+
+    def __init__(self, table: dict[str, Any], player: int):
+        self.table, self.player = table, player
+        self.deals = deals(table)
+        self.cut = cut_slots(table)
+        self.total = sum(w for _, w in self.deals)
+
+    def g(self, deal, slot: Slot):
+        return gameplay(deal[slot[0]][slot[1]][slot[2]])
+
+    def uncut(self, player: int) -> list[Slot]:
+        return [(player, s, j) for s, n in enumerate(self.table["players"][player]["stands"]) for j in range(n)
+                if (player, s, j) not in self.cut]
+
+    def holds(self, deal, values) -> bool:
+        return all(any(self.g(deal, s) == v for s in self.uncut(self.player)) for v in values)
+
+    def p(self, event, given=lambda deal: True) -> Fraction:
+        den = sum(w for d, w in self.deals if given(d))
+        return Fraction(sum(w for d, w in self.deals if given(d) and event(d)), den) if den else Fraction(0)
+
+    def held_values(self) -> set:
+        return {self.g(d, s) for d, _ in self.deals for s in self.uncut(self.player)} - {"red"}
+
+
+def slot_of(row: dict[str, int]) -> Slot:
+    return (row["player"], row["stand"], row["slot"])
+
+
+def check_against_truth(table: dict[str, Any], result: dict[str, Any], truth: Truth) -> None:
+    close = pytest.approx
+    held = truth.held_values()
+    teammates = [s for q in range(len(table["players"])) if q != truth.player for s in truth.uncut(q)]
+    calls = {(slot_of(s["target"]), s["value"]) for s in result["suggestions"] if s["kind"] == "dual_cut"}
+    assert calls == {(t, v) for t in teammates for v in held}, "every teammate slot x every held value"
+    for s in result["suggestions"]:
+        kind = s["kind"]
+        if kind in ("dual_cut", "xy_ray"):
+            t = slot_of(s["target"])
+            values = [s["value"]] if kind == "dual_cut" else s["values"]
+            given = lambda d, values=values: truth.holds(d, values)  # noqa: E731
+            success = truth.p(lambda d: truth.g(d, t) in values, given)
+            red = truth.p(lambda d: truth.g(d, t) == "red", given)
+            assert s["p_success"] == close(float(success), abs=1e-12)
+            assert s["p_red"] == close(float(red), abs=1e-12)
+            assert s["p_legal"] == close(float(truth.p(given)), abs=1e-12)
+            assert s["certain"] == (success == 1)
+            tokens = {o["value"]: o["p"] for o in s["outcomes"] if o["outcome"] == "token"}
+            for w in {truth.g(d, t) for d, _ in truth.deals} - set(values) - {"red"}:
+                assert tokens.get(w, 0) == close(float(truth.p(lambda d, w=w: truth.g(d, t) == w, given)), abs=1e-12)
+        elif kind.endswith("detector"):
+            ts = [slot_of(x) for x in s["targets"]]
+            v = s["value"]
+            assert isinstance(v, int) and len({(q, st) for q, st, _ in ts}) == 1 and ts[0][0] != truth.player
+            given = lambda d, v=v: truth.holds(d, [v])  # noqa: E731
+            success = truth.p(lambda d: any(truth.g(d, t) == v for t in ts), given)
+            red = truth.p(lambda d: all(truth.g(d, t) == "red" for t in ts), given)
+            assert s["p_success"] == close(float(success), abs=1e-12), kind
+            assert s["p_red"] == close(float(red), abs=1e-12), kind
+            assert s["p_strike"] == close(float(1 - success - red), abs=1e-12)
+            if kind == "super_detector":
+                assert set(ts) == set(truth.uncut(ts[0][0])) & {t for t in truth.uncut(ts[0][0]) if t[1] == ts[0][1]}
+        elif kind == "solo_cut":
+            ts = {slot_of(x) for x in s["targets"]}
+            for d, _ in truth.deals:
+                everywhere = {x for q in range(len(table["players"])) for x in truth.uncut(q) if truth.g(d, x) == s["value"]}
+                assert everywhere == ts
+        elif kind == "reveal_red":
+            assert {slot_of(x) for x in s["targets"]} == set(truth.uncut(truth.player))
+            assert all(truth.g(d, x) == "red" for d, _ in truth.deals for x in truth.uncut(truth.player))
+
+
+def solo_expected(table: dict[str, Any], truth: Truth) -> set:
+    """Values whose every remaining copy is surely the player's, at slots known for sure."""
+    out = set()
+    for v in truth.held_values():
+        places = {frozenset(x for q in range(len(table["players"])) for x in truth.uncut(q) if truth.g(d, x) == v)
+                  for d, _ in truth.deals}
+        if len(places) == 1:
+            (where,) = places
+            if where and all(x[0] == truth.player for x in where):
+                out.add(v)
+    return out
+
+
+# ---------------------------------------------------------------- tests
+
+MAX_WIRES = 13  # keeps the brute force fast
+
+
+def small_game(rng: random.Random, **options: Any) -> dict[str, Any]:
+    while True:
+        table, _ = random_game(rng, **options)
+        if sum(sum(p["stands"]) for p in table["players"]) <= MAX_WIRES:
+            return table
+
+
+
+EVERYTHING = Policy(red_cap=1.0, per_kind=100, equipment_budget=None)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_exact_suggestions_equal_brute_force(seed: int) -> None:
+    rng = random.Random(seed)
+    table = small_game(rng, me=True, players=rng.choice([3, 4]), turns=rng.randint(0, 5))
+    truth = Truth(table, table["me"]["player"])
+    result = suggest(load_table(table), policy=EVERYTHING)
+    assert result["consistent"] and result["incomplete"] == []
+    check_against_truth(table, result, truth)
+    solos = {s["value"] for s in result["suggestions"] if s["kind"] == "solo_cut"}
+    assert solos == solo_expected(table, truth)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_public_view_conditions_on_holding_the_called_value(seed: int) -> None:
+    rng = random.Random(1000 + seed)
+    table = small_game(rng, me=False, players=3, turns=rng.randint(0, 4))
+    player = rng.randrange(3)
+    truth = Truth(table, player)
+    result = suggest(load_table(table), player=player, policy=EVERYTHING)
+    check_against_truth(table, result, truth)
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_best_double_detector_is_the_brute_force_best(seed: int) -> None:
+    rng = random.Random(2000 + seed)
+    table = small_game(rng, me=True, players=3, turns=rng.randint(0, 3))
+    player = table["me"]["player"]
+    truth = Truth(table, player)
+    cap = Fraction(1, 10)
+    result = suggest(load_table(table), policy=Policy(red_cap=float(cap), equipment=("double_detector",),
+                                                      equipment_budget=None))
+    dds = [s for s in result["suggestions"] if s["kind"] == "double_detector"]
+    best = Fraction(0)
+    for q, pl in enumerate(table["players"]):
+        for st in range(len(pl["stands"]) if q != player else 0):
+            uncut = [x for x in truth.uncut(q) if x[1] == st]
+            for v in (x for x in truth.held_values() if isinstance(x, int)):
+                single = {x: truth.p(lambda d, x=x: truth.g(d, x) == v) for x in uncut}
+                for a, b in itertools.combinations(uncut, 2):
+                    both = truth.p(lambda d: v in (truth.g(d, a), truth.g(d, b)))
+                    red = truth.p(lambda d: truth.g(d, a) == truth.g(d, b) == "red")
+                    useful = 0 < min(single[a], single[b]) and max(single[a], single[b]) < 1
+                    if useful and red <= cap and both > max(single[a], single[b]):
+                        best = max(best, both)
+    if best:
+        assert dds and dds[0]["p_success"] == pytest.approx(float(best), abs=1e-12)
+    else:
+        assert all(s["p_red"] > cap for s in dds)
+
+
+def brute_expected_entropy(truth: Truth, target: Slot, v, probabilities: str) -> float:
+    positions = [x for q in range(len(truth.table["players"])) for x in truth.uncut(q)]
+    given = [(d, w) for d, w in truth.deals if truth.holds(d, [v])]
+
+    def h(branch) -> float | None:
+        kept = [d for d, _ in given if branch(d)]
+        if not kept:
+            return None
+        return sum(math.log2(len({truth.g(d, x) for d in kept})) for x in positions)
+
+    if probabilities == "seed":
+        possible = {truth.g(d, target) for d, _ in given}
+        p_s = 1 / len(possible) if v in possible else 0.0
+    else:
+        total = sum(w for _, w in given)
+        p_s = sum(w for d, w in given if truth.g(d, target) == v) / total
+    h_s, h_f = h(lambda d: truth.g(d, target) == v), h(lambda d: truth.g(d, target) != v)
+    return (p_s * h_s if p_s and h_s is not None else 0.0) + ((1 - p_s) * h_f if p_s < 1 and h_f is not None else 0.0)
+
+
+@pytest.mark.parametrize("probabilities", ["seed", "exact"])
+@pytest.mark.parametrize("seed", range(10))
+def test_entropy_mode_equals_brute_force_formula(seed: int, probabilities: str) -> None:
+    rng = random.Random(3000 + seed)
+    table = small_game(rng, me=seed % 2 == 0, players=3, turns=rng.randint(0, 4))
+    player = table["me"]["player"] if "me" in table else rng.randrange(3)
+    truth = Truth(table, player)
+    seen: list[tuple[int, int]] = []
+    result = suggest(load_table(table), player=player, mode="entropy", probabilities=probabilities,
+                     policy=Policy(equipment=(), red_cap=1.0), progress=lambda done, total: seen.append((done, total)))
+    calls = [s for s in result["suggestions"] if s["kind"] == "dual_cut"]
+    for s in calls:
+        expected = brute_expected_entropy(truth, slot_of(s["target"]), s["value"], probabilities)
+        assert s["expected_entropy"] == pytest.approx(expected, abs=1e-5)
+    ranked = [s["expected_entropy"] for s in calls if not s["certain"]]
+    assert ranked == sorted(ranked)
+    assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1]
+
+
+def test_entropy_mode_uses_the_executor_and_the_cache() -> None:
+    table = {**HAND, "me": {"player": 0, "stands": [[1, 2, 3, 3]]}}
+    mapped: list[int] = []
+
+    def executor(fn, jobs):
+        jobs = list(jobs)
+        mapped.append(len(jobs))
+        return [fn(j) for j in jobs]
+
+    cache: dict = {}
+    first = suggest(load_table(table), mode="entropy", executor=executor, cache=cache)
+    again = suggest(load_table(table), mode="entropy", executor=executor, cache=cache)
+    assert mapped[0] == len(cache) > 0 and mapped[1] == 0
+    assert first == again
+
+
+# ---------------------------------------------------------------- by hand
+
+# Three players, one stand each, blue 1..3 (12 wires, 4 per stand).
+HAND = {"players": [{"stands": [4]}, {"stands": [4]}, {"stands": [4]}], "wires": {"blue": [1, 2, 3]}}
+
+
+def test_certain_call_and_solo_cut_by_hand() -> None:
+    # I hold 1 1 2 2; both other 1s were cut by player 1 and 2 between them: my two 1s are the last.
+    table = {**HAND, "me": {"player": 0, "stands": [[1, 1, 2, 2]]}, "events": [
+        {"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 3}, "value": 3},
+        {"type": "dual_cut", "actor": 2, "target": {"player": 1, "stand": 0, "slot": 0}, "value": 1,
+         "success": True, "actor_slot": {"stand": 0, "slot": 0}},
+    ]}
+    result = suggest(load_table(table), policy=Policy(equipment=()))
+    kinds = [(s["kind"], s.get("value")) for s in result["suggestions"]]
+    assert ("solo_cut", 1) in kinds[:2]
+    solo = next(s for s in result["suggestions"] if s["kind"] == "solo_cut")
+    assert [slot_of(x) for x in solo["targets"]] == [(0, 0, 0), (0, 0, 1)]
+    # Player 1 slot 3 carries a 3 token, but I hold no 3: no certain call there.  The rest of player 1
+    # (slots 1, 2) and player 2 hold {2,2,3,3,3} and a 3 minus the token's: no call is certain.
+    assert [s for s in result["suggestions"] if s["certain"]] == [solo]
+    # Give me a 3 instead of a 2: the token slot becomes a certain call, and so does player 2's
+    # slot 1 (the five hidden wires are 2 2 2 3 3, and player 1 can hold at most two of the 2s).
+    table["me"]["stands"] = [[1, 1, 2, 3]]
+    result = suggest(load_table(table), policy=Policy(equipment=()))
+    certain = [s for s in result["suggestions"] if s["certain"]]
+    assert {(s["kind"], s.get("value"), slot_of(s["target"]) if "target" in s else None) for s in certain} == {
+        ("solo_cut", 1, None), ("dual_cut", 3, (1, 0, 3)), ("dual_cut", 2, (2, 0, 1))}
+    assert result["suggestions"][: len(certain)] == certain
+    assert all(s["bits"] == 0 for s in certain)
+
+
+def test_reveal_red_when_only_reds_remain() -> None:
+    table = {"players": [{"stands": [2]}, {"stands": [3]}], "wires": {"blue": [1], "red": [1.5]},
+             "me": {"player": 0, "stands": [[1, 1.5]]},
+             "events": [{"type": "dual_cut", "actor": 0, "target": {"player": 1, "stand": 0, "slot": 0}, "value": 1,
+                         "success": True, "actor_slot": {"stand": 0, "slot": 0}}]}
+    result = suggest(load_table(table))
+    assert [s["kind"] for s in result["suggestions"]] == ["reveal_red"]
+    assert [slot_of(x) for x in result["suggestions"][0]["targets"]] == [(0, 0, 1)]
+
+
+def test_tie_break_is_seeded_not_positional() -> None:
+    # Players 1 and 2 are interchangeable and all their slots are symmetric in pairs: ties everywhere.
+    table = {**HAND, "me": {"player": 0, "stands": [[1, 2, 3, 3]]}}
+    tops = set()
+    for seed in range(12):
+        result = suggest(load_table(table), policy=Policy(seed=seed, equipment=()))
+        first = result["suggestions"][0]
+        tops.add((slot_of(first["target"]), first["value"]))
+        again = suggest(load_table(table), policy=Policy(seed=seed, equipment=()))
+        assert again == result  # seeded: reproducible
+    assert len(tops) > 1  # ...but not a fixed order
+    assert {t[0][0] for t in tops} == {1, 2}
+
+
+def test_red_cap_orders_risky_calls_last() -> None:
+    table = {"players": [{"stands": [3]}, {"stands": [3]}], "wires": {"blue": [1], "red": [1.5, 2.5]},
+             "me": {"player": 0, "stands": [[1, 1, 1.5]]}}
+    result = suggest(load_table(table), policy=Policy(equipment=(), red_cap=0.0))
+    risks = [s["p_red"] for s in result["suggestions"]]
+    safe = [r == 0 for r in risks]
+    assert safe == sorted(safe, reverse=True)
+
+
+def test_no_token_missions_merge_failures() -> None:
+    table = {**HAND, "me": {"player": 0, "stands": [[1, 2, 3, 3]]}}
+    with_token = suggest(load_table(table), policy=Policy(equipment=()))
+    without = suggest(load_table(table), policy=Policy(equipment=(), failure_token=False))
+    for a, b in zip(with_token["suggestions"], without["suggestions"]):
+        assert b["bits"] <= a["bits"] + 1e-12
+        assert all(o["outcome"] != "token" for o in b["outcomes"])
+
+
+# ---------------------------------------------------------------- CLI and bridge
+
+
+def test_cli_and_bridge_agree(tmp_path, capsys) -> None:
+    import json
+
+    table = {**HAND, "me": {"player": 0, "stands": [[1, 2, 3, 3]]}}
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(table))
+    assert main(["suggest", str(path), "--top", "5"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert len(cli["suggestions"]) == 5
+    reply = json.loads(handle(json.dumps({"id": 1, "method": "suggest", "params": {"table": table, "top": 5}})))
+    assert reply == {"id": 1, "result": cli}
+    assert main(["suggest", str(path), "--player", "7"]) == 2
+    assert "out of range" in json.loads(capsys.readouterr().out)["error"]
+    with pytest.raises(SystemExit) as usage:
+        main(["suggest", str(path), "--mode", "nope"])
+    assert usage.value.code == 2 and "invalid choice" in json.loads(capsys.readouterr().out)["error"]
+    impossible = {**table, "events": [{"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 0}, "value": 3},
+                                      {"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 3}, "value": 1}]}
+    path.write_text(json.dumps(impossible))
+    assert main(["suggest", str(path)]) == 1
+    assert json.loads(capsys.readouterr().out)["consistent"] is False
+    public = {k: v for k, v in table.items() if k != "me"}
+    with pytest.raises(SuggestError):
+        suggest(load_table(public))
+    reply = json.loads(handle(json.dumps({"id": 2, "method": "suggest", "params": {"table": public}})))
+    assert "no player to move" in reply["error"]["message"]
