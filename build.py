@@ -45,8 +45,8 @@ PYODIDE_CORE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
-# web/ paths that are build-time helpers, not part of the site.
-WEB_EXCLUDED = ("tools",)
+# web/ paths that are not part of the site: build-time helpers and docs.
+WEB_EXCLUDED = ("tools", "README-web.md")
 TEST_REQUIREMENTS = ("pytest>=8", "hypothesis>=6", "playwright>=1.40")
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 

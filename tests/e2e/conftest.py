@@ -111,8 +111,10 @@ def new_context(browser):
 
 @pytest.fixture
 def page(new_context, server):
+    """A phone-sized page; the test fails if the page throws an uncaught error."""
     context = new_context()
     page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    return page
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    assert not errors, f"uncaught errors in the page: {errors}"

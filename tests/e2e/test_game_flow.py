@@ -211,3 +211,47 @@ def test_yellow_cut_with_printed_values(page, server):
     event = export_table(page)["events"][-1]
     assert event["keys"] == {"target": 8.1, "actor": 3.1}
     assert slot(page, 1, target).locator(".slot-value").inner_text() == "Y8"
+
+
+def test_two_player_game_with_solo_cut_and_red_reveal(page, server):
+    open_app(page, server.url)
+    page.wait_for_selector("#start-game")
+    page.click(".segmented[aria-label='player count'] button[data-value='2']")
+    page.fill("input[aria-label='highest blue value']", "2")
+    page.dispatch_event("input[aria-label='highest blue value']", "change")
+    page.click(".chips[aria-label='red wires'] .chip[data-key='2.5']")
+    # 2 players → 2 stands each; 9 wires → 3/2/2/2.
+    assert [page.locator(f"input[data-stand='{i}']").input_value() for i in range(4)] == ["3", "2", "2", "2"]
+    for key in (2.5, 1, 1):
+        page.click(f".keypad[aria-label='add my wire'] .key[data-key='{key}']")
+    page.click(".segmented[aria-label='my stand'] button[data-value='Stand 2']")
+    for key in (1, 1):
+        page.click(f".keypad[aria-label='add my wire'] .key[data-key='{key}']")
+    page.click("#start-game")
+    wait_analysed(page)
+
+    # Ann holds all four 1s: a solo cut over both stands.
+    page.click(".recorder [data-action='solo_cut']")
+    page.click(".recorder .option[data-player='0']")
+    tap_value(page, 1)
+    for stand, index in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        slot(page, 0, index, stand).click()
+    page.click(".recorder [data-action='done']")
+    wait_analysed(page)
+    assert event_count(page) == 1
+
+    # Only her red is left: she reveals it.
+    page.click(".recorder [data-action='reveal_red']")
+    page.click(".recorder .option[data-player='0']")
+    tap_value(page, 2.5)
+    wait_analysed(page)
+    assert event_count(page) == 2
+    table = export_table(page)
+    assert table["players"] == [{"name": "Player 1", "stands": [3, 2]}, {"name": "Player 2", "stands": [2, 2]}]
+    assert table["events"] == [
+        {"type": "solo_cut", "actor": 0, "value": 1,
+         "slots": [{"stand": 0, "slot": 0}, {"stand": 0, "slot": 1}, {"stand": 1, "slot": 0}, {"stand": 1, "slot": 1}]},
+        {"type": "reveal_red", "actor": 0, "slots": [{"stand": 0, "slot": 2, "value": 2.5}]},
+    ]
+    displayed_matches_cli(page, table)
+    assert all("cut" in slot(page, 0, j, s).get_attribute("class") for s, j in ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1)))

@@ -53,7 +53,7 @@ function stepsFor(draft, screen) {
       const steps = [{ field: "actor", kind: "player", prompt: "Who reveals their red wires?" }];
       if (draft.actor !== undefined) {
         screen.uncutSlotsOf(draft.actor).forEach((slot, i) => steps.push({
-          field: `red${i}`, kind: "value", slot, values: screen.keys().red,
+          field: `reveal${i}`, kind: "value", slot, values: screen.keys().red,
           prompt: `Which red is at ${screen.slotName(slot)}?`,
         }));
       }
@@ -84,8 +84,7 @@ function eventFromDraft(draft) {
     case "reveal_red":
       return {
         type: "reveal_red", actor: draft.actor,
-        slots: Object.keys(draft).filter((k) => k.startsWith("red")).sort((a, b) => Number(a.slice(3)) - Number(b.slice(3)))
-          .map((k) => ({ ...place(draft.redSlots[Number(k.slice(3))]), value: draft[k] })),
+        slots: draft.redSlots.map((slot, i) => ({ ...place(slot), value: draft[`reveal${i}`] })),
       };
     default:
       throw new Error(`unknown event type ${draft.type}`);
