@@ -72,7 +72,8 @@ def long_game(players: int, observer: bool, seed: int) -> dict[str, Any]:
 
 
 def boundary(games: int, stride: int) -> None:
-    print(f"\n2. boundary: every event prefix (step {stride}) of {games} long games per layout (default budget, warm cache)")
+    print(f"\n2. boundary: every event prefix (step {stride}) of {games} long games per layout "
+          "(default budget, warm cache)")
     outcome: dict[int, list[float | None]] = {}  # hidden slots -> seconds (None: too large)
     for players in (4, 5):
         for observer in (True, False):
@@ -135,7 +136,8 @@ def packing(repeat: int) -> None:
                     out[s] = out.get(s, 0) + wa * wr
         return out
 
-    packed = best_of(repeat, lambda: signatures._sums(small, large, pk, (0, pk.deck), 10**9, signatures._Steps(10**12)))
+    no_room = (0, pk.deck)
+    packed = best_of(repeat, lambda: signatures._sums(small, large, pk, no_room, 10**9, signatures._Steps(10**12)))
     tuples = best_of(repeat, with_tuples)
     print(f"sums <= deck, {len(small)} x {len(large)} pairs, {len(copies)} keys: packed ints {packed:.3f} s, "
           f"tuples {tuples:.3f} s ({tuples / packed:.0f}x)")
@@ -171,7 +173,8 @@ def parallel(repeat: int) -> None:
             if "too large" in serial:
                 continue
             signatures_cold(problem, executor=pool)  # start the workers outside the timing
-            print(f"{name:36} {serial} {timed(repeat, lambda: signatures_cold(problem, executor=pool))}", flush=True)
+            pooled = timed(repeat, lambda: signatures_cold(problem, executor=pool))
+            print(f"{name:36} {serial} {pooled}", flush=True)
 
 
 def main() -> None:

@@ -67,7 +67,8 @@ class EngineLimit(Exception):
 
 @dataclass(frozen=True)
 class Budget:
-    # Defaults: each limit is reached in about 2 s on the 2-core machine (bench/bench_signatures.py).
+    # Defaults: on the 2-core machine no analysis within them took over about 4 s, and past them
+    # the engine refuses within about 2 s (bench/bench_signatures.py, sections 1-2).
     max_signatures: int = 100_000  # signatures of one block (phase 1)
     max_states: int = 200_000  # entries of one forward or backward table (phase 2)
     max_steps: int = 5_000_000  # vector pairs examined in phases 2 and 3 together
@@ -158,7 +159,8 @@ def _key_ranges(spec: BlockSpec) -> tuple[list[int], list[int]]:
         before = [[j == 0 for j in range(n + 1)] for _ in range(K + 1)]  # keys < i can fill slots < j
         for i in range(K):
             for j in range(n + 1):
-                before[i + 1][j] = any(before[i][j - c] and run[j - c][i] >= c for c in range(min(copies[i], j) + 1))
+                before[i + 1][j] = any(before[i][j - c] and run[j - c][i] >= c
+                                       for c in range(min(copies[i], j) + 1))
         for i in range(K):
             counts = [c for c in range(min(copies[i], n) + 1)
                       if any(before[i][j] and run[j][i] >= c and ways[i + 1][j + c] for j in range(n + 1 - c))]
@@ -583,9 +585,88 @@ def accept_phase1(task: str, answer: str, cache: SignatureCache | None = None) -
         (CACHE if cache is None else cache).put(spec, [(tuple(rows), w) for rows, w in sigs])
 
 
+def _phase2(tables: list[Table], specs: list[BlockSpec], names: list[str], packing: Packing,
+            budget: Budget, steps: _Steps) -> tuple[list[Table], list[Table]]:
+    """Forward and backward tables over blocks in the given order (largest last).
+
+    Forward over all but the last block (it is only joined with, at the last
+    forward step); then backward, each table kept to vectors that the
+    forward table before it completes.  Earlier forward sums are kept to what
+    the blocks after them can hold (key ranges from their slot domains).
+    """
+    B = len(tables)
+    copies = [m for _, m in specs[0].copies]
+    alpha: list[Table] = [{}] * B
+    alpha[0] = {0: 1}
+    beta: list[Table] = [{}] * (B + 1)
+    beta[B] = {0: 1}
+    # room[b]: (low, high) for the sums after block b: deck - (rest's max) <= s <= deck - (rest's min).
+    rest_lo, rest_hi = [0] * len(copies), [0] * len(copies)
+    room: list[tuple[int, int]] = [(0, 0)] * B
+    for b in range(B - 1, 0, -1):
+        block_lo, block_hi = _key_ranges(specs[b])
+        rest_lo = [x + y for x, y in zip(rest_lo, block_lo)]
+        rest_hi = [x + y for x, y in zip(rest_hi, block_hi)]
+        room[b - 1] = (sum(max(m - h, 0) << at for m, h, at in zip(copies, rest_hi, packing.shifts)),
+                       sum(max(m - lo, 0) << at for m, lo, at in zip(copies, rest_lo, packing.shifts)))
+    b = 0
+
+    def check(table: Table, where: str) -> Table:
+        if len(table) > budget.max_states:
+            raise _too_large(f"more than {budget.max_states} partial decks {where} {names[b]}")
+        return table
+
+    try:
+        for b in range(B - 2):
+            alpha[b + 1] = check(_sums(alpha[b], tables[b], packing, room[b], budget.max_states, steps), "up to")
+        if B >= 2:
+            b = B - 2
+            joined = _join(alpha[b], tables[b], tables[B - 1], packing, budget.max_states, steps)
+            alpha[b + 1] = check(joined, "up to")
+        for b in range(B - 1, 0, -1):
+            beta[b] = check(_join(tables[b], beta[b + 1], alpha[b], packing, budget.max_states, steps), "from")
+    except _OverBudget:
+        raise _too_large(f"more than {budget.max_steps} steps, at {names[b]}") from None
+    return alpha, beta
+
+
+def _phase3_all(block_sigs: list[list[Signature]], sizes: list[tuple[int, ...]], alpha: list[Table],
+                beta: list[Table], copies: tuple[tuple[Key, int], ...], executor: Executor, budget: Budget,
+                steps: _Steps) -> tuple[int, list[list[list[dict[int, int]]]]]:
+    """Phase 3 of every block through the executor: (total, per block, stand, slot {key index: weight}).
+
+    With several workers, a block holding a large share of the signatures is
+    split into one piece per worker so that the workers stay busy.
+    """
+    jobs, job_block = [], []
+    every = sum(map(len, block_sigs))
+    for b, sigs in enumerate(block_sigs):
+        pieces = executor.workers if len(sigs) * executor.workers > every else 1
+        step = -(-len(sigs) // pieces)
+        for start in range(0, len(sigs), step):
+            jobs.append((sigs[start:start + step], alpha[b], beta[b + 1], copies, sizes[b], steps.left))
+            job_block.append(b)
+    projected = executor.map(_phase3, jobs)
+    totals = [0] * len(block_sigs)
+    merged = [[[{} for _ in range(n)] for n in block_sizes] for block_sizes in sizes]
+    for b, piece in zip(job_block, projected):
+        if piece is None:
+            raise _too_large(f"more than {budget.max_steps} steps")
+        totals[b] += piece[0]
+        for into_stand, stand in zip(merged[b], piece[1]):
+            for into, slot in zip(into_stand, stand):
+                for i, w in slot.items():
+                    into[i] = into.get(i, 0) + w
+    assert all(t == totals[0] for t in totals), "blocks disagree on the total weight"
+    return totals[0], merged
+
+
 def analyze(problem: Problem, *, budget: Budget | None = None, executor: Executor | None = None,
             cache: SignatureCache | None = None) -> Beliefs:
-    """Exact worlds and slot marginals; :class:`Inconsistent` when no deal fits, :class:`EngineLimit` past the budget."""
+    """Exact worlds and slot marginals.
+
+    Raises :class:`Inconsistent` when no deal fits, :class:`EngineLimit` past the budget.
+    """
     budget = budget or DEFAULT_BUDGET
     executor = executor or DEFAULT_EXECUTOR
     cache = CACHE if cache is None else cache
@@ -601,88 +682,28 @@ def analyze(problem: Problem, *, budget: Budget | None = None, executor: Executo
     for block_sigs in sigs:
         table: Table = {}
         for rows, w in block_sigs:
-            r = sum(rows)
-            table[r] = table.get(r, 0) + w
+            table[sum(rows)] = table.get(sum(rows), 0) + w
         if not table:
             raise Inconsistent
         resources.append(table)
     # Blocks with few distinct vectors first keep the forward tables small.
     order = sorted(range(len(blocks)), key=lambda b: len(resources[b]))
-    B = len(order)
     steps = _Steps(budget.max_steps)
-    at = 0  # the block being combined, for the error message
-
-    def too_many(table: Table, where: str) -> None:
-        if len(table) > budget.max_states:
-            raise _too_large(f"more than {budget.max_states} partial decks {where} {_describe(problem, blocks[order[at]])}")
-
-    # Forward over all but the last block (the largest: it is only looked up), the step before it
-    # joined with that block; then backward, each table kept to vectors the forward tables complete.
-    alpha: list[Table] = [{}] * B
-    alpha[0] = {0: 1}
-    beta: list[Table] = [{}] * (B + 1)
-    beta[B] = {0: 1}
-    # What the blocks after each point can hold, per key (from their slot domains): a forward sum s
-    # is kept only if deck - s fits, i.e. deck - rest_hi <= s <= deck - rest_lo in every field.
-    rest_lo, rest_hi = [0] * len(copies), [0] * len(copies)
-    room: list[tuple[int, int]] = [(0, 0)] * B
-    for b in range(B - 1, 0, -1):
-        block_lo, block_hi = _key_ranges(specs[order[b]])
-        rest_lo = [x + y for x, y in zip(rest_lo, block_lo)]
-        rest_hi = [x + y for x, y in zip(rest_hi, block_hi)]
-        room[b - 1] = (sum(max(m - h, 0) << sh for (_, m), h, sh in zip(copies, rest_hi, packing.shifts)),
-                       sum(max(m - lo, 0) << sh for (_, m), lo, sh in zip(copies, rest_lo, packing.shifts)))
-    try:
-        for at in range(B - 1):
-            if at < B - 2:
-                alpha[at + 1] = _sums(alpha[at], resources[order[at]], packing, room[at], budget.max_states, steps)
-            else:
-                alpha[at + 1] = _join(alpha[at], resources[order[at]], resources[order[B - 1]], packing,
-                                      budget.max_states, steps)
-            too_many(alpha[at + 1], "up to")
-        for at in range(B - 1, 0, -1):
-            beta[at] = _join(resources[order[at]], beta[at + 1], alpha[at], packing, budget.max_states, steps)
-            too_many(beta[at], "from")
-    except _OverBudget:
-        raise _too_large(f"more than {budget.max_steps} steps, at {_describe(problem, blocks[order[at]])}") from None
-
-    # Phase 3 per block; with several workers, a block holding a large share of the signatures is
-    # split into one piece per worker so that the workers stay busy.
-    jobs, job_block = [], []
-    every = sum(len(block_sigs) for block_sigs in sigs)
-    for b in range(B):
-        block_sigs = sigs[order[b]]
-        pieces = executor.workers if len(block_sigs) * executor.workers > every else 1
-        step = -(-len(block_sigs) // pieces)
-        for start in range(0, len(block_sigs), step):
-            jobs.append((block_sigs[start:start + step], alpha[b], beta[b + 1], copies,
-                         tuple(problem.stands[s].size for s in blocks[order[b]]), steps.left))
-            job_block.append(b)
-    projected = executor.map(_phase3, jobs)
-    if None in projected:
-        raise _too_large(f"more than {budget.max_steps} steps")
-    totals = [0] * B
-    merged: list[list[list[dict[int, int]]]] = [[[{} for _ in range(problem.stands[s].size)] for s in blocks[order[b]]]
-                                               for b in range(B)]
-    for b, (piece_total, slots) in zip(job_block, projected):  # type: ignore[misc]
-        totals[b] += piece_total
-        for into, stand in zip(merged[b], slots):
-            for into_slot, slot in zip(into, stand):
-                for i, w in slot.items():
-                    into_slot[i] = into_slot.get(i, 0) + w
-    total = totals[0]
+    alpha, beta = _phase2([resources[b] for b in order], [specs[b] for b in order],
+                          [_describe(problem, blocks[b]) for b in order], packing, budget, steps)
+    total, projected = _phase3_all([sigs[b] for b in order], [specs[b].sizes for b in order], alpha, beta,
+                                   copies, executor, budget, steps)
     if not total:
         raise Inconsistent
     # Back from products of multinomials to prior weights (see the module docstring).
     numerator = prod(factorial(m) for _, m in copies)
     denominator = prod(factorial(st.size) for st in problem.stands)
     worlds, rest = divmod(total * numerator, denominator)
-    assert not rest and all(t == total for t in totals), "signature weights do not add up"
+    assert not rest, "signature weights are not a whole number of deals"
     keys = [k for k, _ in copies]
     weights: dict[Pos, dict[Key, int]] = {}
-    for b, block_slots in enumerate(merged):
-        for s, stand in zip(blocks[order[b]], block_slots):
+    for b, block_slots in zip(order, projected):
+        for s, stand in zip(blocks[b], block_slots):
             for j, row in enumerate(stand):
                 weights[(s, j)] = {keys[i]: w * numerator // denominator for i, w in sorted(row.items())}
     return Beliefs(problem, worlds, weights, {s: worlds for s in range(len(problem.stands))})
-
