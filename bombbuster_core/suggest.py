@@ -63,7 +63,11 @@ class Policy:
     ``red_cap``: calls whose P(red) exceeds it rank after every call within it.
     ``seed``: seeds the tie-break among equal calls (never a fixed slot order).
     ``per_kind``: how many suggestions of each equipment kind to list.
-    ``equipment_budget``: most engine runs spent searching equipment uses (joint
+    ``equipment``: kinds searched.  By default the Double Detector (every
+    character has one) and the X-or-Y ray (free: one slot's marginals); the
+    Triple and Super Detectors are equipment cards, often not in play, and
+    cost one conditioned analysis per candidate stand, so they are opt-in.
+    ``equipment_budget``: most engine runs spent searching each kind (joint
     events need one conditioned analysis each); a search cut short is named in
     the result's ``incomplete`` list.  None = no limit.
     ``failure_token``: False for missions where a failed cut places no token
@@ -72,9 +76,9 @@ class Policy:
 
     red_cap: float = 0.05
     seed: int = 0
-    equipment: tuple[str, ...] = EQUIPMENT
+    equipment: tuple[str, ...] = ("xy_ray", "double_detector")
     per_kind: int = 1
-    equipment_budget: int | None = 12
+    equipment_budget: int | None = 8
     failure_token: bool = True
 
 
@@ -197,7 +201,7 @@ class _Suggester:
         self.red_keys = self.deck.keys_of_value(RED)
         self.all_keys = frozenset(self.deck.copies)
         self._holding: dict[tuple[Value, ...], Condition] = {}
-        self.runs_before_equipment = 0
+        self.runs_before_kind = 0
         self.incomplete: list[str] = []
 
     # -- table geometry
@@ -322,6 +326,7 @@ class _Suggester:
         """
         size = _DETECTOR_SIZE[kind]
         cap = Fraction(self.policy.red_cap)
+        self.runs_before_kind = self.analyses.runs
         heap: list[tuple[Fraction, float, int, Any]] = []
         order = count()  # keeps heap entries comparable without comparing their payloads
 
@@ -348,8 +353,11 @@ class _Suggester:
                     # (see detector_success), and P(a = v = b) = P(key a >= v, key b <= v) is at least
                     # P(key b <= v) - P(key a < v).  Also some w is v only if first key <= v <= last key,
                     # which has probability P(first <= v) - P(last < v).
+                    # Finally, success = sum over i of P(w_i = v, key of w_i-1 < v) (w_i starts the hit),
+                    # and each term is at most min(P(w_i = v), P(key of w_i-1 < v)).
                     joints = sum((max(Fraction(0), at_most[b] - below[a]) for a, b in zip(w, w[1:])), Fraction(0))
-                    bound = min(sum(chances, Fraction(0)) - joints, at_most[w[0]] - below[w[-1]])
+                    starts = pv[w[0]] + sum((min(pv[b], below[a]) for a, b in zip(w, w[1:])), Fraction(0))
+                    bound = min(sum(chances, Fraction(0)) - joints, at_most[w[0]] - below[w[-1]], starts)
                     if bound <= max(chances):
                         continue  # cannot beat a plain dual cut on its likeliest wire
                     push(bound, self.exclusive(family, w, pv), family, w)
@@ -378,7 +386,7 @@ class _Suggester:
 
     def over_budget(self) -> bool:
         budget = self.policy.equipment_budget
-        return budget is not None and self.analyses.runs - self.runs_before_equipment >= budget
+        return budget is not None and self.analyses.runs - self.runs_before_kind >= budget
 
     def slot_probabilities(self, family: tuple[int, int, int]) -> list[Fraction] | None:
         """P(slot = v) for every slot of the family's stand, given that the player holds v."""
@@ -605,7 +613,6 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
     if mode == "entropy":
         sg.entropy_scores(calls, probabilities, executor, progress, cache)
     equipment = []
-    sg.runs_before_equipment = sg.analyses.runs
     for kind in policy.equipment:
         equipment += sg.xy_rays(root, values) if kind == "xy_ray" else sg.detector_suggestions(kind, values)
 

@@ -18,7 +18,7 @@ import pytest
 
 from bombbuster_core.bridge import handle
 from bombbuster_core.cli import main
-from bombbuster_core.suggest import Policy, SuggestError, suggest
+from bombbuster_core.suggest import EQUIPMENT, Policy, SuggestError, suggest
 from bombbuster_core.table import load_table
 
 from gamegen import gameplay, random_game
@@ -185,7 +185,7 @@ def small_game(rng: random.Random, **options: Any) -> dict[str, Any]:
 
 
 
-EVERYTHING = Policy(red_cap=1.0, per_kind=100, equipment_budget=None)
+EVERYTHING = Policy(red_cap=1.0, per_kind=100, equipment_budget=None, equipment=EQUIPMENT)
 
 
 @pytest.mark.parametrize("seed", range(40))
