@@ -6,7 +6,9 @@ forced moves (P(success) = 1 cuts, solo cuts, "reveal your reds"), and the
 best uses of the detectors and the X-or-Y ray.  Every probability is exact: a
 single-slot call reads the slot marginals of one analysis; a joint event
 (detectors, "the player holds v" in public view) is the ratio of the world
-counts of the problem conditioned on it to the unconditioned one.
+counts of the problem conditioned on it to the unconditioned one, and the
+detector searches bound candidates by marginals so that only the few that
+can win are conditioned on.
 
 Two modes rank the dual cuts:
 
@@ -84,6 +86,8 @@ class Policy:
 
 @dataclass
 class Suggestion:
+    """One move with its exact odds; ``outcomes`` are the distinct results it can have."""
+
     kind: str
     targets: tuple[SlotRef, ...]
     values: tuple[Value, ...]
@@ -304,7 +308,7 @@ class _Suggester:
             if slots:
                 out.append(Suggestion("solo_cut", slots, (v,), Fraction(1), Fraction(0), True, [("success", None, Fraction(1))],
                                       tiebreak=self.rng.random(),
-                                      why=f"solo cut: you hold every remaining {_name(v)} ({len(slots)})"))
+                                      why=f"solo cut: every remaining {_name(v)} ({len(slots)}) is in this hand"))
         return out
 
     def reveal_red(self, root: Beliefs) -> list[Suggestion]:
@@ -312,7 +316,7 @@ class _Suggester:
         if mine and all(_p(root, self.pos(s), self.red_keys) == 1 for s in mine):
             return [Suggestion("reveal_red", tuple(mine), (), Fraction(1), Fraction(0), True,
                                [("success", None, Fraction(1))], tiebreak=self.rng.random(),
-                               why="every wire you have left is red: reveal them")]
+                               why="every wire left in this hand is red: reveal them")]
         return []
 
     # -- detectors (blue values only; two, three or all uncut slots of one teammate stand)
@@ -450,7 +454,8 @@ class _Suggester:
         holding = self.holding((v,))
         p_success = self.detector_success(family, w)
         p_red = self.all_red(targets, holding)
-        outcomes = [("success", None, p_success), ("failure", None, 1 - p_success - p_red), ("red", None, p_red)]
+        outcomes = [(outcome, None, p) for outcome, p in
+                    (("success", p_success), ("failure", 1 - p_success - p_red), ("red", p_red)) if p]
         return Suggestion(kind, targets, (v,), p_success, p_red, p_success == 1, outcomes,
                           p_legal=self.p_condition(holding), tiebreak=self.rng.random())
 
@@ -550,7 +555,7 @@ class _Suggester:
 
 
 def _name(v: Value) -> str:
-    return "yellow" if v == YELLOW else f"{v}s"
+    return "yellow" if v == YELLOW else str(v)
 
 
 def _rank_key(sug: Suggestion, cap: float) -> tuple:
@@ -564,7 +569,7 @@ def _why(sug: Suggestion, cap: float) -> str:
     if sug.why:
         return sug.why
     if sug.certain:
-        what = {"dual_cut": "this wire can only be", "xy_ray": "this wire can only be one of"}.get(sug.kind, "certain to find")
+        what = {"dual_cut": "this wire can only be", "xy_ray": "this wire can only be"}.get(sug.kind, "certain to find")
         return f"certain: {what} {' or '.join(_name(v) for v in sug.values)}"
     text = f"P(success) {float(sug.p_success):.0%}, red risk {float(sug.p_red):.1%}, {sug.bits:.2f} bits"
     if "expected_entropy" in sug.extra:
