@@ -3,7 +3,8 @@
 * Fact level: on ``random_problem`` (test_engines) worlds and every exact
   marginal equal brute force and "columns".
 * Table level: on random legal games (gamegen) with pools, two-stand players
-  and uneven stands, the engine equals the independent oracle.
+  and uneven stands, the engine equals the independent oracle; on full-size
+  games (53 wires) it equals "columns".
 * The signature cache is reused across analyses; a process pool and the
   JSON worker tasks give identical results; past its budget the engine stops
   with :class:`EngineLimit` (and the CLI prints it as an error, exit 2).
@@ -21,7 +22,7 @@ from bombbuster_core.beliefs import Inconsistent
 from bombbuster_core.engines import brute, columns, signatures
 from bombbuster_core.engines.signatures import BlockSpec, Budget, EngineLimit, SignatureCache
 from bombbuster_core.executor import ProcessExecutor, SerialExecutor, process_pool_available, run_json_task
-from bombbuster_core.facts import CountIn, Problem, Stand
+from bombbuster_core.facts import CountIn, Problem, Stand, compile_table
 from bombbuster_core.table import load_table
 from bombbuster_core.wires import key_str
 from gamegen import random_game
@@ -86,6 +87,21 @@ def test_equals_oracle_on_random_games(chunk: int) -> None:
         assert worlds > 0, seed  # a game played from a true deal is consistent
         assert (worlds, marginals) == oracle_exact(table), seed
     assert pools  # every chunk covers set-aside pools
+
+
+REAL_WIRES = {"blue": list(range(1, 13)), "yellow": [3.1, 7.1], "red": [5.5],
+              "uncertain": [{"candidates": [2.5, 8.5, 10.5], "count": 2}]}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_equals_columns_on_full_size_games(seed: int) -> None:
+    # 53 wires, 4-5 players, past the first turns: too big for brute force, so the two exact
+    # engines check each other (exact worlds and every marginal).
+    rng = random.Random(seed)
+    table, _ = random_game(rng, players=rng.choice([4, 5]), wires=REAL_WIRES, me=0 if rng.random() < 0.5 else False,
+                           setup_tokens=True, turns=rng.randint(20, 40))
+    problem = compile_table(load_table(table))
+    assert exact_table(problem, signatures.analyze) == exact_table(problem, columns.analyze)
 
 
 def test_inconsistent_problem() -> None:
