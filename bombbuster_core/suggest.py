@@ -207,6 +207,7 @@ class _Suggester:
         self._holding: dict[tuple[Value, ...], Condition] = {}
         self.runs_before_kind = 0
         self.incomplete: list[str] = []
+        self.branch_runs = 0  # entropy mode: branch analyses run (not found in the cache)
 
     # -- table geometry
     def pos(self, ref: SlotRef) -> Pos:
@@ -516,7 +517,7 @@ class _Suggester:
                     problem = _apply(self.analyses.base, cond)
                     wanted.setdefault(problem_key(problem), problem)
         todo = [(k, p) for k, p in wanted.items() if k not in cache]
-        total = len(todo)
+        total = self.branch_runs = len(todo)
         if progress:
             progress(0, total)
         run = executor or map
@@ -636,5 +637,9 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
         ordered = ordered[:top]
     for sug in ordered:
         sug.why = _why(sug, cap)
-    return {"consistent": True, "player": player, "mode": mode, "worlds": root.worlds, "red_cap": cap,
-            "analyses": sg.analyses.runs, "incomplete": sg.incomplete, "suggestions": [s.json() for s in ordered]}
+    result: dict[str, Any] = {"consistent": True, "player": player, "mode": mode, "worlds": root.worlds,
+                              "red_cap": cap, "analyses": sg.analyses.runs, "incomplete": sg.incomplete}
+    if mode == "entropy":
+        result["branch_analyses"] = sg.branch_runs
+    result["suggestions"] = [s.json() for s in ordered]
+    return result

@@ -289,8 +289,8 @@ def test_entropy_mode_uses_the_executor_and_the_cache() -> None:
     cache: dict = {}
     first = suggest(load_table(table), mode="entropy", executor=executor, cache=cache)
     again = suggest(load_table(table), mode="entropy", executor=executor, cache=cache)
-    assert mapped[0] == len(cache) > 0 and mapped[1] == 0
-    assert first == again
+    assert mapped[0] == len(cache) == first["branch_analyses"] > 0 and mapped[1] == again["branch_analyses"] == 0
+    assert {**first, "branch_analyses": 0} == again
 
 
 # ---------------------------------------------------------------- by hand
@@ -381,6 +381,10 @@ def test_cli_and_bridge_agree(tmp_path, capsys) -> None:
     assert len(cli["suggestions"]) == 5
     reply = json.loads(handle(json.dumps({"id": 1, "method": "suggest", "params": {"table": table, "top": 5}})))
     assert reply == {"id": 1, "result": cli}
+    assert main(["suggest", str(path), "--mode", "entropy"]) == 0
+    serial = json.loads(capsys.readouterr().out)
+    assert main(["suggest", str(path), "--mode", "entropy", "--jobs", "2"]) == 0
+    assert json.loads(capsys.readouterr().out) == serial
     assert main(["suggest", str(path), "--player", "7"]) == 2
     assert "out of range" in json.loads(capsys.readouterr().out)["error"]
     with pytest.raises(SystemExit) as usage:
