@@ -15,6 +15,7 @@ import :func:`states` so every engine is measured on the same tables.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import random
@@ -105,6 +106,11 @@ def cli_seconds(table: dict[str, Any], repeat: int) -> float:
         os.unlink(f.name)
 
 
+def interpreter_floor(repeat: int) -> float:
+    """Seconds for ``python -c pass`` here: no CLI can start faster than this."""
+    return best_of(repeat, lambda: subprocess.run([sys.executable, "-c", "pass"], check=False))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
@@ -113,6 +119,11 @@ def main() -> None:
     args = ap.parse_args()
     engines = args.engines.split(",")
     print(f"python {sys.version.split()[0]}, best of {args.repeat}, seconds")
+    if not args.no_cli:
+        # An installed wheel has its bytecode compiled; match that even where
+        # PYTHONDONTWRITEBYTECODE is set, so the CLI column is not compile time.
+        compileall.compile_dir(os.path.join(ROOT, "bombbuster_core"), quiet=1)
+        print(f"interpreter start (python -c pass): {interpreter_floor(args.repeat):.3f}")
     header = f"{'state':36} {'hidden':>6} " + " ".join(f"{e:>10}" for e in engines) + ("" if args.no_cli else f" {'CLI':>7}  target")
     print(header)
     for name, raw in states().items():
