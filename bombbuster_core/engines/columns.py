@@ -227,6 +227,7 @@ class _Plan:
             self.shift[s] = shift
             shift += self.size[s].bit_length()
         self.full = sum(self.size[s] << self.shift[s] for s in prep.free)
+        self.sorted_fields: dict[int, dict[int, int]] = {}  # group base shift -> field value -> sorted value
         self.fills_mask = ((1 << shift) - 1) ^ ((1 << self.tracker_end()) - 1)
         self.layers: list[_Layer] = []
         last_touch: dict[int, _Step] = {}
@@ -436,18 +437,29 @@ class _Plan:
         return new
 
     def _canonical(self, cur: State) -> State:
-        """Sort each group of interchangeable stands (descending when mirrored)."""
-        new: State = {}
-        get = new.get
-        groups = [([self.shift[s] for s in g], (1 << self.size[g[0]].bit_length()) - 1) for g in self.prep.groups]
-        for code, w in cur.items():
-            c = code
-            for shifts, mask in groups:
-                vals = sorted(((code >> sh) & mask for sh in shifts), reverse=self.mirrored)
-                for sh, v in zip(shifts, vals):
-                    c = (c & ~(mask << sh)) | (v << sh)
-            new[c] = get(c, 0) + w
-        return new
+        """Sort each group of interchangeable stands (descending when mirrored).
+
+        A group's fields are adjacent bits of the code, so the sorted form of
+        each distinct group field value is computed once and looked up after.
+        """
+        for g in self.prep.groups:
+            width = self.size[g[0]].bit_length()
+            base, span = self.shift[g[0]], (1 << (width * len(g))) - 1
+            memo = self.sorted_fields.setdefault(base, {})
+            new: State = {}
+            get = new.get
+            keep = ~(span << base)
+            for code, w in cur.items():
+                sub = (code >> base) & span
+                canon = memo.get(sub)
+                if canon is None:
+                    vals = sorted(((sub >> (i * width)) & ((1 << width) - 1) for i in range(len(g))),
+                                  reverse=self.mirrored)
+                    canon = memo[sub] = sum(v << (i * width) for i, v in enumerate(vals))
+                c = (code & keep) | (canon << base)
+                new[c] = get(c, 0) + w
+            cur = new
+        return cur
 
 
 def _estimated_states(plan: _Plan) -> int:
@@ -508,6 +520,8 @@ def analyze(problem: Problem) -> Beliefs:
     masks = {o: (1 << forward.size[o].bit_length()) - 1 for o in owners}
     full, fills_mask = forward.full, forward.fills_mask
     group_fields = [([forward.shift[s] for s in g], masks[g[0]]) for g in prep.groups]
+    group_bits = sum(mask << sh for shifts, mask in group_fields for sh in shifts)
+    orbit_sizes: dict[int, int] = {}  # group fields -> orbit size; few distinct values
     cumulative: dict[int, list[list[int]]] = {o: [] for o in owners}  # [boundary][j] = weight of fill > j
     for i in range(L + 1):
         hist = {o: [0] * (forward.size[o] + 1) for o in owners}
@@ -532,7 +546,13 @@ def analyze(problem: Problem) -> Beliefs:
             if b:
                 # Both sweeps store orbit totals of interchangeable stands; the
                 # completion weight of one state is the backward total / orbit size.
-                joint = w * b // _orbit_size(code, group_fields) if group_fields else w * b
+                if group_fields:
+                    orbit = orbit_sizes.get(code & group_bits)
+                    if orbit is None:
+                        orbit = orbit_sizes[code & group_bits] = _orbit_size(code, group_fields)
+                    joint = w * b // orbit
+                else:
+                    joint = w * b
                 for o in owners:
                     h, m = hist[o], masks[o]
                     for sh in shifts[o]:
