@@ -231,8 +231,10 @@ class _Plan:
         self.fills_mask = ((1 << shift) - 1) ^ ((1 << self.tracker_end()) - 1)
         self.layers: list[_Layer] = []
         last_touch: dict[int, _Step] = {}
+        doms = {s: self._domains(s) for s in prep.free}
+        bounds = {s: [(min(d), max(d)) for d in doms[s]] for s in prep.free}
         for t in range(prep.n_layers):
-            steps = [st for st in (self._step(s, t) for s in prep.free) if st is not None]
+            steps = [st for st in (self._step(s, t, doms[s], bounds[s]) for s in prep.free) if st is not None]
             # Stands that must fill a slot with this key go first, so that states which
             # have placed every copy can skip the unconstrained stands after them.
             steps.sort(key=lambda st: all(st.lo[f] == f for f in st.starts))
@@ -270,16 +272,17 @@ class _Plan:
         """The key (layer index) placed at sweep position t."""
         return self.prep.n_layers - 1 - t if self.mirrored else t
 
-    def _domain(self, s: int, j: int) -> frozenset[int]:
-        """Domain of slot j of stand s, in this direction's slot and sweep order."""
-        prep = self.prep
+    def _domains(self, s: int) -> list[frozenset[int]]:
+        """Slot domains of stand s in this direction's slot and sweep order."""
+        doms = self.prep.domains[s]
         if not self.mirrored:
-            return prep.domains[s][j]
-        return frozenset(prep.n_layers - 1 - i for i in prep.domains[s][self.size[s] - 1 - j])
+            return doms
+        last = self.prep.n_layers - 1
+        return [frozenset(last - i for i in d) for d in reversed(doms)]
 
-    def _step(self, s: int, t: int) -> _Step | None:
+    def _step(self, s: int, t: int, doms: list[frozenset[int]], bounds: list[tuple[int, int]]) -> _Step | None:
+        """The sub-step of stand s for sweep position t; ``bounds`` = (min, max) of each domain."""
         n = self.size[s]
-        doms = [self._domain(s, j) for j in range(n)]
         hi = list(range(n + 1))
         for f in range(n - 1, -1, -1):
             if t in doms[f]:
@@ -288,13 +291,13 @@ class _Plan:
         lo = list(range(n + 1))
         must = -1
         for f in range(n - 1, -1, -1):
-            if must < 0 and not any(i > t for i in doms[f]):
+            if must < 0 and bounds[f][1] <= t:
                 must = f
             lo[f] = max(f, must + 1)
         # Fills a state can have when this key starts: slots whose keys all come
         # earlier are filled, slots whose keys all come later are not.
-        first = next((j for j in range(n) if max(doms[j]) >= t), n)
-        last = next((j for j in range(n) if min(doms[j]) >= t), n)
+        first = next((j for j in range(n) if bounds[j][1] >= t), n)
+        last = next((j for j in range(n) if bounds[j][0] >= t), n)
         if all(hi[f] == f for f in range(first, last + 1)):
             return None  # never takes this key
         sh = self.shift[s]
