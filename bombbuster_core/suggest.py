@@ -324,10 +324,10 @@ class _Suggester:
     def detector_suggestions(self, kind: str, values: list[Value]) -> list[Suggestion]:
         """The best ``per_kind`` uses of a detector, at most one per (stand, value), by branch and bound.
 
-        P(success) of a slot set W is at most the sum of its slots' marginals
-        (exact when no two slots of W can both hold v), so candidates are popped
-        by that bound and made exact only when popped; the first exact candidate
-        on top of the heap beats every bound below it.
+        Every candidate set W enters the heap with an upper bound on P(success)
+        from marginals alone (exact when no two slots of W can both hold v); a
+        popped bound is replaced by the exact value, which needs joint analyses,
+        so an exact candidate on top of the heap beats every bound below it.
         """
         size = _DETECTOR_SIZE[kind]
         cap = Fraction(self.policy.red_cap)
@@ -380,7 +380,7 @@ class _Suggester:
                 push(self.detector_success(family, w), True, family, w)
                 continue
             sug = self.detector(kind, family, w)
-            if sug.p_success <= max(self.slot_probabilities(family)[j] for j in w):  # type: ignore[index]
+            if sug.p_success <= max(self.p_slot(family, j) for j in w):
                 continue  # no better than a plain dual cut on its likeliest wire
             if sug.p_red <= cap:
                 accepted.append(sug)
@@ -402,6 +402,10 @@ class _Suggester:
         keys = self.deck.keys_of_value(v)
         sid = self.stand_id[(q, s)]
         return [_p(b, (sid, j), keys) for j in range(self.table.players[q].stands[s])]
+
+    def p_slot(self, family: tuple[int, int, int], slot: int) -> Fraction:
+        pv = self.slot_probabilities(family)
+        return pv[slot] if pv is not None else Fraction(0)
 
     def key_bounds(self, family: tuple[int, int, int]) -> tuple[list[Fraction], list[Fraction]]:
         """Per slot of the stand: P(key <= v) and P(key < v), given that the player holds v."""
@@ -570,7 +574,7 @@ def _why(sug: Suggestion, cap: float) -> str:
     if sug.why:
         return sug.why
     if sug.certain:
-        what = {"dual_cut": "this wire can only be", "xy_ray": "this wire can only be"}.get(sug.kind, "certain to find")
+        what = "this wire can only be" if sug.kind in ("dual_cut", "xy_ray") else "one of these wires is"
         return f"certain: {what} {' or '.join(_name(v) for v in sug.values)}"
     text = f"P(success) {float(sug.p_success):.0%}, red risk {float(sug.p_red):.1%}, {sug.bits:.2f} bits"
     if "expected_entropy" in sug.extra:
