@@ -112,12 +112,17 @@ def fetch_micropip() -> Path:
 
 
 def precompiled_stdlib(pyodide_dir: Path) -> Path:
-    """python_stdlib.zip with .pyc instead of .py, made once per version under Node."""
+    """python_stdlib.zip with .pyc instead of .py, made once per version under Node.
+
+    Without Node the shipped zip is used: the app works, it just starts slower."""
     script = WEB / "tools" / "precompile_stdlib.mjs"
     key = hashlib.sha256(script.read_bytes()).hexdigest()[:12]
     target = CACHE / f"python_stdlib-{PYODIDE_VERSION}-pyc-{key}.zip"
     if target.exists():
         return target
+    if not shutil.which("node"):
+        log("warning: node not found, shipping the stdlib uncompiled (cold starts ~2.5x slower)")
+        return pyodide_dir / "python_stdlib.zip"
     log("precompiling the Python stdlib with Pyodide under Node")
     partial_file = target.with_suffix(".partial")
     run(["node", str(script), str(pyodide_dir), str(partial_file)])
@@ -259,7 +264,10 @@ def make_server(directory: Path = DIST, port: int = 0) -> http.server.ThreadingH
 
 
 def serve(port: int) -> None:
-    server = make_server(DIST, port)
+    try:
+        server = make_server(DIST, port)
+    except OSError as exc:
+        raise BuildError(f"cannot serve on localhost:{port}: {exc.strerror or exc}") from exc
     print(f"Serving bombbuster at http://localhost:{server.server_address[1]}/  (Ctrl+C stops)",
           flush=True)
     try:
@@ -371,6 +379,9 @@ def main(argv: list[str] | None = None) -> int:
             serve(args.port)
         return 0
     except BuildError as exc:
+        print(f"build.py: error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # e.g. the port is taken, the disk is full
         print(f"build.py: error: {exc}", file=sys.stderr)
         return 1
 

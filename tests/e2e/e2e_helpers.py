@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,3 +61,13 @@ def sample_table() -> dict:
              "success": False, "token": 2},
         ],
     }
+
+
+def wait_until(page, expression: str, timeout_s: float = 60) -> None:
+    """Poll an expression that may return a Promise (wait_for_function treats a
+    Promise as truthy at once) until it is truthy."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for: {expression}")
+        time.sleep(0.25)

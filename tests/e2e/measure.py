@@ -24,11 +24,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests"), str(Path(__file__).parent)]
 
 import build  # noqa: E402
 from bench_analyze import states  # noqa: E402  (the lead's benchmark tables)
 from bombbuster_core.bridge import handle  # noqa: E402
+from e2e_helpers import wait_until  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -133,7 +134,7 @@ def main() -> int:
             context = browser.new_context()
             page = context.new_page()
             time_to_ready(page, f"{url}?nosw&workers={workers}")
-            page.wait_for_function(f"window.bombbuster.stats().then(s => s.length === {workers})", polling=500)
+            wait_until(page, f"window.bombbuster.stats().then(s => s.length === {workers})")
             page.evaluate("table => window.bombbuster.analyze(table)", states()["5p public, setup tokens"])
             time.sleep(1)
             stats = page.evaluate("window.bombbuster.stats()")

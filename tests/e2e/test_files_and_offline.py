@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import base64
 import json
+import shutil
 
-from e2e_helpers import cli_analyze, open_app, sample_table, screenshot
-from conftest import LAPTOP
+from e2e_helpers import cli_analyze, open_app, sample_table, screenshot, wait_until
+from conftest import LAPTOP, SiteServer
 
 
 def import_file(page, tmp_path, table, name="sample.bombbuster.json"):
@@ -100,3 +101,30 @@ def test_laptop_screens(new_context, server, tmp_path):
     page.click(".table .slot[data-player='2'][data-slot='4']")
     page.wait_for_selector("#distribution li")
     screenshot(page, "laptop-slot-detail")
+
+
+def test_a_new_build_takes_over_on_the_next_load(new_context, site_dir, tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(site_dir, site)
+    server = SiteServer(site)
+    try:
+        page = new_context().new_page()
+        open_app(page, server.url)
+        page.evaluate("navigator.serviceWorker.ready")
+        old_cache = page.evaluate("caches.keys()")
+        assert len(old_cache) == 1
+
+        # A "new build": a changed page and a new cache version in sw.js.
+        index = (site / "index.html").read_text()
+        (site / "index.html").write_text(index.replace("<title>", "<title>v2 "))
+        sw = (site / "sw.js").read_text()
+        version = json.loads((site / "build-info.json").read_text())["version"]
+        (site / "sw.js").write_text(sw.replace(version, "new-build"))
+
+        page.reload()  # served by the old cache; the new service worker installs meanwhile
+        wait_until(page, "caches.keys().then(keys => keys.length === 1 && keys[0] === 'bombbuster-new-build')")
+        page.reload()  # the next load gets the new files
+        assert page.title().startswith("v2 ")
+        page.evaluate("window.bombbuster.ready")
+    finally:
+        server.stop()
