@@ -344,75 +344,86 @@ class _Steps:
             raise _OverBudget
 
 
-def _sums(left: Table, right: Table, packing: Packing, room: tuple[int, int], limit: int, steps: _Steps) -> Table:
-    """All sums ``a + r`` with summed weights, kept to ``low <= s <= high`` fieldwise for ``room = (low, high)``
-    (high <= deck: what the remaining blocks can still complete).  Stops early once larger than ``limit``."""
-    steps.charge(len(left) * len(right))
-    out: Table = {}
-    low, high = room
-    deck_guarded, high_guarded, guard = packing.deck_guarded, high | packing.guard, packing.guard
-    for a, wa in left.items():
-        for r, wr in right.items():
-            s = a + r
-            # s <= deck first: then no field of s reaches its guard bit and the other tests cannot borrow.
-            if ((deck_guarded - s) & guard == guard and (high_guarded - s) & guard == guard
-                    and ((s | guard) - low) & guard == guard):
-                out[s] = out.get(s, 0) + wa * wr
-        if len(out) > limit:
-            break
-    return out
-
-
 SMALL_JOIN = 16  # up to this many pairs, testing each pair beats splitting further (measured)
 
 
-def _join(left: Table, right: Table, keep: Table, packing: Packing, limit: int | None, steps: _Steps,
-          per_left: bool = False) -> Table:
-    """Sums ``s = a + r`` with ``deck - s`` in ``keep`` (a + r + x = deck), with summed weights.
+def _split_order(left: Table, right: Table, packing: Packing) -> list[tuple[int, int]]:
+    """(shift, mask) of the keys to split a join on, least varied first (judged on samples).
 
-    With ``per_left``, instead, per entry a of ``left``: the sum over such r
-    of ``right[r] * keep[x]`` (the weight of completing a).
+    Splitting first on keys with few values keeps the groups few while the
+    test on them still drops pairs (measured: a little faster than key order,
+    much faster than most varied first).  Keys with one value in both samples
+    are left out: they split nothing, and each pair's full sum is tested at
+    the end anyway.
+    """
+    samples = [list(table)[::max(1, len(table) // 64)] for table in (left, right)]  # spread: tables are ordered
+    varied = []
+    for shift, mask in zip(packing.shifts, packing.masks):
+        spread = [len({(code >> shift) & mask for code in sample}) for sample in samples]
+        if max(spread) > 1:
+            varied.append((spread[0] * spread[1], shift, mask))
+    return [(shift, mask) for _, shift, mask in sorted(varied)]
+
+
+def _join(left: Table, right: Table, packing: Packing, steps: _Steps, *, keep: Table | None = None,
+          room: tuple[int, int] = (0, 0), limit: int | None = None) -> tuple[Table, Table]:
+    """Sums ``s = a + r`` (a in left, r in right) with summed weights ``left[a] * right[r]``: either
+
+    * with ``keep``, those with ``deck - s`` in keep (the solutions of ``a + r + x = deck``), and
+      also, per entry a of left, the sum of ``right[r] * keep[x]`` (the weight of completing a); or
+    * without, those with ``low <= s <= high`` in every field, ``room = (low, high)``, high <= deck.
 
     Testing all pairs costs ``|left| * |right|`` although few survive.  Both
     sides are instead split key by key (a trie walked in step): a pair of
-    groups whose sum on the keys so far is no prefix of any ``deck - x`` is
-    dropped whole.  Fields never carry, so masked sums are sums of masked
-    vectors.  Stops early once larger than ``limit`` (if given).
+    groups whose sum on the keys so far already fails is dropped whole.
+    Fields never carry, so masked sums are sums of masked vectors.  Stops
+    early once the sums outgrow ``limit`` (if given).
     """
     deck, deck_guarded, guard = packing.deck, packing.deck_guarded, packing.guard
+    low, high = room
+    high_guarded = high | guard
     out: Table = {}
+    completing: Table = {}
     pending = [(list(left.items()), list(right.items()))]
     one_side = min(len(left), len(right)) <= 1  # a linear scan then: nothing to gain by splitting
-    targets = [] if one_side else [deck - x for x in keep]
+    targets = [] if one_side or keep is None else [deck - x for x in keep]
+    wanted: set[int] = set()
+    fields = _split_order(left, right, packing)
     prefix = 0
-    for level in range(len(packing.shifts) + 1):
+    for level in range(len(fields) + 1):
         split = []
         for la, lr in pending:
-            if len(la) * len(lr) > SMALL_JOIN and level < len(packing.shifts) and not one_side:
+            if len(la) * len(lr) > SMALL_JOIN and level < len(fields) and not one_side:
                 split.append((la, lr))
                 continue
             steps.charge(len(la) * len(lr))
             for a, wa in la:
-                if per_left:
-                    completions = 0
-                    for r, wr in lr:
-                        s = a + r
-                        if (deck_guarded - s) & guard == guard:
-                            completions += wr * keep.get(deck - s, 0)
-                    if completions:
-                        out[a] = out.get(a, 0) + completions
-                    continue
+                completions = 0
                 for r, wr in lr:
                     s = a + r
-                    if (deck_guarded - s) & guard == guard and deck - s in keep:
+                    # s <= deck first: then no field of s reaches its guard bit, and no test below borrows.
+                    if (deck_guarded - s) & guard != guard:
+                        continue
+                    if keep is None:
+                        if (high_guarded - s) & guard == guard and ((s | guard) - low) & guard == guard:
+                            out[s] = out.get(s, 0) + wa * wr
+                        continue
+                    wx = keep.get(deck - s)
+                    if wx:
                         out[s] = out.get(s, 0) + wa * wr
+                        completions += wr * wx
+                if completions:
+                    completing[a] = completing.get(a, 0) + completions
             if limit is not None and len(out) > limit:
-                return out
+                return out, completing
         if not split:
             break
-        prefix |= packing.masks[level] << packing.shifts[level]
-        steps.charge(len(targets))
-        wanted = {t & prefix for t in targets}
+        shift, mask = fields[level]
+        prefix |= mask << shift
+        if keep is not None:
+            steps.charge(len(targets))
+            wanted = {t & prefix for t in targets}
+        field_low, field_high = (low >> shift) & mask, (high >> shift) & mask
         groups: dict[int, dict[int, list[tuple[int, int]]]] = {}  # id(list) -> its entries by prefix
 
         def by_prefix(entries: list[tuple[int, int]]) -> dict[int, list[tuple[int, int]]]:
@@ -429,30 +440,21 @@ def _join(left: Table, right: Table, keep: Table, packing: Packing, limit: int |
             steps.charge(len(ga) * len(gr))
             for pa, sa in ga.items():
                 for pr, sr in gr.items():
-                    if pa + pr in wanted:
+                    # The keys split on before were tested at earlier levels.
+                    if (pa + pr in wanted if keep is not None
+                            else field_low <= ((pa + pr) >> shift) & mask <= field_high):
                         pending.append((sa, sr))
-    return out
+    return out, completing
 
 
-def _phase3(job: tuple[list[Signature], Table, Table, tuple[tuple[Key, int], ...], tuple[int, ...], int]
-            ) -> tuple[int, list[list[dict[int, int]]]] | None:
-    """Executor task: (total weight, per stand per slot {key index: weight}) of one block's survivors.
-
-    None past the step budget.
-    """
-    sigs, alpha, beta, copies, sizes, max_steps = job
+def _phase3(job: tuple[list[Signature], Table, tuple[tuple[Key, int], ...], tuple[int, ...]]
+            ) -> tuple[int, list[list[dict[int, int]]]]:
+    """Executor task: (total weight, per stand per slot {key index: weight}) of one block's survivors,
+    given the weight of completing each of its resource vectors."""
+    sigs, completions, copies, sizes = job
     packing = Packing(copies)
-    deck, shifts, masks, key_of_bit = packing.deck, packing.shifts, packing.masks, packing.key_of_bit
+    shifts, masks, key_of_bit = packing.shifts, packing.masks, packing.key_of_bit
     K = len(copies)
-    # The weight of completing resource r is sum(alpha[a] * beta[x] : a + r + x = deck): a join in
-    # which the larger of alpha and beta is only looked up (its prefixes are cheap; pairs are not).
-    smaller, larger = sorted((alpha, beta), key=len)
-    try:
-        completions = _join({sum(rows): 1 for rows, _ in sigs}, smaller, larger, packing, None,
-                            _Steps(max_steps), per_left=True)
-    except _OverBudget:
-        return None
-
     # diffs[t][i][j]: weight of runs of key i starting at slot j minus those ending before j.
     diffs = [[[0] * (n + 1) for _ in range(K)] for n in sizes]
     total = 0
@@ -586,20 +588,23 @@ def accept_phase1(task: str, answer: str, cache: SignatureCache | None = None) -
 
 
 def _phase2(tables: list[Table], specs: list[BlockSpec], names: list[str], packing: Packing,
-            budget: Budget, steps: _Steps) -> tuple[list[Table], list[Table]]:
-    """Forward and backward tables over blocks in the given order (largest last).
+            budget: Budget) -> list[Table]:
+    """Per block (in the given order, largest last): the weight of completing each resource vector.
 
     Forward over all but the last block (it is only joined with, at the last
-    forward step); then backward, each table kept to vectors that the
-    forward table before it completes.  Earlier forward sums are kept to what
-    the blocks after them can hold (key ranges from their slot domains).
+    forward step; earlier sums are kept to what the blocks after them can
+    hold, by key ranges from their slot domains); then backward, each table
+    kept to vectors that the forward table before it completes.  A backward
+    join of block b meets exactly the triples ``a + r + x = deck`` that
+    complete b's vectors r, so it yields their completion weights too.
     """
     B = len(tables)
     copies = [m for _, m in specs[0].copies]
+    steps = _Steps(budget.max_steps)
     alpha: list[Table] = [{}] * B
     alpha[0] = {0: 1}
-    beta: list[Table] = [{}] * (B + 1)
-    beta[B] = {0: 1}
+    beta: Table = {0: 1}
+    completions: list[Table] = [{}] * B
     # room[b]: (low, high) for the sums after block b: deck - (rest's max) <= s <= deck - (rest's min).
     rest_lo, rest_hi = [0] * len(copies), [0] * len(copies)
     room: list[tuple[int, int]] = [(0, 0)] * B
@@ -618,21 +623,24 @@ def _phase2(tables: list[Table], specs: list[BlockSpec], names: list[str], packi
 
     try:
         for b in range(B - 2):
-            alpha[b + 1] = check(_sums(alpha[b], tables[b], packing, room[b], budget.max_states, steps), "up to")
+            alpha[b + 1] = check(_join(alpha[b], tables[b], packing, steps, room=room[b],
+                                       limit=budget.max_states)[0], "up to")
         if B >= 2:
             b = B - 2
-            joined = _join(alpha[b], tables[b], tables[B - 1], packing, budget.max_states, steps)
-            alpha[b + 1] = check(joined, "up to")
+            alpha[b + 1] = check(_join(alpha[b], tables[b], packing, steps, keep=tables[B - 1],
+                                       limit=budget.max_states)[0], "up to")
         for b in range(B - 1, 0, -1):
-            beta[b] = check(_join(tables[b], beta[b + 1], alpha[b], packing, budget.max_states, steps), "from")
+            beta, completions[b] = _join(tables[b], beta, packing, steps, keep=alpha[b], limit=budget.max_states)
+            check(beta, "from")
     except _OverBudget:
         raise _too_large(f"more than {budget.max_steps} steps, at {names[b]}") from None
-    return alpha, beta
+    completions[0] = {r: beta[packing.deck - r] for r in tables[0] if packing.deck - r in beta}
+    return completions
 
 
-def _phase3_all(block_sigs: list[list[Signature]], sizes: list[tuple[int, ...]], alpha: list[Table],
-                beta: list[Table], copies: tuple[tuple[Key, int], ...], executor: Executor, budget: Budget,
-                steps: _Steps) -> tuple[int, list[list[list[dict[int, int]]]]]:
+def _phase3_all(block_sigs: list[list[Signature]], sizes: list[tuple[int, ...]], completions: list[Table],
+                copies: tuple[tuple[Key, int], ...], executor: Executor
+                ) -> tuple[int, list[list[list[dict[int, int]]]]]:
     """Phase 3 of every block through the executor: (total, per block, stand, slot {key index: weight}).
 
     With several workers, a block holding a large share of the signatures is
@@ -644,16 +652,14 @@ def _phase3_all(block_sigs: list[list[Signature]], sizes: list[tuple[int, ...]],
         pieces = executor.workers if len(sigs) * executor.workers > every else 1
         step = -(-len(sigs) // pieces)
         for start in range(0, len(sigs), step):
-            jobs.append((sigs[start:start + step], alpha[b], beta[b + 1], copies, sizes[b], steps.left))
+            jobs.append((sigs[start:start + step], completions[b], copies, sizes[b]))
             job_block.append(b)
-    projected = executor.map(_phase3, jobs)
     totals = [0] * len(block_sigs)
-    merged = [[[{} for _ in range(n)] for n in block_sizes] for block_sizes in sizes]
-    for b, piece in zip(job_block, projected):
-        if piece is None:
-            raise _too_large(f"more than {budget.max_steps} steps")
-        totals[b] += piece[0]
-        for into_stand, stand in zip(merged[b], piece[1]):
+    merged: list[list[list[dict[int, int]]]] = [[[{} for _ in range(n)] for n in block_sizes]
+                                               for block_sizes in sizes]
+    for b, (total, slots) in zip(job_block, executor.map(_phase3, jobs)):
+        totals[b] += total
+        for into_stand, stand in zip(merged[b], slots):
             for into, slot in zip(into_stand, stand):
                 for i, w in slot.items():
                     into[i] = into.get(i, 0) + w
@@ -688,11 +694,10 @@ def analyze(problem: Problem, *, budget: Budget | None = None, executor: Executo
         resources.append(table)
     # Blocks with few distinct vectors first keep the forward tables small.
     order = sorted(range(len(blocks)), key=lambda b: len(resources[b]))
-    steps = _Steps(budget.max_steps)
-    alpha, beta = _phase2([resources[b] for b in order], [specs[b] for b in order],
-                          [_describe(problem, blocks[b]) for b in order], packing, budget, steps)
-    total, projected = _phase3_all([sigs[b] for b in order], [specs[b].sizes for b in order], alpha, beta,
-                                   copies, executor, budget, steps)
+    completions = _phase2([resources[b] for b in order], [specs[b] for b in order],
+                          [_describe(problem, blocks[b]) for b in order], packing, budget)
+    total, projected = _phase3_all([sigs[b] for b in order], [specs[b].sizes for b in order], completions,
+                                   copies, executor)
     if not total:
         raise Inconsistent
     # Back from products of multinomials to prior weights (see the module docstring).
