@@ -111,6 +111,14 @@ def test_four_player_game_through_the_ui(page, server):
     page.click("#start-game")
     wait_analysed(page)
 
+    # Mid-recording: the wires that can be chosen pulse.
+    page.click(".recorder [data-action='dual_cut']")
+    page.click(".recorder .option[data-player='0']")
+    assert slot(page, 2, 3).get_attribute("class").count("selectable") == 1
+    assert "selectable" not in slot(page, 0, 3).get_attribute("class")  # never one's own wire
+    screenshot(page, "phone-recording")
+    page.click(".recorder [data-action='cancel']")
+
     record_info_token(page, 1, 0, 1)
     record_info_token(page, 2, 12, 12)
     record_dual_cut(page, actor=0, target=(3, 0), value=1, success=False, token=2)
