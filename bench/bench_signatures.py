@@ -117,15 +117,16 @@ def packing(repeat: int) -> None:
     tables.sort(key=len)
     forward: dict[int, int] = {0: 1}
     for table in tables[:-2]:
-        forward = signatures._sums(forward, table, pk, (0, pk.deck), 10**9, signatures._Steps(10**12))
+        forward = signatures._join(forward, table, pk, signatures._Steps(10**12), room=(0, pk.deck))[0]
     left, right, keep = forward, tables[-2], tables[-1]
+    deck, deck_guarded, guard = pk.deck, pk.deck_guarded, pk.guard
 
-    # Packed ints vs tuples: the same sums <= deck of the two largest tables before the join.
+    # Packed ints vs tuples: all sums <= deck of two tables, pair by pair.
     small, large = tables[-3], tables[-2]
     unpack = lambda code: tuple((code >> s) & m for s, m in zip(pk.shifts, pk.masks))  # noqa: E731
     small_t = {unpack(a): w for a, w in small.items()}
     large_t = {unpack(r): w for r, w in large.items()}
-    deck_t = unpack(pk.deck)
+    deck_t = unpack(deck)
 
     def with_tuples() -> dict[tuple[int, ...], int]:
         out: dict[tuple[int, ...], int] = {}
@@ -136,15 +137,22 @@ def packing(repeat: int) -> None:
                     out[s] = out.get(s, 0) + wa * wr
         return out
 
-    no_room = (0, pk.deck)
-    packed = best_of(repeat, lambda: signatures._sums(small, large, pk, no_room, 10**9, signatures._Steps(10**12)))
+    def with_ints() -> dict[int, int]:
+        out: dict[int, int] = {}
+        for a, wa in small.items():
+            for r, wr in large.items():
+                s = a + r
+                if (deck_guarded - s) & guard == guard:
+                    out[s] = out.get(s, 0) + wa * wr
+        return out
+
+    packed = best_of(repeat, with_ints)
     tuples = best_of(repeat, with_tuples)
     print(f"sums <= deck, {len(small)} x {len(large)} pairs, {len(copies)} keys: packed ints {packed:.3f} s, "
           f"tuples {tuples:.3f} s ({tuples / packed:.0f}x)")
 
     def all_pairs() -> dict[int, int]:
         out: dict[int, int] = {}
-        deck, deck_guarded, guard = pk.deck, pk.deck_guarded, pk.guard
         for a, wa in left.items():
             for r, wr in right.items():
                 s = a + r
@@ -152,9 +160,11 @@ def packing(repeat: int) -> None:
                     out[s] = out.get(s, 0) + wa * wr
         return out
 
-    steps = signatures._Steps(10**12)
-    joined = best_of(repeat, lambda: signatures._join(left, right, keep, pk, None, steps))
-    assert signatures._join(left, right, keep, pk, None, steps) == all_pairs()
+    def key_by_key() -> dict[int, int]:
+        return signatures._join(left, right, pk, signatures._Steps(10**12), keep=keep)[0]
+
+    joined = best_of(repeat, key_by_key)
+    assert key_by_key() == all_pairs()
     plain = best_of(1, all_pairs)
     print(f"3-table join {len(left)} x {len(right)} (third table {len(keep)}): all pairs {plain:.3f} s, "
           f"key-by-key join {joined:.3f} s ({plain / joined:.0f}x)")

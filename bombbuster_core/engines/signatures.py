@@ -15,17 +15,21 @@ player's two stands) form one *block* whose signatures are joint.
    with total weight) and backward tables ``beta[b]`` (blocks b onwards),
    dicts from packed vector to weight.  Blocks are ordered by their number
    of distinct vectors, the largest last: the forward pass only joins with
-   it, and every backward table keeps only vectors a forward table completes.
+   it (earlier forward sums are kept to what the later blocks can hold, by
+   per-key ranges from their slot domains), and every backward table keeps
+   only vectors that a forward table completes.
 3. A signature of block b with resource r survives iff ``a + r + x = deck``
    for some a in ``alpha[b]``, x in ``beta[b+1]``; its weight times the sum
    of ``alpha[a] * beta[x]`` over those pairs is its exact posterior weight,
-   projected onto the slots it lays out.
+   projected onto the slots it lays out.  The backward step of block b
+   meets exactly those triples, so it yields these completion weights too
+   (rather than iterating the smaller of the two tables once more per r).
 
-Phases 2 and 3 are three-table joins ``a + r + x = deck``.  Iterating all
-pairs of two tables (even the smaller ones) was the bottleneck; :func:`_join`
-splits both sides key by key and drops pairs of groups whose partial sums
-already miss the third table (about 40x faster on a 24-hidden-slot state:
-bench/bench_signatures.py, section 3).
+Phase 2 is a chain of three-table joins ``a + r + x = deck``.  Iterating all
+pairs of two tables was the bottleneck; :func:`_join` splits both sides key
+by key and drops pairs of groups whose partial sums already miss the third
+table (about 40x faster on a 24-hidden-slot state: bench/bench_signatures.py,
+section 3).
 
 Weights: a deal's prior weight is ``prod_k m_k! / prod_{s,k} c_sk!`` (see
 README, "Probability model") = ``(prod_k m_k! / prod_s n_s!) * prod_s
@@ -39,7 +43,8 @@ subtraction and mask test on the spare top bit of every field.
 Signatures are cached in memory across analyses, keyed by a block's own
 constraints (:class:`BlockSpec`), so an event on one stand leaves the other
 stands' signatures cached.  Phases 1 and 3 run per block through an
-:class:`~bombbuster_core.executor.Executor` (serial by default).  A
+:class:`~bombbuster_core.executor.Executor` (serial by default; phase 2 is
+sequential).  A
 :class:`Budget` bounds the work; beyond it the engine raises
 :class:`EngineLimit` rather than approximate.
 """
