@@ -206,8 +206,9 @@ def test_cli_prints_the_budget_error(tmp_path, capsys, monkeypatch) -> None:
              "wires": {"blue": [1, 2, 3]}, "events": []}
     path = tmp_path / "t.json"
     path.write_text(json.dumps(table))
-    monkeypatch.setattr(signatures, "DEFAULT_BUDGET", Budget(max_signatures=3))
+    monkeypatch.setattr(signatures, "DEFAULT_BUDGET", signatures.DEFAULT_BUDGET)  # restored after the test
     monkeypatch.setattr(signatures, "CACHE", SignatureCache())
+    signatures.configure(budget=Budget(max_signatures=3))
     assert cli.main(["analyze", str(path), "--engine", "signatures"]) == 2
     out = json.loads(capsys.readouterr().out)
     assert out == {"error": "too large for the signatures engine (15 signatures on "
@@ -215,6 +216,6 @@ def test_cli_prints_the_budget_error(tmp_path, capsys, monkeypatch) -> None:
     reply = json.loads(bridge.handle(json.dumps({"id": 7, "method": "analyze",
                                                  "params": {"table": table, "engine": "signatures"}})))
     assert reply == {"id": 7, "error": {"message": out["error"]}}
-    monkeypatch.setattr(signatures, "DEFAULT_BUDGET", Budget())
+    signatures.configure(budget=Budget())
     assert cli.main(["analyze", str(path), "--engine", "signatures"]) == 0
     assert json.loads(capsys.readouterr().out)["worlds"] == 34650  # 12! / (4!)^3
