@@ -8,6 +8,7 @@ in-play tiles into sorted stands, weighted by the shuffle prior, kept when
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 from collections import Counter
@@ -59,7 +60,12 @@ def deals(table: dict[str, Any]) -> list[tuple[list[list[tuple]], int]]:
                 yield hands, num // den
                 return
             p, st, n = sizes[i]
-            options = [known[(p, st)]] if (p, st) in known else itertools.combinations_with_replacement(keys, n)
+            if (p, st) in known:
+                options = [known[(p, st)]]
+            elif i == len(sizes) - 1:  # the last stand takes what is left
+                options = [tuple(sorted(left.elements()))]
+            else:
+                options = itertools.combinations_with_replacement(keys, n)
             for hand in options:
                 c = Counter(hand)
                 if all(c[k] <= left[k] for k in c):
@@ -238,23 +244,37 @@ def test_best_double_detector_is_the_brute_force_best(seed: int) -> None:
         assert all(s["p_red"] > cap for s in dds)
 
 
+_TRUTHS: dict[tuple[str, int], Truth] = {}
+
+
+def truth_of(table: dict[str, Any], player: int) -> Truth:
+    """Truth, shared by the tests that enumerate the same table."""
+    key = (json.dumps(table, sort_keys=True), player)
+    if key not in _TRUTHS:
+        _TRUTHS[key] = Truth(table, player)
+    return _TRUTHS[key]
+
+
 def brute_expected_entropy(truth: Truth, target: Slot, v, probabilities: str) -> float:
     positions = [x for q in range(len(truth.table["players"])) for x in truth.uncut(q)]
-    given = [(d, w) for d, w in truth.deals if truth.holds(d, [v])]
+    mine = truth.uncut(truth.player)
+    # Each consistent deal as {uncut slot: gameplay value}, kept when the player holds v.
+    given = [(row, w) for row, w in (({x: truth.g(d, x) for x in positions}, w) for d, w in truth.deals)
+             if any(row[x] == v for x in mine)]
 
     def h(branch) -> float | None:
-        kept = [d for d, _ in given if branch(d)]
+        kept = [row for row, _ in given if branch(row)]
         if not kept:
             return None
-        return sum(math.log2(len({truth.g(d, x) for d in kept})) for x in positions)
+        return sum(math.log2(len({row[x] for row in kept})) for x in positions)
 
     if probabilities == "seed":
-        possible = {truth.g(d, target) for d, _ in given}
+        possible = {row[target] for row, _ in given}
         p_s = 1 / len(possible) if v in possible else 0.0
     else:
         total = sum(w for _, w in given)
-        p_s = sum(w for d, w in given if truth.g(d, target) == v) / total
-    h_s, h_f = h(lambda d: truth.g(d, target) == v), h(lambda d: truth.g(d, target) != v)
+        p_s = sum(w for row, w in given if row[target] == v) / total
+    h_s, h_f = h(lambda row: row[target] == v), h(lambda row: row[target] != v)
     return (p_s * h_s if p_s and h_s is not None else 0.0) + ((1 - p_s) * h_f if p_s < 1 and h_f is not None else 0.0)
 
 
@@ -264,7 +284,7 @@ def test_entropy_mode_equals_brute_force_formula(seed: int, probabilities: str) 
     rng = random.Random(3000 + seed)
     table = small_game(rng, me=seed % 2 == 0, players=3, turns=rng.randint(0, 4))
     player = table["me"]["player"] if "me" in table else rng.randrange(3)
-    truth = Truth(table, player)
+    truth = truth_of(table, player)
     seen: list[tuple[int, int]] = []
     result = suggest(load_table(table), player=player, mode="entropy", probabilities=probabilities,
                      policy=Policy(equipment=(), red_cap=1.0), progress=lambda done, total: seen.append((done, total)))
@@ -371,8 +391,6 @@ def test_no_token_missions_merge_failures() -> None:
 
 
 def test_cli_and_bridge_agree(tmp_path, capsys) -> None:
-    import json
-
     table = {**HAND, "me": {"player": 0, "stands": [[1, 2, 3, 3]]}}
     path = tmp_path / "t.json"
     path.write_text(json.dumps(table))
