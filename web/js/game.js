@@ -378,7 +378,7 @@ export class GameScreen {
     const step = this.draft && this.currentStep();
     const chosen = (this.draft && this.draft.chosenSlots) || [];
     const meIndex = this.table.me ? this.table.me.player : -1;
-    return h("section.table", { "aria-label": "table" }, this.table.players.map((player, p) =>
+    return h("section.table", { "aria-label": "table" }, ...this.table.players.map((player, p) =>
       h(`div.player${p === meIndex ? ".mine" : ""}`, { dataset: { player: String(p) } },
         h("div.player-name", {}, player.name, p === meIndex ? h("span.badge", {}, "me") : null),
         player.stands.map((size, s) => h("div.stand", {
@@ -390,7 +390,10 @@ export class GameScreen {
           const picked = chosen.some((c) => c.stand === s && c.slot === j && p === this.draft.actor)
             || (step && step.slot && step.slot.player === p && step.slot.stand === s && step.slot.slot === j);
           return this.slotView(slot, selectable, picked);
-        }))))));
+        }))))),
+      h("p.legend", {}, "Most likely value and its chance · ", h("span.legend-certain", {}, "✓ certain"),
+        " · struck through = cut · bottom bar = chance of ", h("span.legend-red", {}, "red"), " / ",
+        h("span.legend-yellow", {}, "yellow"), " · tap a wire for details"));
   }
 
   slotView(slot, selectable, picked) {

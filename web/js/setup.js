@@ -51,7 +51,10 @@ function playerName(setup, p) {
   return setup.names[p].trim() || `Player ${p + 1}`;
 }
 
-/** Render the setup screen into `root`; `onStart(table)` receives the new table. */
+/**
+ * Render the setup screen into `root`; `onStart(table)` receives the new table
+ * and resolves to whether the game started.
+ */
 export function renderSetup(root, { onStart, onCancel }) {
   const setup = defaultSetup();
 
@@ -172,7 +175,7 @@ export function renderSetup(root, { onStart, onCancel }) {
         keypad()));
   };
 
-  const start = () => {
+  const start = async (event) => {
     const stands = standsOfSetup(setup);
     const wires = wiresOf(setup);
     const dealt = stands.flat().reduce((a, b) => a + b, 0);
@@ -181,7 +184,10 @@ export function renderSetup(root, { onStart, onCancel }) {
       const missing = stands[setup.me].findIndex((size, s) => (setup.myStands[s] || []).length !== size);
       if (missing >= 0) return toast(`Enter all your wires (stand ${missing + 1}) or choose "Nobody".`, "error");
     }
-    onStart(tableFromSetup({
+    const button = event.currentTarget;
+    button.disabled = true;
+    button.textContent = "Checking…";
+    const started = await onStart(tableFromSetup({
       players: stands.map((sizes, p) => ({ name: playerName(setup, p), stands: sizes })),
       blueLow: setup.blueLow,
       blueHigh: setup.blueHigh,
@@ -191,6 +197,10 @@ export function renderSetup(root, { onStart, onCancel }) {
       me: setup.me,
       myStands: setup.me === null ? [] : stands[setup.me].map((_, s) => setup.myStands[s]),
     }));
+    if (!started) {
+      button.disabled = false;
+      button.textContent = "Start game";
+    }
   };
 
   const view = () => h("div.setup", {},
