@@ -74,3 +74,13 @@ def test_cancel_terminates_and_the_pool_keeps_serving(page, server):
         return [name, after.consistent];
     }""", sample_table())
     assert outcome == ["CancelledError", True]
+
+
+def test_a_crashed_worker_is_replaced_and_the_request_retried(page, server):
+    open_app(page, server.url + "?workers=1")
+    assert len(page.workers) == 1
+    # Break the worker: its next message throws an uncaught error, as a broken runtime would.
+    page.workers[0].evaluate("() => { self.onmessage = () => { throw new Error('simulated crash'); }; }")
+    table = sample_table()
+    assert page.evaluate("table => window.bombbuster.analyze(table)", table) == cli_analyze(table)
+    assert len(page.workers) == 1  # the replacement

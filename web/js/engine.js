@@ -71,6 +71,8 @@ class PooledWorker {
       this.pool.workerReady(this, {
         ...data.timings, installer: data.installer, total: Math.round(performance.now() - this.startedAt),
       });
+    } else if (data.type === "crashed") {
+      this.crash(data.error);
     } else if (data.type === "fatal") {
       this.pool.workerFailed(this, data.error);
     } else if (data.type === "stats" && this.statsWaiter) {

@@ -9,6 +9,7 @@
 import { h, openSheet, closeSheet, toast, percent, ranked } from "./ui.js";
 import { colourOf, describeEvent, label, possibleKeys, publicView, valueLabel } from "./model.js";
 import { CancelledError } from "./engine.js";
+import { SuggestionsPanel } from "./suggestions.js";
 
 const slotId = (p, s, j) => `${p}:${s}:${j}`;
 const RESULT_CACHE_SIZE = 12;
@@ -104,6 +105,7 @@ export class GameScreen {
     this.refusal = null;
     this.requestSeq = 0;
     this.results = new Map(); // table JSON → analysis, so view toggles and undo are instant
+    this.suggestions = new SuggestionsPanel(this);
     this.refresh();
   }
 
@@ -349,7 +351,7 @@ export class GameScreen {
   render() {
     const scroll = window.scrollY;
     this.root.replaceChildren(h("div.game", { dataset: { view: this.view() } },
-      this.statusBar(), this.tableView(), this.recorder(), this.eventLog()));
+      this.statusBar(), this.tableView(), this.suggestions.element(), this.recorder(), this.eventLog()));
     window.scrollTo(0, scroll);
   }
 

@@ -7,6 +7,7 @@
 //               {type: "ready", timings}
 //               {type: "reply", id, reply, ms}   reply = bridge JSON reply (string)
 //               {type: "fatal", error}           start-up failed
+//               {type: "crashed", id, error}     the runtime broke; replace this worker
 // {type: "stats"} in → {type: "stats", wasmBytes} out: the worker's linear memory size.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
@@ -69,6 +70,15 @@ self.onmessage = async (event) => {
     return;
   }
   const began = performance.now();
-  const reply = handle(message);
+  let reply;
+  try {
+    reply = handle(message); // never raises for bad input: errors come back as replies
+  } catch (error) {
+    // Only a broken runtime gets here (e.g. Pyodide's fatal error after running
+    // out of memory): tell the pool, which replaces this worker.
+    self.postMessage({ type: "crashed", id, error: String(error && error.message || error) });
+    self.close();
+    return;
+  }
   self.postMessage({ type: "reply", id, reply, ms: performance.now() - began });
 };

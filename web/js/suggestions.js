@@ -1,0 +1,328 @@
+// The suggestions panel of the table screen: the core's ranked cut suggestions
+// (bridge method `suggest`, docs/suggestions.md) for the player to move.
+//
+// - The panel owns one DOM element that GameScreen puts into every render; the
+//   table screen rebuilds its children, so the panel keeps its own state.
+// - Each render checks the request key (table in the current view, player,
+//   mode). A new key starts a debounced request; an answer for an older key is
+//   dropped (seq). A stale entropy run is cancelled (it may take minutes); a
+//   stale exact run is left to finish and ignored, as cancelling costs a worker
+//   restart. Recent answers are kept, so undo and view toggles are instant.
+// - Tapping a suggestion pre-fills the event recorder (see docs/suggestions.md,
+//   "In the page"): the player then only confirms what happened.
+import { h, openSheet } from "./ui.js";
+import { colourOf, valueLabel } from "./model.js";
+import { CancelledError } from "./engine.js";
+
+const DEBOUNCE_MS = 300;
+const CACHE_SIZE = 8;
+const SHOWN_CALLS = 5; // ranked dual cuts shown before "Show all"
+const KIND_NAMES = {
+  dual_cut: "Dual cut", solo_cut: "Solo cut", reveal_red: "Reveal red", xy_ray: "X-or-Y ray",
+  double_detector: "Double Detector", triple_detector: "Triple Detector", super_detector: "Super Detector",
+};
+const EVENT_KINDS = new Set(["dual_cut", "solo_cut", "reveal_red"]);
+
+/** Which list a suggestion belongs to: forced (certain moves), calls (ranked dual cuts), equipment. */
+export function groupOf(suggestion) {
+  if (!EVENT_KINDS.has(suggestion.kind)) return "equipment";
+  return suggestion.kind === "dual_cut" && !suggestion.certain ? "calls" : "forced";
+}
+
+/** A probability with enough digits to tell small risks apart: "0%", "<0.01%", "0.03%", "4.2%", "67%", "✓". */
+export function riskText(p) {
+  if (p <= 0) return "0%";
+  if (p >= 1) return "✓";
+  const pc = p * 100;
+  if (pc < 0.01) return "<0.01%";
+  if (pc < 1) return `${pc.toFixed(2)}%`;
+  if (pc < 10) return `${pc.toFixed(1)}%`;
+  if (pc > 99.5) return ">99%";
+  return `${Math.round(pc)}%`;
+}
+
+const sameSlot = (a, b) => a.player === b.player && a.stand === b.stand && a.slot === b.slot;
+
+export class SuggestionsPanel {
+  /** screen: the GameScreen (table, view, names, recorder drafts); engine: window.bombbuster. */
+  constructor(screen) {
+    this.screen = screen;
+    this.mode = "exact";
+    this.chosenPlayer = null; // null: the default player to move
+    this.expanded = false;
+    this.key = null;
+    this.seq = 0;
+    this.state = { kind: "idle" };
+    this.results = new Map();
+    this.root = h("section.suggestions", { "aria-label": "suggestions" });
+  }
+
+  // ------------------------------------------------------------ requests
+
+  /** The player the panel answers for: the chosen one, else me, else the next after the last actor. */
+  player() {
+    const table = this.screen.table;
+    if (this.chosenPlayer !== null && this.chosenPlayer < table.players.length) return this.chosenPlayer;
+    if (table.me) return table.me.player;
+    const acted = [...table.events].reverse().find((event) => event.actor !== undefined);
+    return acted ? (acted.actor + 1) % table.players.length : 0;
+  }
+
+  /** The element to place in the table screen; starts a request when the table, player or mode changed. */
+  element() {
+    this.schedule();
+    this.paint();
+    return this.root;
+  }
+
+  schedule() {
+    const table = this.screen.viewTable();
+    const player = this.player();
+    const mode = this.mode;
+    const key = JSON.stringify([table, player, mode]);
+    if (key === this.key) return;
+    this.key = key;
+    this.seq += 1; // an answer in flight is now stale
+    clearTimeout(this.timer);
+    if (this.abort && this.state.mode === "entropy") this.abort.abort(); // minutes of stale work
+    this.abort = null;
+    const known = this.results.get(key);
+    if (known) {
+      this.state = { kind: "ok", result: known, mode };
+      return;
+    }
+    this.state = { kind: "busy", ms: 0, mode, previous: this.state.result || this.state.previous };
+    this.timer = setTimeout(() => this.run(key, table, player, mode), DEBOUNCE_MS);
+  }
+
+  async run(key, table, player, mode) {
+    const seq = ++this.seq;
+    const abort = (this.abort = new AbortController());
+    try {
+      const result = await this.screen.engine.suggest(table, {
+        player, mode, signal: abort.signal,
+        onProgress: (ms) => { if (seq === this.seq) this.showElapsed(ms); },
+      });
+      this.results.set(key, result);
+      if (this.results.size > CACHE_SIZE) this.results.delete(this.results.keys().next().value);
+      if (seq !== this.seq) return;
+      this.state = { kind: "ok", result, mode };
+    } catch (error) {
+      if (seq !== this.seq) return;
+      this.state = error instanceof CancelledError ? { kind: "cancelled", mode } : { kind: "error", message: error.message, mode };
+    }
+    if (this.abort === abort) this.abort = null;
+    this.paint();
+  }
+
+  cancel() {
+    if (this.abort) this.abort.abort();
+    else if (this.state.kind === "busy") { // still debouncing
+      clearTimeout(this.timer);
+      this.seq += 1;
+      this.state = { kind: "cancelled", mode: this.mode };
+      this.paint();
+    }
+  }
+
+  retry() {
+    this.key = null;
+    this.element();
+  }
+
+  setMode(mode) {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    this.expanded = false;
+    this.element();
+  }
+
+  setPlayer(player) {
+    this.chosenPlayer = player;
+    this.expanded = false;
+    this.element();
+  }
+
+  // ------------------------------------------------------------ rendering
+
+  showElapsed(ms) {
+    const text = this.root.querySelector(".sug-status .sug-elapsed");
+    if (text) text.textContent = `${(ms / 1000).toFixed(1)} s`;
+  }
+
+  paint() {
+    const table = this.screen.table;
+    const player = this.player();
+    const { kind, mode } = this.state;
+    this.root.dataset.state = kind;
+    this.root.dataset.mode = this.mode;
+    this.root.dataset.player = String(player);
+    const picker = h("div.segmented.sug-players", { role: "group", "aria-label": "suggestions for" },
+      table.players.map((p, i) => h("button", {
+        dataset: { player: String(i) }, "aria-pressed": String(i === player), onclick: () => this.setPlayer(i),
+      }, p.name)));
+    const modes = h("div.segmented.sug-modes", { role: "group", "aria-label": "ranking" },
+      [["exact", "Exact"], ["entropy", "Entropy"]].map(([value, text]) => h("button", {
+        dataset: { mode: value }, "aria-pressed": String(value === this.mode), onclick: () => this.setMode(value),
+      }, text)));
+    let status = null;
+    let body = null;
+    if (kind === "busy") {
+      status = h("div.sug-status", {}, h("span.spinner"),
+        h("span", {}, mode === "entropy" ? "Ranking by expected entropy… " : "Computing the odds… "),
+        h("span.sug-elapsed", {}, ""),
+        h("button.link", { dataset: { action: "cancel-suggestions" }, onclick: () => this.cancel() }, "Cancel"));
+      if (this.state.previous && this.state.previous.consistent) body = this.list(this.state.previous, true);
+    } else if (kind === "cancelled") {
+      status = h("div.sug-status", {}, h("span", {}, "Suggestions cancelled."),
+        h("button.link", { dataset: { action: "run-suggestions" }, onclick: () => this.retry() }, "Run again"));
+    } else if (kind === "error") {
+      status = h("div.sug-status.bad", {}, `No suggestions: ${this.state.message}`);
+    } else if (kind === "ok" && !this.state.result.consistent) {
+      status = h("div.sug-status.bad", {}, "No suggestions: the table is inconsistent.");
+    } else if (kind === "ok") {
+      body = this.list(this.state.result, false);
+    }
+    this.root.replaceChildren(
+      h("div.sug-head", {}, h("h2", {}, "Suggestions"), modes),
+      picker, status, body);
+  }
+
+  list(result, stale) {
+    const items = result.suggestions.map((s, rank) => ({ s, rank, group: groupOf(s) }));
+    const forced = items.filter((i) => i.group === "forced");
+    const calls = items.filter((i) => i.group === "calls");
+    const equipment = items.filter((i) => i.group === "equipment");
+    const shown = this.expanded ? calls : calls.slice(0, SHOWN_CALLS);
+    const section = (title, group, entries, extra = null) => entries.length
+      ? h("div.sug-group", { dataset: { group } }, h("h3", {}, title),
+        h("ol.sug-list", {}, entries.map((entry) => h("li", {}, this.item(entry, stale, result.red_cap)))), extra)
+      : null;
+    const more = calls.length > SHOWN_CALLS ? h("button.link.sug-more", {
+      dataset: { action: "more-suggestions" }, onclick: () => { this.expanded = !this.expanded; this.paint(); },
+    }, this.expanded ? "Show fewer" : `Show all ${calls.length} calls`) : null;
+    const who = this.screen.playerName(result.player);
+    return h(`div.sug-body${stale ? ".stale" : ""}`, { "aria-busy": stale ? "true" : null },
+      items.length ? null : h("p.hint", {}, `${who} has no call to make.`),
+      section("Certain moves", "forced", forced),
+      section(this.mode === "entropy" ? "Calls, by expected entropy" : "Best calls", "calls", shown, more),
+      section("Equipment, if you have it", "equipment", equipment),
+      h("p.hint.sug-foot", {}, this.mode === "entropy"
+        ? `Tap a move to record it. ${result.branch_analyses ?? 0} branch analyses.`
+        : "Tap a move to record it: you only confirm what happened."));
+  }
+
+  /** One suggestion as a button whose data attributes carry the engine's exact numbers. */
+  item({ s, rank }, stale, cap) {
+    const classes = ["suggestion", s.kind.replace(/_/g, "-")];
+    if (s.certain) classes.push("certain");
+    if (s.p_red > cap) classes.push("risky");
+    return h(`button.${classes.join(".")}`, {
+      disabled: stale,
+      dataset: {
+        rank: String(rank), kind: s.kind,
+        targets: JSON.stringify(s.target ? [s.target] : s.targets),
+        value: JSON.stringify(s.values || s.value),
+        pSuccess: String(s.p_success), pRed: String(s.p_red), bits: String(s.bits),
+        certain: String(Boolean(s.certain)),
+      },
+      onclick: () => this.tap(s),
+    },
+    h("span.sug-line", {},
+      h("span.sug-kind", {}, KIND_NAMES[s.kind] || s.kind),
+      h("span.sug-what", {}, this.describe(s))),
+    h("span.sug-stats", {},
+      h("span.sug-p", { title: "chance of success" }, s.certain ? "✓ certain" : `P ${riskText(s.p_success)}`),
+      h(`span.sug-red${s.p_red > 0 ? ".some" : ""}`, { title: "chance of cutting a red wire" }, `red ${riskText(s.p_red)}`),
+      h("span.sug-bits", { title: "expected information" }, `${Number(s.bits).toFixed(2)} bits`)),
+    h("span.sug-why", {}, s.why));
+  }
+
+  describe(s) {
+    const screen = this.screen;
+    const values = s.values ? s.values.map(valueLabel).join(" or ") : valueLabel(s.value);
+    if (s.kind === "reveal_red") return `${screen.playerName(this.state.result?.player ?? this.player())}'s ${s.targets.length} wire(s)`;
+    if (s.kind === "solo_cut") return `${values} × ${s.targets.length}`;
+    if (s.target) return `${screen.slotName(s.target)} = ${values}`;
+    const stands = [...new Set(s.targets.map((t) => `${t.player}:${t.stand}`))];
+    const slots = s.targets.map((t) => t.slot + 1).join(", ");
+    return stands.length === 1
+      ? `${screen.slotName({ ...s.targets[0], slot: 0 }).replace(/ slot 1$/, "")} slots ${slots} = ${values}`
+      : `${s.targets.map((t) => screen.slotName(t)).join(", ")} = ${values}`;
+  }
+
+  // ------------------------------------------------------------ tapping
+
+  /** Pre-fill the recorder for this move (dual, solo, reveal), or show an equipment move's details. */
+  tap(s) {
+    const actor = this.state.result ? this.state.result.player : this.player();
+    const screen = this.screen;
+    if (s.kind === "dual_cut") {
+      const prefill = { actor, target: { ...s.target }, value: s.value };
+      const mine = this.mySlotFor(actor, s.value);
+      if (mine) prefill.actor_slot = mine; // asked only after a success
+      screen.startDraft("dual_cut", prefill);
+    } else if (s.kind === "solo_cut") {
+      screen.startDraft("solo_cut", { actor, value: s.value, chosenSlots: s.targets.map((t) => ({ ...t })) });
+    } else if (s.kind === "reveal_red") {
+      screen.startDraft("reveal_red", { actor });
+    } else {
+      return this.showEquipment(s, actor);
+    }
+    this.revealRecorder();
+  }
+
+  /**
+   * In my view, the wire I cut on a success: my first uncut wire of that value
+   * (any one: equal blue wires are interchangeable). For a yellow only when I
+   * hold exactly one uncut yellow, since yellow tiles differ by printed value.
+   */
+  mySlotFor(actor, value) {
+    const table = this.screen.table;
+    if (!table.me || table.me.player !== actor) return null;
+    const matches = [];
+    table.me.stands.forEach((keys, stand) => keys.forEach((key, slot) => {
+      const at = { player: actor, stand, slot };
+      if (typeof key !== "number" || this.screen.isCut(at)) return;
+      if (value === "yellow" ? colourOf(key) === "yellow" : colourOf(key) === "blue" && key === value) matches.push(at);
+    }));
+    if (value === "yellow" && matches.length !== 1) return null;
+    return matches[0] || null;
+  }
+
+  showEquipment(s, actor) {
+    const screen = this.screen;
+    const targets = s.target ? [s.target] : s.targets;
+    const values = s.values ? s.values.map(valueLabel).join(" or ") : valueLabel(s.value);
+    const outcome = (o) => {
+      if (o.outcome === "success") return o.key !== undefined ? `success (Y${Math.floor(Number(o.key))})` : "success";
+      if (o.outcome === "token") return `token ${valueLabel(o.value)}`;
+      return o.outcome === "red" ? "explodes (red)" : o.outcome;
+    };
+    const record = () => {
+      // A detector's teammate picks the wire, so only the actor and value are known;
+      // the ray points at one wire and the actor announces one of two values.
+      if (s.kind === "xy_ray") screen.startDraft("dual_cut", { actor, target: { ...s.target } });
+      else screen.startDraft("dual_cut", { actor, value: s.value });
+      this.revealRecorder();
+    };
+    openSheet(`${KIND_NAMES[s.kind] || s.kind}: ${values}`,
+      h("p.hint", {}, "Equipment is not recorded in the table; its result is. If you use it, record the result as a dual cut."),
+      h("ul.sug-targets", {}, targets.map((t) => h("li", {}, screen.slotName(t)))),
+      h("p.risk-summary", {}, h("span", {}, `Success ${riskText(s.p_success)}`), h("span.red", {}, `Red ${riskText(s.p_red)}`),
+        h("span", {}, `${Number(s.bits).toFixed(2)} bits`)),
+      h("ul.distribution.sug-outcomes", {}, (s.outcomes || []).map((o) => h("li", {},
+        h("span.dist-key", {}, outcome(o)),
+        h("span.dist-bar", {}, h("span.dist-fill", { style: { width: `${o.p * 100}%` } })),
+        h("span.dist-p", {}, riskText(o.p))))),
+      h("p.hint", {}, s.why),
+      h("div.actions", {}, h("button.secondary", { dataset: { action: "record-equipment" }, onclick: record }, "Record the result as a dual cut")));
+  }
+
+  revealRecorder() {
+    const recorder = document.querySelector(".recorder");
+    if (!recorder) return;
+    const box = recorder.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) recorder.scrollIntoView({ block: "nearest" });
+  }
+}
