@@ -81,7 +81,8 @@ def _add_suggest(sub: Any) -> None:
     p.add_argument("--budget", type=budget, default=Policy.equipment_budget,
                    help="most analyses spent on equipment ('none' = no limit)")
     p.add_argument("--no-token", action="store_true", help="a failed cut places no info token (M58, constraint H)")
-    p.add_argument("--jobs", type=nonnegative, default=1, help="entropy mode: worker processes for the branch analyses")
+    p.add_argument("--jobs", type=nonnegative, default=1,
+                   help="worker processes for the entropy branches and the public view's per-value analyses")
 
 
 def nonnegative(raw: str) -> int:
@@ -107,8 +108,13 @@ def _suggest(table: Any, args: argparse.Namespace) -> dict[str, Any]:
                     equipment_budget=args.budget, failure_token=not args.no_token)
     options = dict(player=args.player, mode=args.mode, probabilities=args.probabilities, top=args.top,
                    engine=args.engine, policy=policy)
-    if args.jobs <= 1 or args.mode != "entropy":
+    if args.jobs <= 1:
         return suggest(table, **options)
     from concurrent.futures import ProcessPoolExecutor  # only here: Pyodide has no processes
+    columns.PARALLEL_SWEEPS = False  # the pool is the parallelism; no forking beside its threads
     with ProcessPoolExecutor(args.jobs) as pool:
-        return suggest(table, executor=lambda fn, jobs: pool.map(fn, jobs, chunksize=4), **options)
+        def executor(fn: Any, jobs: Any) -> Any:
+            jobs = list(jobs)  # a few chunks per worker: balanced, yet cheap to ship
+            return pool.map(fn, jobs, chunksize=max(1, len(jobs) // (4 * args.jobs)))
+
+        return suggest(table, executor=executor, **options)

@@ -171,9 +171,25 @@ class _Analyses:
                 self.memo[condition] = None
         return self.memo[condition]
 
+    def prefetch(self, conditions: Iterable[Condition], executor: Executor) -> None:
+        """Run the analyses of ``conditions`` not yet memoised through ``executor``."""
+        todo = list(dict.fromkeys(c for c in conditions if c not in self.memo))
+        jobs = [(_apply(self.base, c), self.engine) for c in todo]
+        for condition, beliefs in zip(todo, executor(_analysis_job, jobs)):
+            self.memo[condition] = beliefs
+
     @property
     def runs(self) -> int:
         return len(self.memo)
+
+
+def _analysis_job(job: tuple[Problem, str]) -> Beliefs | None:
+    """One engine run (module level so process pools can pickle it); None when impossible."""
+    problem, engine = job
+    try:
+        return ENGINES[engine](problem)
+    except Inconsistent:
+        return None
 
 
 def _p(b: Beliefs, pos: Pos, keys: frozenset[Key]) -> Fraction:
@@ -592,9 +608,10 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
             cache: dict[tuple, float | None] | None = None) -> dict[str, Any]:
     """The CLI's ``suggest`` JSON for a validated table (``{"consistent": false, ...}`` if impossible).
 
-    ``executor`` maps the entropy mode's branch analyses (default: built-in
-    ``map``; e.g. ``ProcessPoolExecutor().map``); ``progress(done, total)`` is
-    called as they finish; ``cache`` (problem key -> H) may be kept across calls.
+    ``executor`` maps the entropy mode's branch analyses and, in public view,
+    the per-value "player holds v" analyses (default: built-in ``map``; e.g.
+    ``ProcessPoolExecutor().map``); ``progress(done, total)`` is called as the
+    branches finish; ``cache`` (problem key -> H) may be kept across calls.
     """
     if engine not in ENGINES:
         raise EngineChoiceError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
@@ -619,6 +636,8 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
     if root is None:
         return analyze(table, engine)
     values = sg.held_values(root)
+    if executor is not None:  # public view: one analysis per uncertain held value, run them side by side
+        sg.analyses.prefetch([sg.holding((v,)) for v in values], executor)
     calls = sg.dual_cuts(values)
     if mode == "entropy":
         sg.entropy_scores(calls, probabilities, executor, progress, cache)
