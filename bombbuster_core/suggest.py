@@ -174,6 +174,8 @@ class _Analyses:
     def prefetch(self, conditions: Iterable[Condition], executor: Executor) -> None:
         """Run the analyses of ``conditions`` not yet memoised through ``executor``."""
         todo = list(dict.fromkeys(c for c in conditions if c not in self.memo))
+        if not todo:
+            return
         jobs = [(_apply(self.base, c), self.engine) for c in todo]
         for condition, beliefs in zip(todo, executor(_analysis_job, jobs)):
             self.memo[condition] = beliefs
