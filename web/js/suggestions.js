@@ -183,9 +183,7 @@ export class SuggestionsPanel {
     } else if (kind === "ok") {
       body = this.list(this.state.result, false);
     }
-    this.root.replaceChildren(
-      h("div.sug-head", {}, h("h2", {}, "Suggestions"), modes),
-      picker, status, body);
+    this.root.replaceChildren(...[h("div.sug-head", {}, h("h2", {}, "Suggestions"), modes), picker, status, body].filter(Boolean));
   }
 
   list(result, stale) {
@@ -217,12 +215,13 @@ export class SuggestionsPanel {
     const classes = ["suggestion", s.kind.replace(/_/g, "-")];
     if (s.certain) classes.push("certain");
     if (s.p_red > cap) classes.push("risky");
+    if (this.isDrafted(s)) classes.push("chosen");
     return h(`button.${classes.join(".")}`, {
       disabled: stale,
       dataset: {
         rank: String(rank), kind: s.kind,
         targets: JSON.stringify(s.target ? [s.target] : s.targets),
-        value: JSON.stringify(s.values || s.value),
+        value: JSON.stringify(s.values || (s.value === undefined ? null : s.value)),
         pSuccess: String(s.p_success), pRed: String(s.p_red), bits: String(s.bits),
         certain: String(Boolean(s.certain)),
       },
@@ -236,6 +235,15 @@ export class SuggestionsPanel {
       h(`span.sug-red${s.p_red > 0 ? ".some" : ""}`, { title: "chance of cutting a red wire" }, `red ${riskText(s.p_red)}`),
       h("span.sug-bits", { title: "expected information" }, `${Number(s.bits).toFixed(2)} bits`)),
     h("span.sug-why", {}, s.why));
+  }
+
+  /** Whether the recorder's draft is this move (the tapped suggestion stays marked while it is recorded). */
+  isDrafted(s) {
+    const d = this.screen.draft;
+    if (!d || d.editIndex !== undefined || d.type !== s.kind || d.actor !== this.state.result?.player) return false;
+    if (s.kind === "dual_cut") return Boolean(d.target) && sameSlot(d.target, s.target) && d.value === s.value;
+    if (s.kind === "solo_cut") return d.value === s.value;
+    return s.kind === "reveal_red";
   }
 
   describe(s) {
