@@ -40,7 +40,7 @@ const pool = new EnginePool({
   installer: params.get("installer") || undefined,
   onStatus: showEngineStatus,
 });
-const engine = installScriptingApi(pool, { loadStarted });
+const engine = installScriptingApi(pool);
 
 // ------------------------------------------------------------ screens
 

@@ -81,7 +81,7 @@ class PooledWorker {
     } else if (data.type === "reply" && this.job && this.job.id === data.id) {
       const job = this.job;
       this.job = null;
-      job.finish(data.reply, data.ms);
+      job.finish(data.reply);
       this.pool.dispatch();
     }
   }
@@ -186,12 +186,11 @@ export class EnginePool {
       const done = () => timer && clearInterval(timer);
       const job = {
         id, message, retries: 0, worker: null,
-        finish: (replyText, ms) => {
+        finish: (replyText) => {
           done();
           const reply = JSON.parse(replyText, keepBigIntegers);
           if (reply.error) reject(new EngineError(reply.error.message));
           else resolve(reply.result);
-          job.workerMs = ms;
         },
         reject: (error) => { done(); reject(error); },
       };

@@ -5,7 +5,7 @@
 // Messages in:  {id, message}            message = bridge JSON request (string)
 // Messages out: {type: "progress", stage, detail}
 //               {type: "ready", timings}
-//               {type: "reply", id, reply, ms}   reply = bridge JSON reply (string)
+//               {type: "reply", id, reply}       reply = bridge JSON reply (string)
 //               {type: "fatal", error}           start-up failed
 //               {type: "crashed", id, error}     the runtime broke; replace this worker
 // {type: "stats"} in → {type: "stats", wasmBytes} out: the worker's linear memory size.
@@ -69,7 +69,6 @@ self.onmessage = async (event) => {
     self.postMessage({ type: "stats", wasmBytes: pyodide._module.HEAPU8.length });
     return;
   }
-  const began = performance.now();
   let reply;
   try {
     reply = handle(message); // never raises for bad input: errors come back as replies
@@ -80,5 +79,5 @@ self.onmessage = async (event) => {
     self.close();
     return;
   }
-  self.postMessage({ type: "reply", id, reply, ms: performance.now() - began });
+  self.postMessage({ type: "reply", id, reply });
 };
