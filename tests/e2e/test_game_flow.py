@@ -224,6 +224,15 @@ def test_yellow_cut_with_printed_values(page, server):
 def test_two_player_game_with_solo_cut_and_red_reveal(page, server):
     open_app(page, server.url)
     page.wait_for_selector("#start-game")
+
+    def sizes():
+        return [field.input_value() for field in page.locator("input[data-stand]").all()]
+
+    page.click(".segmented[aria-label='player count'] button[data-value='3']")
+    assert sizes() == ["12", "12", "12", "12"]  # the captain has 2 stands
+    assert page.locator(".stand-sizes .row").first.locator("input").count() == 2
+    page.click(".segmented[aria-label='player count'] button[data-value='5']")
+    assert sizes() == ["10", "10", "10", "9", "9"]  # 48 wires, earlier seats get the extra
     page.click(".segmented[aria-label='player count'] button[data-value='2']")
     page.fill("input[aria-label='highest blue value']", "2")
     page.dispatch_event("input[aria-label='highest blue value']", "change")
