@@ -78,7 +78,7 @@ export function renderSetup(root, { onStart, onCancel }) {
   const playersSection = () => h("section.card", {},
     h("h2", {}, "Players"),
     h("div.row", {}, h("span.label", {}, "How many"),
-      segmented([2, 3, 4, 5], setup.playerCount, (n) => { setup.playerCount = n; setup.me = Math.min(setup.me ?? 0, n - 1); resetSizes(); }, "player count")),
+      segmented([2, 3, 4, 5], setup.playerCount, (n) => { setup.playerCount = n; setup.me = setup.me === null ? null : Math.min(setup.me, n - 1); resetSizes(); }, "player count")),
     h("div.names", {}, range(0, setup.playerCount - 1).map((p) => h("label.name-field", {},
       h("span", {}, p === 0 ? "Captain" : `Seat ${p + 1}`),
       h("input", {
