@@ -72,11 +72,11 @@ class EngineLimit(Exception):
 
 @dataclass(frozen=True)
 class Budget:
-    # Defaults: on the 2-core machine no analysis within them took over about 4 s, and past them
-    # the engine refuses within about 2 s (bench/bench_signatures.py, sections 1-2).
+    # A step is one vector pair tested or one entry grouped in phase 2: about 0.7 us of CPU on the
+    # 2-core machine, so the default step limit is about 2 s; phase 1 makes about 250k signatures/s.
     max_signatures: int = 100_000  # signatures of one block (phase 1)
     max_states: int = 200_000  # entries of one forward or backward table (phase 2)
-    max_steps: int = 5_000_000  # vector pairs examined in phases 2 and 3 together
+    max_steps: int = 3_000_000  # steps of phase 2
 
 
 class Packing:
@@ -434,6 +434,7 @@ def _join(left: Table, right: Table, packing: Packing, steps: _Steps, *, keep: T
         def by_prefix(entries: list[tuple[int, int]]) -> dict[int, list[tuple[int, int]]]:
             found = groups.get(id(entries))
             if found is None:
+                steps.charge(len(entries))
                 found = groups[id(entries)] = {}
                 for entry in entries:
                     found.setdefault(entry[0] & prefix, []).append(entry)
