@@ -141,6 +141,8 @@ def test_panel_matches_cli_and_tapping_prefills_a_dual_cut(page, server):
     check_panel_equals_cli(page, cli)
     assert page.locator(".suggestions .suggestion.certain").count() >= 1
     screenshot(page, "phone-suggestions")
+    page.locator(".suggestions").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "phone-suggestions-screen.png"))  # what the phone shows, sticky bars in place
 
     # "Show all" lists every ranked call.
     page.click(".suggestions [data-action='more-suggestions']")
