@@ -205,6 +205,8 @@ export class SuggestionsPanel {
       section("Certain moves", "forced", forced),
       section(this.mode === "entropy" ? "Calls, by expected entropy" : "Best calls", "calls", shown, more),
       section("Equipment, if you have it", "equipment", equipment),
+      result.incomplete && result.incomplete.length ? h("p.hint.sug-incomplete", {},
+        `The search stopped early for ${result.incomplete.map((k) => KIND_NAMES[k] || k).join(", ")}: a better use may exist.`) : null,
       h("p.hint.sug-foot", {}, this.mode === "entropy"
         ? `Tap a move to record it. ${result.branch_analyses ?? 0} branch analyses.`
         : "Tap a move to record it: you only confirm what happened."));
