@@ -181,21 +181,31 @@ def packing(repeat: int) -> None:
           f"key-by-key join {joined:.3f} s ({plain / joined:.0f}x)")
 
 
+# The heaviest prefixes of the boundary games that finish within the default budget:
+# (players, observer, game seed, events).
+HEAVY = [(5, True, 2, 15), (5, False, 0, 16), (5, True, 2, 17), (4, False, 1, 18)]
+
+
 def parallel(repeat: int) -> None:
     if not process_pool_available():
         print("\n4. parallel: no process pool in this interpreter")
         return
     print(f"\n4. serial vs 2-process pool, cold cache (wall seconds, best of {repeat}; pool already started)")
-    print(f"{'state':36} {'serial':>8} {'pool':>8}")
+    print(f"{'state':36} {'hidden':>6} {'serial':>8} {'pool':>8}")
+    cases = [(name, raw) for name, raw in states().items()]
+    for players, observer, seed, events in HEAVY:
+        raw = long_game(players, observer, seed)
+        cases.append((f"{players}p {'observer' if observer else 'public'} game {seed}, {events} events",
+                      {**raw, "events": raw["events"][:events]}))
     with ProcessExecutor(2) as pool:
-        for name, raw in states().items():
+        for name, raw in cases:
             problem = problem_of(raw)
             serial = timed(repeat, lambda: signatures_cold(problem, executor=SerialExecutor()), time.perf_counter)
             if "too large" in serial:
                 continue
             signatures_cold(problem, executor=pool)  # start the workers outside the timing
             pooled = timed(repeat, lambda: signatures_cold(problem, executor=pool), time.perf_counter)
-            print(f"{name:36} {serial} {pooled}", flush=True)
+            print(f"{name:36} {hidden_slots(raw):6d} {serial} {pooled}", flush=True)
 
 
 def main() -> None:

@@ -10,8 +10,9 @@ surviving signatures).  It hands that work to an :class:`Executor`, a tiny
   state within the signature engine's default budget.  Phase 2, which is
   sequential, takes over half the time; phase 1 is mostly one large block;
   and shipping signatures and tables to the workers costs about what the
-  second core saves (``bench/bench_signatures.py``, section 4: e.g. 1.78 s
-  serial vs 1.96 s pooled on the 31-hidden-slot public mid-game state).
+  second core saves (``bench/bench_signatures.py``, section 4: e.g. 1.67 s
+  serial vs 1.76 s pooled on a 27-hidden-slot state, 0.055 vs 0.106 s on a
+  23-hidden-slot one).
 * :class:`ProcessExecutor` — a ``concurrent.futures.ProcessPoolExecutor`` on
   CPython.  Import-safe where multiprocessing is missing (Pyodide): check
   :func:`process_pool_available` before creating one.
