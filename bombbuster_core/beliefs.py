@@ -22,6 +22,10 @@ class Inconsistent(Exception):
     """No deal fits the facts."""
 
 
+class EngineLimit(Exception):
+    """The problem exceeds the engine's budget; no approximate answer is given."""
+
+
 @dataclass(frozen=True)
 class Beliefs:
     problem: Problem

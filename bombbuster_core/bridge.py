@@ -17,8 +17,8 @@ from typing import Any, Callable
 
 from . import __version__
 from .analysis import EngineChoiceError, analyze
+from .beliefs import EngineLimit
 from .engines import DEFAULT
-from .engines.signatures import EngineLimit
 from .suggest import Policy, SuggestError, suggest
 from .table import TableError, load_table
 

@@ -13,8 +13,8 @@ import sys
 from typing import Any
 
 from .analysis import analyze
+from .beliefs import EngineLimit
 from .engines import DEFAULT, ENGINES, columns
-from .engines.signatures import EngineLimit
 from .suggest import EQUIPMENT, MODES, PROBABILITIES, Policy, SuggestError, suggest
 from .table import TableError, load_table
 

@@ -118,10 +118,12 @@ def json_task(name: str) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any
 
 def run_json_task(message: str) -> str:
     """Run one ``{"task": name, "params": ...}`` request; ``{"result": ...}`` or ``{"error": str}``."""
-    from . import engines  # noqa: F401  (importing the engines registers their tasks)
+    from importlib import import_module
 
     try:
         request = json.loads(message)
+        # A task "engine.name" is registered when bombbuster_core.engines.<engine> is imported.
+        import_module(f"{__package__}.engines.{request['task'].split('.')[0]}")
         fn = TASKS[request["task"]]
         return json.dumps({"result": fn(request["params"])})
     except Exception as e:  # a worker must answer with a value, not die

@@ -1,14 +1,38 @@
-"""Inference engines: each turns a :class:`~bombbuster_core.facts.Problem` into exact :class:`~bombbuster_core.beliefs.Beliefs`."""
+"""Inference engines: each turns a :class:`~bombbuster_core.facts.Problem` into exact :class:`~bombbuster_core.beliefs.Beliefs`.
+
+Engines are imported on first use, so a command that runs the default
+engine does not pay for loading the others (it matters at interpreter start
+and in a freshly started browser worker).
+"""
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from importlib import import_module
 from typing import Callable
 
 from ..beliefs import Beliefs
 from ..facts import Problem
-from . import brute, columns, signatures
 
 Engine = Callable[[Problem], Beliefs]
 
-ENGINES: dict[str, Engine] = {"columns": columns.analyze, "brute": brute.analyze,
-                              "signatures": signatures.analyze}
+
+class _Registry(Mapping[str, Engine]):
+    """Engine name -> ``analyze`` function of ``bombbuster_core.engines.<name>``."""
+
+    def __init__(self, names: tuple[str, ...]):
+        self._names = names
+
+    def __getitem__(self, name: str) -> Engine:
+        if name not in self._names:
+            raise KeyError(name)
+        return import_module(f"{__name__}.{name}").analyze
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+ENGINES: Mapping[str, Engine] = _Registry(("columns", "signatures", "brute"))
 DEFAULT = "columns"

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from math import factorial, prod
 from typing import Any
 
-from ..beliefs import Beliefs, Inconsistent
+from ..beliefs import Beliefs, EngineLimit, Inconsistent
 from ..executor import Executor, SerialExecutor, json_task
 from ..facts import Pos, Problem
 from ..wires import Key
@@ -64,10 +64,6 @@ from ..wires import Key
 # One block's signature: a packed count vector per stand of the block, and its weight.
 Signature = tuple[tuple[int, ...], int]
 Table = dict[int, int]  # packed resource vector -> total weight
-
-
-class EngineLimit(Exception):
-    """The problem exceeds the engine's budget; no approximate answer is given."""
 
 
 @dataclass(frozen=True)
