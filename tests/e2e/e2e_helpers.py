@@ -23,21 +23,40 @@ def open_app(page, url: str) -> None:
     page.wait_for_selector("#engine-status[data-state='ready']", state="attached", timeout=READY_TIMEOUT_MS)
 
 
-def cli_analyze(table: dict, view_public: bool = False) -> dict:
-    """What `python -m bombbuster_core analyze TABLE.json` prints for this table."""
-    if view_public:
-        table = {k: v for k, v in table.items() if k != "me"}
+def cli(command: str, table: dict, *options: str) -> dict:
+    """What `python -m bombbuster_core COMMAND TABLE.json OPTIONS` prints for this table."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
         json.dump(table, handle)
     try:
         # The CLI exits non-zero for an inconsistent table but still prints its JSON.
-        done = subprocess.run([sys.executable, "-m", "bombbuster_core", "analyze", handle.name],
+        done = subprocess.run([sys.executable, "-m", "bombbuster_core", command, handle.name, *options],
                               cwd=ROOT, capture_output=True, text=True)
     finally:
         os.unlink(handle.name)
     if not done.stdout.strip():
         raise AssertionError(f"the CLI printed nothing (exit {done.returncode}): {done.stderr}")
     return json.loads(done.stdout)
+
+
+def cli_analyze(table: dict, view_public: bool = False) -> dict:
+    """What `python -m bombbuster_core analyze TABLE.json` prints for this table (or its public view)."""
+    return cli("analyze", {k: v for k, v in table.items() if k != "me"} if view_public else table)
+
+
+def cli_suggest(table: dict, *options: str) -> dict:
+    """What `python -m bombbuster_core suggest TABLE.json OPTIONS` prints."""
+    return cli("suggest", table, *options)
+
+
+def export_table(page) -> dict:
+    """The table file the page's menu exports."""
+    page.click("#menu-button")
+    with page.expect_download() as download:
+        page.click(".menu-item[data-action='export']")
+    with open(download.value.path()) as handle:
+        table = json.load(handle)
+    page.click("#sheet button[aria-label='Close']")
+    return table
 
 
 def screenshot(page, name: str) -> Path:

@@ -7,7 +7,7 @@ import base64
 import json
 import shutil
 
-from e2e_helpers import cli_analyze, open_app, sample_table, screenshot, wait_until
+from e2e_helpers import cli_analyze, export_table, open_app, sample_table, screenshot, wait_until
 from conftest import LAPTOP, SiteServer
 
 
@@ -19,15 +19,6 @@ def import_file(page, tmp_path, table, name="sample.bombbuster.json"):
 
 def wait_analysed(page):
     page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
-
-
-def export_table(page) -> dict:
-    page.click("#menu-button")
-    with page.expect_download() as download:
-        page.click(".menu-item[data-action='export']")
-    page.click("#sheet button[aria-label='Close']")
-    with open(download.value.path()) as handle:
-        return json.load(handle)
 
 
 def test_import_export_round_trip(page, server, tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from e2e_helpers import cli_analyze, open_app, screenshot
+from e2e_helpers import cli_analyze, export_table, open_app, screenshot
 
 MY_WIRES_TAPPED = [12, 1, 3.1, 5, 2, 10, 1, 9, 3, 8, 4, 7, 6]  # any order: the page sorts them
 MY_WIRES_SORTED = [1, 1, 2, 3, 3.1, 4, 5, 6, 7, 8, 9, 10, 12]
@@ -92,16 +92,6 @@ def displayed_matches_cli(page, table):
         top = max(entry["p"].values())
         shown = element.locator(".slot-p").inner_text()
         assert shown == ("cut" if entry["cut"] else percent(top)), entry
-
-
-def export_table(page) -> dict:
-    page.click("#menu-button")
-    with page.expect_download() as download:
-        page.click(".menu-item[data-action='export']")
-    with open(download.value.path()) as handle:
-        table = json.load(handle)
-    page.click("#sheet button[aria-label='Close']")
-    return table
 
 
 def test_four_player_game_through_the_ui(page, server):

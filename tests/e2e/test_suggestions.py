@@ -9,13 +9,9 @@ from __future__ import annotations
 
 import base64
 import json
-import os
-import subprocess
-import sys
-import tempfile
 
 from conftest import LAPTOP
-from e2e_helpers import ARTIFACTS, ROOT, open_app, sample_table, screenshot
+from e2e_helpers import ARTIFACTS, cli_suggest, export_table, open_app, sample_table, screenshot
 
 SHOWN_CALLS = 5  # web/js/suggestions.js: ranked dual cuts shown before "Show all"
 TOLERANCE = 1e-9
@@ -23,30 +19,6 @@ TOLERANCE = 1e-9
 
 def share_link(url: str, table: dict) -> str:
     return url + "#game=" + base64.urlsafe_b64encode(json.dumps(table).encode()).decode().rstrip("=")
-
-
-def cli_suggest(table: dict, *options: str) -> dict:
-    """What `python -m bombbuster_core suggest TABLE.json OPTIONS` prints."""
-    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
-        json.dump(table, handle)
-    try:
-        done = subprocess.run([sys.executable, "-m", "bombbuster_core", "suggest", handle.name, *options],
-                              cwd=ROOT, capture_output=True, text=True)
-    finally:
-        os.unlink(handle.name)
-    if not done.stdout.strip():
-        raise AssertionError(f"the CLI printed nothing (exit {done.returncode}): {done.stderr}")
-    return json.loads(done.stdout)
-
-
-def export_table(page) -> dict:
-    page.click("#menu-button")
-    with page.expect_download() as download:
-        page.click(".menu-item[data-action='export']")
-    with open(download.value.path()) as handle:
-        table = json.load(handle)
-    page.click("#sheet button[aria-label='Close']")
-    return table
 
 
 def wait_suggestions(page, player=None, mode="exact"):
