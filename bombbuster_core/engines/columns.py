@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from math import comb, factorial, prod
 
 from ..beliefs import Beliefs, Inconsistent
-from ..facts import CountIn, Pos, Problem
+from ..facts import Pos, Problem
 
 State = dict[int, int]  # packed code -> exact weight
 
