@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import os
 import pickle
+from collections import Counter
 from dataclasses import dataclass
 from math import comb, factorial, prod
 
@@ -88,31 +89,24 @@ class _Prepared:
                 break
         self.fixed = [s for s, row in enumerate(self.domains) if all(len(d) == 1 for d in row)]
         copies = [problem.copies[k] for k in self.keys]
+        # Known stands leave the state; their rows only scale the weights:
+        # multiplier = prod_k m_k! / (r_k! * prod_fixed c_sk!), r_k = copies left for the free stands.
         fixed_counts = [0] * self.n_layers
+        den = 1
         for s in self.fixed:
             row = [next(iter(d)) for d in self.domains[s]]
             if row != sorted(row):
                 raise _Zero
-            per_layer: dict[int, int] = {}
-            for i in row:
-                per_layer[i] = per_layer.get(i, 0) + 1
-            for i, c in per_layer.items():
+            for i, c in Counter(row).items():
                 fixed_counts[i] += c
+                den *= factorial(c)
         self.copies = [m - f for m, f in zip(copies, fixed_counts)]
         if min(self.copies, default=0) < 0:
             raise _Zero
-        # multiplier = prod_k m_k! / (r_k! * prod_fixed c!)
-        num, den = 1, 1
+        num = 1
         for m, r in zip(copies, self.copies):
             num *= factorial(m)
             den *= factorial(r)
-        for s in self.fixed:
-            per_layer = {}
-            for d in self.domains[s]:
-                i = next(iter(d))
-                per_layer[i] = per_layer.get(i, 0) + 1
-            for c in per_layer.values():
-                den *= factorial(c)
         self.multiplier = num // den
         fixed_set = set(self.fixed)
         counted = {s for c in self.counts for (s, _) in c.slots}
