@@ -43,7 +43,6 @@ import os
 import pickle
 from collections import Counter
 from dataclasses import dataclass
-from itertools import product
 from math import factorial, prod
 
 from ..beliefs import Beliefs, Inconsistent
@@ -311,43 +310,43 @@ class _Plan:
         movers, needs = [], []
         for chunk in self.chunks:
             members = [stands[s] for s in chunk]
-            if any(st in moving for st in members):
-                movers.append(self._chunk_moves(members))
-            if any(st in needy for st in members):
-                needs.append(self._chunk_needs(members))
+            is_moving, is_needy = any(st in moving for st in members), any(st in needy for st in members)
+            if is_moving or is_needy:
+                base = members[0].shift
+                mask = (1 << (members[-1].shift + members[-1].mask.bit_length() - base)) - 1
+                moves, urgent, short = self._chunk_tables(members, mask)
+                if is_moving:
+                    movers.append((base, mask, moves, urgent))
+                if is_needy:
+                    needs.append((base, mask, short))
         return _Layer(copies, movers, needs, None, set(), [], estimate)
 
-    def _chunk_index(self, members: list[_StandLayer], fills: tuple[int, ...]) -> int:
-        base = members[0].shift
-        return sum(f << (st.shift - base) for st, f in zip(members, fills))
-
-    def _chunk_moves(self, members: list[_StandLayer]) -> _Movers:
-        """Moves of a chunk for every combination of its stands' fills.
+    def _chunk_tables(self, members: list[_StandLayer], mask: int):
+        """Per combination of a chunk's fills: its moves, its urgent moves, its unfilled must-fill slots.
 
         Only the fills a state can have at this key are filled in; tables are
         shared between keys and directions with the same stand patterns.
         """
-        cache_key = ("moves",) + tuple((st.shift, st.fills.start, st.fills.stop, tuple(st.put), st.need)
-                                       for st in members)
+        cache_key = tuple((st.shift, st.fills.start, st.fills.stop, tuple(st.put), st.need) for st in members)
         tables = self.prep.tables.get(cache_key)
         if tables is None:
-            width = members[-1].shift + members[-1].mask.bit_length() - members[0].shift
-            moves: list[tuple[int, ...]] = [()] * (1 << width)
-            urgent: list[tuple[int, ...]] = [()] * (1 << width)
-            for fills in product(*(st.fills for st in members)):
-                idx = self._chunk_index(members, fills)
-                moves[idx] = tuple(st.put[f] for st, f in zip(members, fills) if st.put[f])
-                urgent[idx] = tuple(st.put[f] for st, f in zip(members, fills) if st.put[f] and f < st.need)
-            tables = self.prep.tables[cache_key] = (moves, urgent)
-        return (members[0].shift, (1 << (members[-1].shift + members[-1].mask.bit_length() - members[0].shift)) - 1,
-                *tables)
-
-    def _chunk_needs(self, members: list[_StandLayer]) -> _Needs:
-        width = members[-1].shift + members[-1].mask.bit_length() - members[0].shift
-        short = [0] * (1 << width)
-        for fills in product(*(st.fills for st in members)):
-            short[self._chunk_index(members, fills)] = sum(max(st.need - f, 0) for st, f in zip(members, fills))
-        return members[0].shift, (1 << width) - 1, short
+            base = members[0].shift
+            entries = [(0, (), (), 0)]  # (index, moves, urgent, short) over the members so far
+            for st in members:
+                grown = []
+                for f in st.fills:
+                    d = st.put[f]
+                    move, must = (d,) if d else (), (d,) if d and f < st.need else ()
+                    at, short = f << (st.shift - base), max(st.need - f, 0)
+                    grown += [(i + at, m + move, u + must, n + short) for i, m, u, n in entries]
+                entries = grown
+            moves: list[tuple[int, ...]] = [()] * (mask + 1)
+            urgent: list[tuple[int, ...]] = [()] * (mask + 1)
+            shorts = [0] * (mask + 1)
+            for i, m, u, n in entries:
+                moves[i], urgent[i], shorts[i] = m, u, n
+            tables = self.prep.tables[cache_key] = (moves, urgent, shorts)
+        return tables
 
     # ------------------------------------------------------------ sweep
     def sweep(self) -> list[State]:
@@ -538,15 +537,21 @@ def analyze(problem: Problem) -> Beliefs:
         for s in g:
             hist_of[s], share[s] = g[0], len(g)
     owners = sorted(set(hist_of.values()))
-    shifts = {o: [forward.shift[s] for s in prep.free if hist_of[s] == o] for o in owners}
     masks = {o: (1 << forward.size[o].bit_length()) - 1 for o in owners}
     full, fills_mask = forward.full, forward.fills_mask
     group_fields = [([forward.shift[s] for s in g], masks[g[0]]) for g in prep.groups]
     group_bits = sum(mask << sh for shifts, mask in group_fields for sh in shifts)
     orbit_sizes: dict[int, int] = {}  # group fields -> orbit size; few distinct values
+    # Joint weights are summed per chunk of adjacent stands (one addition per
+    # chunk, not per stand), then split into each stand's fill histogram.
+    chunks = []
+    for chunk in forward.chunks:
+        base = forward.shift[chunk[0]]
+        width = forward.shift[chunk[-1]] + masks[hist_of[chunk[-1]]].bit_length() - base
+        chunks.append((base, (1 << width) - 1, [(hist_of[s], forward.shift[s] - base, masks[hist_of[s]]) for s in chunk]))
     cumulative: dict[int, list[list[int]]] = {o: [] for o in owners}  # [boundary][j] = weight of fill > j
     for i in range(L + 1):
-        hist = {o: [0] * (forward.size[o] + 1) for o in owners}
+        sums = [[0] * (mask + 1) for _, mask, _ in chunks]
         live = [tr for tr, first, last in span if first < i <= last]
         back = bwd[L - i]
         if live:
@@ -575,10 +580,14 @@ def analyze(problem: Problem) -> Beliefs:
                     joint = w * b // orbit
                 else:
                     joint = w * b
-                for o in owners:
-                    h, m = hist[o], masks[o]
-                    for sh in shifts[o]:
-                        h[(code >> sh) & m] += joint
+                for (base, mask, _), chunk_sums in zip(chunks, sums):
+                    chunk_sums[(code >> base) & mask] += joint
+        hist = {o: [0] * (forward.size[o] + 1) for o in owners}
+        for (_, _, members), chunk_sums in zip(chunks, sums):
+            for idx, h in enumerate(chunk_sums):
+                if h:
+                    for o, off, m in members:
+                        hist[o][(idx >> off) & m] += h
         for o in owners:
             h = hist[o]
             cum = [0] * forward.size[o]
