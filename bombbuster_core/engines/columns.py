@@ -42,6 +42,7 @@ from __future__ import annotations
 import os
 import pickle
 from collections import Counter
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from math import factorial, prod
 
@@ -247,12 +248,18 @@ class _Plan:
             else:
                 self.chunks.append([s])
         doms = {s: self._domains(s) for s in prep.free}
-        bounds = {s: [(min(d), max(d)) for d in doms[s]] for s in prep.free}
+        # Least and greatest key of each slot: both rise along a sorted stand.
+        lows = {s: [min(d) for d in doms[s]] for s in prep.free}
+        highs = {s: [max(d) for d in doms[s]] for s in prep.free}
+        takes = {s: frozenset().union(*doms[s]) for s in prep.free}
         self.layers: list[_Layer] = []
         last_touch: dict[int, _Layer] = {}
         for t in range(prep.n_layers):
             copies = prep.copies[self.key_layer(t)]
-            stands = {s: self._stand_layer(s, t, copies, doms[s], bounds[s]) for s in prep.free}
+            # Stands this key may land on or must fill, with their chunk partners.
+            involved = {s for s in prep.free if t in takes[s] or bisect_right(highs[s], t) > bisect_left(highs[s], t)}
+            stands = {s: self._stand_layer(s, t, copies, doms[s], lows[s], highs[s])
+                      for chunk in self.chunks if involved.intersection(chunk) for s in chunk}
             layer = self._layer(copies, stands)
             for ti in layer.trackers:
                 last_touch[ti] = layer
@@ -276,13 +283,12 @@ class _Plan:
         return [frozenset(last - i for i in d) for d in reversed(doms)]
 
     def _stand_layer(self, s: int, t: int, copies: int, doms: list[frozenset[int]],
-                     bounds: list[tuple[int, int]]) -> _StandLayer:
+                     lows: list[int], highs: list[int]) -> _StandLayer:
         n = self.size[s]
         # When the key starts, slots whose keys all come earlier are filled and
-        # slots whose keys all come later are not.
-        first = next((j for j in range(n) if bounds[j][1] >= t), n)
-        last = next((j for j in range(n) if bounds[j][0] >= t), n)
-        need = max((j + 1 for j in range(n) if bounds[j][1] <= t), default=0)
+        # slots whose keys all come later are not; by its end, slots whose keys
+        # all come earlier or now must be filled.
+        first, last, need = bisect_left(highs, t), bisect_left(lows, t), bisect_right(highs, t)
         step = 1 << self.shift[s]
         put = [step if f < n and t in doms[f] else 0 for f in range(n + 1)]
         key = self.key_layer(t)
@@ -300,15 +306,17 @@ class _Plan:
         if copies and not moving:
             raise _Zero
         needy = [st for st in stands.values() if st.need > st.fills.start]
-        # A count is tracked at a key where one of its slots may take the key
-        # (the same keys in both directions, so partial counts meet at boundaries).
+        # A count is tracked at a key where one of its slots' domains holds the key:
+        # the same keys in both directions, so partial counts meet at boundaries.
         trackers = {ti for ti, (tr, _) in enumerate(self.trackers)
-                    if any(st.put[f] and tr in st.counts[f] for st in moving for f in range(len(st.put)))}
+                    if any(d and tr in st.counts[f] for st in stands.values() for f, d in enumerate(st.put))}
         estimate = prod(len(st.fills) for st in moving)
         if trackers:
-            return _Layer(copies, [], [], [stands[s] for s in self.prep.free], trackers, [], estimate)
+            return _Layer(copies, [], [], list(stands.values()), trackers, [], estimate)
         movers, needs = [], []
         for chunk in self.chunks:
+            if not any(s in stands for s in chunk):
+                continue
             members = [stands[s] for s in chunk]
             is_moving, is_needy = any(st in moving for st in members), any(st in needy for st in members)
             if is_moving or is_needy:
