@@ -40,10 +40,8 @@ and differences of fill distributions are the slot marginals.
 from __future__ import annotations
 
 import os
-import pickle
 from collections import Counter
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from math import factorial, prod
 
 from ..beliefs import Beliefs, Inconsistent
@@ -63,14 +61,13 @@ class _Zero(Exception):
     """The facts admit no deal."""
 
 
-@dataclass
 class _Count:
-    """A count fact over free slots, in layer indices."""
+    """A count fact over free slots, in layer indices; ``hi`` may exceed len(slots): no upper bound."""
 
-    slots: frozenset[Pos]
-    layers: frozenset[int]
-    lo: int
-    hi: int  # may exceed len(slots): no upper bound
+    __slots__ = ("slots", "layers", "lo", "hi")
+
+    def __init__(self, slots: frozenset[Pos], layers: frozenset[int], lo: int, hi: int):
+        self.slots, self.layers, self.lo, self.hi = slots, layers, lo, hi
 
 
 class _Prepared:
@@ -173,14 +170,14 @@ class _Prepared:
         return counts
 
 
-@dataclass
 class _Tracker:
-    shift: int
-    mask: int
-    cap: int  # stored value never exceeds cap
-    lo: int
-    hi: int
-    bounded: bool  # hi is a real upper bound
+    """The state field counting one count fact; the stored value never exceeds ``cap``
+    and ``bounded`` says whether ``hi`` is a real upper bound."""
+
+    __slots__ = ("shift", "mask", "cap", "lo", "hi", "bounded")
+
+    def __init__(self, shift: int, mask: int, cap: int, lo: int, hi: int, bounded: bool):
+        self.shift, self.mask, self.cap, self.lo, self.hi, self.bounded = shift, mask, cap, lo, hi, bounded
 
 
 # Moves of one pass for a chunk of stands whose fields are adjacent bits of the
@@ -192,29 +189,37 @@ _Needs = tuple[int, int, list[int]]  # (shift, mask, unfilled must-fill slots[fi
 _CHUNK_BITS = 8  # two 11-slot stands; wider tables cost more to build than they save
 
 
-@dataclass
 class _StandLayer:
-    """One stand at one key: where a copy may land and what must be filled."""
+    """One stand at one key: where a copy may land and what must be filled.
 
-    shift: int
-    mask: int
-    fills: range  # fills this stand may have while the key is placed
-    put: list[int]  # put[f]: code delta of a copy landing on slot f, 0 if it may not
-    need: int  # the fill this stand must reach by the end of the key
-    counts: list[tuple[_Tracker, ...]]  # counts[f]: trackers counting slot f at this key
+    ``fills``: the fills this stand may have while the key is placed;
+    ``put[f]``: code delta of a copy landing on slot f, 0 if it may not;
+    ``need``: the fill this stand must reach by the end of the key;
+    ``counts[f]``: trackers counting slot f at this key.
+    """
+
+    __slots__ = ("shift", "mask", "fills", "put", "need", "counts")
+
+    def __init__(self, shift: int, mask: int, fills: range, put: list[int], need: int,
+                 counts: list[tuple[_Tracker, ...]]):
+        self.shift, self.mask, self.fills, self.put, self.need, self.counts = shift, mask, fills, put, need, counts
 
 
-@dataclass
 class _Layer:
-    """Placing the copies of one key, one copy per pass."""
+    """Placing the copies of one key, one copy per pass.
 
-    copies: int
-    movers: list[_Movers]
-    needs: list[_Needs]
-    counting: list[_StandLayer] | None  # set when a count fact is tracked: the per-stand slow path
-    trackers: set[int]  # indexes of the trackers counted at this key
-    closes: list[_Tracker]  # trackers whose last key this is
-    estimate: int  # product of the stands' fill ranges: a bound on the states
+    ``counting`` is set when a count fact is tracked at this key (the
+    per-stand slow path); ``trackers`` are the indexes of those facts,
+    ``closes`` the trackers whose last key this is, and ``estimate`` the
+    product of the stands' fill ranges, a bound on the states.
+    """
+
+    __slots__ = ("copies", "movers", "needs", "counting", "trackers", "closes", "estimate")
+
+    def __init__(self, copies: int, movers: list[_Movers], needs: list[_Needs], counting: list[_StandLayer] | None,
+                 trackers: set[int], closes: list[_Tracker], estimate: int):
+        self.copies, self.movers, self.needs, self.counting = copies, movers, needs, counting
+        self.trackers, self.closes, self.estimate = trackers, closes, estimate
 
 
 class _Plan:
@@ -502,6 +507,8 @@ def _estimated_states(plan: _Plan) -> int:
 def _sweep_both(forward: _Plan, mirrored: _Plan) -> tuple[list[State], list[State]]:
     if not (PARALLEL_SWEEPS and hasattr(os, "fork") and _estimated_states(forward) >= PARALLEL_MIN_STATES):
         return forward.sweep(), mirrored.sweep()
+    import pickle  # only the CLI's forked sweep needs it; not worth its import time elsewhere
+
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # child: the mirrored sweep, pickled into the pipe
