@@ -8,14 +8,14 @@ callers may take Fractions (tests) or floats (output) from the same result.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from .record import Record
 
-from .facts import Pos, Problem
-from .wires import Key
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from fractions import Fraction
+
+    from .facts import Pos, Problem
+    from .wires import Key
 
 
 class Inconsistent(Exception):
@@ -26,12 +26,16 @@ class EngineLimit(Exception):
     """The problem exceeds the engine's budget; no approximate answer is given."""
 
 
-@dataclass(frozen=True)
-class Beliefs:
+class Beliefs(Record):
+    __slots__ = ("problem", "worlds", "weights", "denominators")
     problem: Problem
     worlds: int
     weights: dict[Pos, dict[Key, int]]  # only non-zero entries
     denominators: dict[int, int]  # stand id -> denominator of its slots' weights
+
+    def __init__(self, problem: Problem, worlds: int, weights: dict[Pos, dict[Key, int]],
+                 denominators: dict[int, int]):
+        super().__init__(problem, worlds, weights, denominators)
 
     def exact(self, pos: Pos) -> dict[Key, Fraction]:
         from fractions import Fraction  # only tests need it; it costs the CLI ~10 ms to import

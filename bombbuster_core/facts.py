@@ -27,39 +27,48 @@ support, the stand/deck/domain model stays as it is.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-
+from .record import Record
 from .table import DualCut, InfoToken, RevealRed, SlotRef, SoloCut, Table, cut_by
 from .wires import RED, Deck, Key
 
 Pos = tuple[int, int]  # (stand id, slot index)
 
 
-@dataclass(frozen=True)
-class Stand:
+class Stand(Record):
     """A row of sorted slots.  ``player`` is None for a set-aside pool."""
 
+    __slots__ = ("player", "index", "size")
     player: int | None
     index: int
     size: int
 
+    def __init__(self, player: int | None, index: int, size: int):
+        super().__init__(player, index, size)
 
-@dataclass(frozen=True)
-class CountIn:
+
+class CountIn(Record):
     """``lo <= #{pos in slots : key(pos) in keys} <= hi``."""
 
+    __slots__ = ("slots", "keys", "lo", "hi")
     slots: frozenset[Pos]
     keys: frozenset[Key]
     lo: int
     hi: int
 
+    def __init__(self, slots: frozenset[Pos], keys: frozenset[Key], lo: int, hi: int):
+        super().__init__(slots, keys, lo, hi)
 
-@dataclass(frozen=True)
-class Problem:
+
+class Problem(Record):
+    __slots__ = ("copies", "stands", "domains", "counts")
     copies: dict[Key, int]
     stands: tuple[Stand, ...]
-    domains: dict[Pos, frozenset[Key]] = field(default_factory=dict)
-    counts: tuple[CountIn, ...] = ()
+    domains: dict[Pos, frozenset[Key]]
+    counts: tuple[CountIn, ...]
+
+    def __init__(self, copies: dict[Key, int], stands: tuple[Stand, ...],
+                 domains: dict[Pos, frozenset[Key]] | None = None, counts: tuple[CountIn, ...] = ()):
+        super().__init__(copies, stands, {} if domains is None else domains, counts)
 
     @property
     def keys(self) -> list[Key]:
@@ -72,10 +81,10 @@ class Problem:
         """The same problem with slot ``pos`` further limited to ``keys``."""
         domains = dict(self.domains)
         domains[pos] = self.domain(pos) & keys
-        return replace(self, domains=domains)
+        return self.replace(domains=domains)
 
     def with_count(self, fact: CountIn) -> Problem:
-        return replace(self, counts=self.counts + (fact,))
+        return self.replace(counts=self.counts + (fact,))
 
 
 class Compiler:

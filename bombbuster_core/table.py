@@ -8,10 +8,14 @@ here too, so that the engines only ever see well-formed histories.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Union
+from functools import total_ordering
 
+from .record import Record
 from .wires import RED, YELLOW, Deck, Key, Pool, Value, WireError, colour, key_str, parse_key, parse_value
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT = 1
 MAX_PLAYERS = 5
@@ -25,13 +29,22 @@ class TableError(ValueError):
         self.event = event
 
 
-@dataclass(frozen=True, order=True)
-class SlotRef:
-    """A slot address: player, that player's stand (0 or 1), slot index from the left."""
+@total_ordering
+class SlotRef(Record):
+    """A slot address: player, that player's stand (0 or 1), slot index from the left.  Ordered by its fields."""
 
+    __slots__ = ("player", "stand", "slot")
     player: int
     stand: int
     slot: int
+
+    def __init__(self, player: int, stand: int, slot: int):
+        super().__init__(player, stand, slot)
+
+    def __lt__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values(self) < self._values(other)
 
     def json(self) -> dict[str, int]:
         return {"player": self.player, "stand": self.stand, "slot": self.slot}
@@ -40,67 +53,88 @@ class SlotRef:
         return f"player {self.player} stand {self.stand} slot {self.slot}"
 
 
-@dataclass(frozen=True)
-class Player:
+class Player(Record):
+    __slots__ = ("name", "stands")
     name: str
     stands: tuple[int, ...]  # stand sizes
 
+    def __init__(self, name: str, stands: tuple[int, ...]):
+        super().__init__(name, stands)
 
-@dataclass(frozen=True)
-class InfoToken:
+
+# Events.  ``type`` is the event's name in the table file (a class attribute).
+class InfoToken(Record):
+    __slots__ = ("at", "value")
+    type = "info_token"
     at: SlotRef
     value: Value
-    type: str = field(default="info_token", init=False)
+
+    def __init__(self, at: SlotRef, value: Value):
+        super().__init__(at, value)
 
 
-@dataclass(frozen=True)
-class DualCut:
+class DualCut(Record):
+    __slots__ = ("actor", "target", "value", "success", "actor_slot", "target_key", "actor_key", "token")
+    type = "dual_cut"
     actor: int
     target: SlotRef
     value: Value
     success: bool
-    actor_slot: SlotRef | None = None  # success only
-    target_key: Key | None = None  # printed keys seen after a success
-    actor_key: Key | None = None
-    token: Value | None = None  # failure only: the target's true value, None = no token
-    type: str = field(default="dual_cut", init=False)
+    actor_slot: SlotRef | None  # success only
+    target_key: Key | None  # printed keys seen after a success
+    actor_key: Key | None
+    token: Value | None  # failure only: the target's true value, None = no token
+
+    def __init__(self, actor: int, target: SlotRef, value: Value, success: bool, actor_slot: SlotRef | None = None,
+                 target_key: Key | None = None, actor_key: Key | None = None, token: Value | None = None):
+        super().__init__(actor, target, value, success, actor_slot, target_key, actor_key, token)
 
 
-@dataclass(frozen=True)
-class SoloCut:
+class SoloCut(Record):
+    __slots__ = ("actor", "value", "slots")
+    type = "solo_cut"
     actor: int
     value: Value
     slots: tuple[SlotRef, ...]
-    type: str = field(default="solo_cut", init=False)
+
+    def __init__(self, actor: int, value: Value, slots: tuple[SlotRef, ...]):
+        super().__init__(actor, value, slots)
 
 
-@dataclass(frozen=True)
-class RevealRed:
+class RevealRed(Record):
+    __slots__ = ("actor", "slots", "keys")
+    type = "reveal_red"
     actor: int
     slots: tuple[SlotRef, ...]
     keys: tuple[Key | None, ...]  # printed key per slot, when given
-    type: str = field(default="reveal_red", init=False)
+
+    def __init__(self, actor: int, slots: tuple[SlotRef, ...], keys: tuple[Key | None, ...]):
+        super().__init__(actor, slots, keys)
 
 
-Event = Union[InfoToken, DualCut, SoloCut, RevealRed]
+Event = InfoToken | DualCut | SoloCut | RevealRed
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(Record):
+    __slots__ = ("players", "deck", "me", "my_stands", "events")
     players: tuple[Player, ...]
     deck: Deck
     me: int | None  # observer's player index; None = public view
     my_stands: tuple[tuple[Key, ...], ...]
     events: tuple[Event, ...]
 
+    def __init__(self, players: tuple[Player, ...], deck: Deck, me: int | None,
+                 my_stands: tuple[tuple[Key, ...], ...], events: tuple[Event, ...]):
+        super().__init__(players, deck, me, my_stands, events)
+
     def slots(self) -> list[SlotRef]:
         return [SlotRef(p, s, j) for p, pl in enumerate(self.players) for s, n in enumerate(pl.stands) for j in range(n)]
 
     def prefix(self, n_events: int) -> Table:
-        return replace(self, events=self.events[:n_events])
+        return self.replace(events=self.events[:n_events])
 
     def public(self) -> Table:
-        return replace(self, me=None, my_stands=())
+        return self.replace(me=None, my_stands=())
 
     def cut_slots(self) -> set[SlotRef]:
         """Slots cut by the recorded events."""
@@ -176,7 +210,7 @@ def load_table(obj: Any) -> Table:
     me, my_stands = _parse_me(obj.get("me"), players, deck)
     table = Table(players, deck, me, my_stands, ())
     raw_events = top.list("events") if "events" in obj else []
-    return replace(table, events=tuple(_EventParser(table).parse_all(raw_events)))
+    return table.replace(events=tuple(_EventParser(table).parse_all(raw_events)))
 
 
 def _parse_players(top: _Reader) -> tuple[Player, ...]:

@@ -9,7 +9,7 @@ A *gameplay value* is what players call: the blue number (``int``),
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .record import Record
 
 Key = int
 Value = int | str  # blue number, "yellow" or "red"
@@ -78,24 +78,30 @@ def parse_value(raw: object, *, allow_red: bool = False) -> Value:
     raise WireError(f"{raw!r} is not a value ({allowed})")
 
 
-@dataclass(frozen=True)
-class Pool:
+class Pool(Record):
     """A "k of m" mission pool: ``count`` of ``candidates`` are in play, the rest set aside unseen."""
 
+    __slots__ = ("candidates", "count")
     candidates: tuple[Key, ...]
     count: int
 
+    def __init__(self, candidates: tuple[Key, ...], count: int):
+        super().__init__(candidates, count)
 
-@dataclass(frozen=True)
-class Deck:
+
+class Deck(Record):
     """Every tile that may be on the table.
 
     ``copies`` holds the certain tiles *and* every pool candidate (1 copy
     each); ``pools`` says how many candidates of each pool are set aside.
     """
 
+    __slots__ = ("copies", "pools")
     copies: dict[Key, int]
-    pools: tuple[Pool, ...] = ()
+    pools: tuple[Pool, ...]
+
+    def __init__(self, copies: dict[Key, int], pools: tuple[Pool, ...] = ()):
+        super().__init__(copies, pools)
 
     @property
     def keys(self) -> list[Key]:
