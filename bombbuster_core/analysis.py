@@ -5,13 +5,15 @@ The result shape is documented in docs/table-format.md ("Analysis result").
 """
 from __future__ import annotations
 
-from typing import Any
-
 from .beliefs import Beliefs, Inconsistent
 from .engines import DEFAULT, ENGINES
 from .facts import compile_table
 from .table import SlotRef, Table
 from .wires import key_str
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class EngineChoiceError(ValueError):

@@ -6,9 +6,8 @@ and in a freshly started browser worker).
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from importlib import import_module
-from typing import Callable
 
 from ..beliefs import Beliefs
 from ..facts import Problem
