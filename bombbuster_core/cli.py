@@ -10,13 +10,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from .analysis import analyze
 from .beliefs import EngineLimit
 from .engines import DEFAULT, ENGINES, columns
-from .suggest import EQUIPMENT, MODES, PROBABILITIES, Policy, SuggestError, suggest
 from .table import TableError, load_table
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class _Parser(argparse.ArgumentParser):
@@ -47,7 +49,14 @@ def main(argv: list[str] | None = None) -> int:
     p_an = sub.add_parser("analyze", help="possible values and exact probabilities of every wire")
     p_an.add_argument("table", help="table file, format 1 (JSON)")
     p_an.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT)
-    _add_suggest(sub)
+    p_sg = sub.add_parser("suggest", help="ranked cut suggestions for the player to move")
+    if argv is None:
+        argv = sys.argv[1:]
+    # suggest.py (which the suggest arguments' choices and defaults come from) costs ~10 ms to import, and
+    # `analyze` is a short-lived process whose start-up counts: with "analyze" first, argparse never looks
+    # at the suggest parser's arguments (not even for --help), so that command leaves them out.
+    if not argv or argv[0] != "analyze":
+        _suggest_arguments(p_sg)
     args = parser.parse_args(argv)
     columns.PARALLEL_SWEEPS = True  # the CLI is single-threaded, so forking is safe
     try:
@@ -55,17 +64,22 @@ def main(argv: list[str] | None = None) -> int:
     except TableError as e:
         _emit({"error": str(e), **({"event": e.event} if e.event is not None else {})})
         return 2
+    refused: tuple[type[Exception], ...] = (EngineLimit,)  # exit 2 with {"error": ...}
+    if args.command == "suggest":
+        from .suggest import SuggestError
+        refused += (SuggestError,)
     try:
         result = analyze(table, args.engine) if args.command == "analyze" else _suggest(table, args)
-    except (EngineLimit, SuggestError) as e:
+    except refused as e:
         _emit({"error": str(e)})
         return 2
     _emit(result)
     return 0 if result["consistent"] else 1
 
 
-def _add_suggest(sub: Any) -> None:
-    p = sub.add_parser("suggest", help="ranked cut suggestions for the player to move")
+def _suggest_arguments(p: _Parser) -> None:
+    from .suggest import EQUIPMENT, MODES, PROBABILITIES, Policy
+
     p.add_argument("table", help="table file, format 1 (JSON)")
     p.add_argument("--player", type=int, help="player to move (default: the table's 'me')")
     p.add_argument("--mode", choices=MODES, default="exact", help="exact ranking or the entropy suggester")
@@ -97,6 +111,8 @@ def budget(raw: str) -> int | None:
 
 
 def equipment_kinds(raw: str) -> tuple[str, ...]:
+    from .suggest import EQUIPMENT
+
     kinds = () if raw == "none" else tuple(k for k in raw.split(",") if k)
     if any(k not in EQUIPMENT for k in kinds):
         raise ValueError(raw)
@@ -104,6 +120,8 @@ def equipment_kinds(raw: str) -> tuple[str, ...]:
 
 
 def _suggest(table: Any, args: argparse.Namespace) -> dict[str, Any]:
+    from .suggest import Policy, suggest
+
     policy = Policy(red_cap=args.red_cap, seed=args.seed, equipment=args.equipment, per_kind=args.per_kind,
                     equipment_budget=args.budget, failure_token=not args.no_token)
     options = dict(player=args.player, mode=args.mode, probabilities=args.probabilities, top=args.top,
