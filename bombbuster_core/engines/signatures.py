@@ -52,27 +52,35 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from dataclasses import dataclass
 from math import factorial, prod
-from typing import Any
 
 from ..beliefs import Beliefs, EngineLimit, Inconsistent
-from ..executor import Executor, SerialExecutor, json_task
+from ..executor import SerialExecutor, json_task
 from ..facts import Pos, Problem
+from ..record import Record
 from ..wires import Key
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..executor import Executor
 
 # One block's signature: a packed count vector per stand of the block, and its weight.
 Signature = tuple[tuple[int, ...], int]
 Table = dict[int, int]  # packed resource vector -> total weight
 
 
-@dataclass(frozen=True)
-class Budget:
+class Budget(Record):
     # A step is one vector pair tested or one entry grouped in phase 2: about 0.7 us of CPU on the
     # 2-core machine, so the default step limit is about 2 s; phase 1 makes about 250k signatures/s.
-    max_signatures: int = 100_000  # signatures of one block (phase 1)
-    max_states: int = 200_000  # entries of one forward or backward table (phase 2)
-    max_steps: int = 3_000_000  # steps of phase 2
+    __slots__ = ("max_signatures", "max_states", "max_steps")
+    max_signatures: int  # signatures of one block (phase 1)
+    max_states: int  # entries of one forward or backward table (phase 2)
+    max_steps: int  # steps of phase 2
+
+    def __init__(self, max_signatures: int = 100_000, max_states: int = 200_000, max_steps: int = 3_000_000):
+        super().__init__(max_signatures, max_states, max_steps)
 
 
 class Packing:
@@ -97,8 +105,7 @@ class Packing:
         self.deck_guarded = self.deck | self.guard
 
 
-@dataclass(frozen=True)
-class BlockSpec:
+class BlockSpec(Record):
     """Everything phase 1 needs about one block, and nothing else: the cache key.
 
     ``domains[t][j]`` is the sorted tuple of keys slot j of the block's stand t
@@ -106,10 +113,16 @@ class BlockSpec:
     slots as (local stand, slot).  ``copies`` fixes the keys and the packing.
     """
 
+    __slots__ = ("copies", "sizes", "domains", "counts")
     copies: tuple[tuple[Key, int], ...]
     sizes: tuple[int, ...]
     domains: tuple[tuple[tuple[Key, ...] | None, ...], ...]
     counts: tuple[tuple[tuple[tuple[int, int], ...], tuple[Key, ...], int, int], ...]
+
+    def __init__(self, copies: tuple[tuple[Key, int], ...], sizes: tuple[int, ...],
+                 domains: tuple[tuple[tuple[Key, ...] | None, ...], ...],
+                 counts: tuple[tuple[tuple[tuple[int, int], ...], tuple[Key, ...], int, int], ...]):
+        super().__init__(copies, sizes, domains, counts)
 
     def to_json(self) -> dict[str, Any]:
         return {"copies": self.copies, "sizes": self.sizes, "domains": self.domains, "counts": self.counts}
