@@ -7,9 +7,9 @@ command line, or a table too large for the chosen engine.  Never a traceback.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
+from types import SimpleNamespace
 
 from .analysis import analyze
 from .beliefs import EngineLimit
@@ -18,13 +18,8 @@ from .table import TableError, load_table
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage errors as JSON too, exit 2
-        _emit({"error": f"{self.prog}: {message}"})
-        sys.exit(2)
 
 
 def _emit(obj: Any) -> None:
@@ -44,20 +39,9 @@ def read_table(path: str):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _Parser(prog="bombbuster_core", description="Exact deduction for Bomb Busters tables.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p_an = sub.add_parser("analyze", help="possible values and exact probabilities of every wire")
-    p_an.add_argument("table", help="table file, format 1 (JSON)")
-    p_an.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT)
-    p_sg = sub.add_parser("suggest", help="ranked cut suggestions for the player to move")
     if argv is None:
         argv = sys.argv[1:]
-    # suggest.py (which the suggest arguments' choices and defaults come from) costs ~10 ms to import, and
-    # `analyze` is a short-lived process whose start-up counts: with "analyze" first, argparse never looks
-    # at the suggest parser's arguments (not even for --help), so that command leaves them out.
-    if not argv or argv[0] != "analyze":
-        _suggest_arguments(p_sg)
-    args = parser.parse_args(argv)
+    args = _plain_analyze(argv) or _parse(argv)
     columns.PARALLEL_SWEEPS = True  # the CLI is single-threaded, so forking is safe
     try:
         table = read_table(args.table)
@@ -77,7 +61,43 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if result["consistent"] else 1
 
 
-def _suggest_arguments(p: _Parser) -> None:
+# Start-up time.  Every `analyze` is a short-lived process, so whatever it
+# imports besides the analysis shows: argparse with what it loads (gettext,
+# locale, shutil) costs it ~10 ms, suggest.py another ~10 ms.  Hence the plain
+# `analyze TABLE [--engine NAME]` is read without argparse (tests/test_cli.py
+# checks that argparse reads it the same), and any other command line that
+# starts with "analyze" gets a parser without the suggest arguments, whose
+# choices and defaults come from suggest.py: argparse never looks at a
+# sub-command's arguments but those of the one given, even for --help.
+def _plain_analyze(argv: list[str]) -> SimpleNamespace | None:
+    """What :func:`_parse` makes of ``analyze TABLE`` or ``analyze TABLE --engine NAME``; None for other lines."""
+    if len(argv) not in (2, 4) or argv[0] != "analyze" or argv[1].startswith("-"):
+        return None
+    if len(argv) == 4 and (argv[2] != "--engine" or argv[3] not in ENGINES):
+        return None
+    return SimpleNamespace(command="analyze", table=argv[1], engine=argv[3] if len(argv) == 4 else DEFAULT)
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    import argparse  # not at the top: see above
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> None:  # usage errors as JSON too, exit 2
+            _emit({"error": f"{self.prog}: {message}"})
+            sys.exit(2)
+
+    parser = Parser(prog="bombbuster_core", description="Exact deduction for Bomb Busters tables.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_an = sub.add_parser("analyze", help="possible values and exact probabilities of every wire")
+    p_an.add_argument("table", help="table file, format 1 (JSON)")
+    p_an.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT)
+    p_sg = sub.add_parser("suggest", help="ranked cut suggestions for the player to move")
+    if not argv or argv[0] != "analyze":
+        _suggest_arguments(p_sg)
+    return parser.parse_args(argv)
+
+
+def _suggest_arguments(p: argparse.ArgumentParser) -> None:
     from .suggest import EQUIPMENT, MODES, PROBABILITIES, Policy
 
     p.add_argument("table", help="table file, format 1 (JSON)")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bombbuster_core import bridge
+from bombbuster_core import bridge, cli
 from bombbuster_core.table import TableError, load_table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -100,6 +100,38 @@ def test_cli_rejects_bad_json_and_missing_file(tmp_path) -> None:
     proc = subprocess.run([sys.executable, "-m", "bombbuster_core", "analyze", "x.json", "--engine", "magic"],
                           capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT))
     assert proc.returncode == 2 and "invalid choice" in json.loads(proc.stdout)["error"]
+
+
+@pytest.mark.parametrize("argv", [["analyze", "t.json"], ["analyze", "t.json", "--engine", "brute"],
+                                  ["analyze", "analyze", "--engine", "signatures"], ["analyze", ""]])
+def test_cli_reads_plain_analyze_lines_as_argparse_does(argv: list[str]) -> None:
+    plain = cli._plain_analyze(argv)  # the start-up shortcut (see cli.py)
+    assert plain is not None and vars(plain) == vars(cli._parse(argv))
+
+
+@pytest.mark.parametrize("argv", [[], ["analyze"], ["analyze", "-h"], ["analyze", "t.json", "--engine=brute"],
+                                  ["analyze", "t.json", "--eng", "brute"], ["analyze", "--engine", "brute", "t.json"],
+                                  ["analyze", "t.json", "--engine", "magic"], ["analyze", "t.json", "x"],
+                                  ["analyze", "-t.json"], ["suggest", "t.json"]])
+def test_cli_leaves_other_lines_to_argparse(argv: list[str]) -> None:
+    assert cli._plain_analyze(argv) is None
+
+
+def test_cli_analyze_start_up_imports_stay_lean(tmp_path) -> None:
+    """Each analyze is a short-lived process: it must not load what only other commands or type checkers need."""
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(BASE))
+
+    def imported(*args: str) -> set[str]:
+        proc = subprocess.run([sys.executable, "-X", "importtime", *args], capture_output=True, text=True, cwd=ROOT,
+                              env=dict(os.environ, PYTHONPATH=ROOT))
+        return {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+
+    for extra in (), ("--engine", "signatures"):
+        loaded = imported("-m", "bombbuster_core", "analyze", str(path), *extra) - imported("-c", "pass")
+        assert "bombbuster_core.analysis" in loaded
+        assert not loaded & {"dataclasses", "typing", "fractions", "pickle", "argparse", "shutil", "inspect",
+                             "bombbuster_core.suggest"}
 
 
 def test_bridge_answers_with_ids_results_and_errors() -> None:
