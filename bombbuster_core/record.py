@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 
     R = TypeVar("R", bound="Record")
 
+_set = object.__setattr__  # bypasses Record.__setattr__ (a local name: this is the hot path of every record)
+
 
 class Record:
     __slots__ = ()
@@ -46,8 +48,8 @@ class Record:
         cls._values = get if len(names) > 1 else staticmethod(lambda obj: (get(obj),))
 
     def __init__(self, *values: Any) -> None:
-        for name, value in zip(self.__slots__, values, strict=True):
-            object.__setattr__(self, name, value)
+        for name, value in zip(self.__slots__, values):
+            _set(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"cannot assign to field {name!r} of an immutable {type(self).__name__}")
