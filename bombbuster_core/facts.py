@@ -88,33 +88,42 @@ class Problem(Record):
 
 
 class Compiler:
-    """Turns a validated :class:`Table` into a :class:`Problem`."""
+    """Turns a validated :class:`Table` into a :class:`Problem`: slot domains and count facts, gathered in place."""
 
     def __init__(self, table: Table):
         self.table = table
         self.deck: Deck = table.deck
         stands = [Stand(p, s, n) for p, pl in enumerate(table.players) for s, n in enumerate(pl.stands)]
         self.stand_id = {(st.player, st.index): i for i, st in enumerate(stands)}
-        domains: dict[Pos, frozenset[Key]] = {}
+        self.domains: dict[Pos, frozenset[Key]] = {}
         for pool in self.deck.pools:
             set_aside = len(pool.candidates) - pool.count
             if set_aside:
                 sid = len(stands)
                 stands.append(Stand(None, len(stands), set_aside))
                 for j in range(set_aside):
-                    domains[(sid, j)] = frozenset(pool.candidates)
-        self.problem = Problem(dict(self.deck.copies), tuple(stands), domains)
+                    self.domains[(sid, j)] = frozenset(pool.candidates)
+        self.stands = tuple(stands)
+        self.counts: list[CountIn] = []
+        self.slots = table.slots()
         self.cut: set[SlotRef] = set()
         self.all_keys = frozenset(self.deck.copies)
+
+    @property
+    def problem(self) -> Problem:
+        """The facts gathered so far."""
+        return Problem(dict(self.deck.copies), self.stands, dict(self.domains), tuple(self.counts))
 
     def pos(self, ref: SlotRef) -> Pos:
         return (self.stand_id[(ref.player, ref.stand)], ref.slot)
 
     def only(self, ref: SlotRef, keys: frozenset[Key]) -> None:
-        self.problem = self.problem.restrict(self.pos(ref), keys)
+        """Limit slot ``ref`` further to ``keys`` (as :meth:`Problem.restrict`)."""
+        pos = self.pos(ref)
+        self.domains[pos] = self.domains.get(pos, self.all_keys) & keys
 
     def uncut_of(self, player: int) -> list[SlotRef]:
-        return [s for s in self.table.slots() if s.player == player and s not in self.cut]
+        return [s for s in self.slots if s.player == player and s not in self.cut]
 
     def observer(self) -> None:
         for s, keys in enumerate(self.table.my_stands):
@@ -136,12 +145,12 @@ class Compiler:
                 keys &= of(e.token)
             self.only(e.target, keys)
             holder = frozenset(self.pos(s) for s in self.uncut_of(e.actor))
-            self.problem = self.problem.with_count(CountIn(holder, of(e.value), 1, len(holder)))
+            self.counts.append(CountIn(holder, of(e.value), 1, len(holder)))
         elif isinstance(e, SoloCut):
             for s in e.slots:
                 self.only(s, of(e.value))
             others = self.all_keys - of(e.value)
-            for s in self.table.slots():
+            for s in self.slots:
                 if s not in self.cut and s not in e.slots:
                     self.only(s, others)
         elif isinstance(e, RevealRed):

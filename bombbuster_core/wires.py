@@ -114,6 +114,8 @@ class Deck(Record):
 
     def keys_of_value(self, value: Value) -> frozenset[Key]:
         """Every sort key in the deck whose gameplay value is ``value``."""
+        if type(value) is int:  # blue n has the one sort key 10*n: no need to scan the deck
+            return frozenset((value * 10,)) if value * 10 in self.copies else frozenset()
         return frozenset(k for k in self.copies if value_of(k) == value)
 
     def values(self) -> list[Value]:
