@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     R = TypeVar("R", bound="Record")
 
-_set = object.__setattr__  # bypasses Record.__setattr__ (a local name: this is the hot path of every record)
+_set = object.__setattr__  # bypasses Record.__setattr__; looked up once, as every record creation runs it
 
 
 class Record:
