@@ -195,14 +195,16 @@ class _StandLayer:
     ``fills``: the fills this stand may have while the key is placed;
     ``put[f]``: code delta of a copy landing on slot f, 0 if it may not;
     ``need``: the fill this stand must reach by the end of the key;
-    ``counts[f]``: trackers counting slot f at this key.
+    ``counts[f]``: trackers counting slot f at this key;
+    ``moving``: a copy may land on this stand at this key.
     """
 
-    __slots__ = ("shift", "mask", "fills", "put", "need", "counts")
+    __slots__ = ("shift", "mask", "fills", "put", "need", "counts", "moving")
 
-    def __init__(self, shift: int, mask: int, fills: range, put: list[int], need: int,
-                 counts: list[tuple[_Tracker, ...]]):
-        self.shift, self.mask, self.fills, self.put, self.need, self.counts = shift, mask, fills, put, need, counts
+    def __init__(self, shift: int, mask: int, fills: range, put: tuple[int, ...], need: int,
+                 counts: list[tuple[_Tracker, ...]], moving: bool):
+        self.shift, self.mask, self.fills, self.put, self.need = shift, mask, fills, put, need
+        self.counts, self.moving = counts, moving
 
 
 class _Layer:
@@ -257,15 +259,21 @@ class _Plan:
         lows = {s: [min(d) for d in doms[s]] for s in prep.free}
         highs = {s: [max(d) for d in doms[s]] for s in prep.free}
         takes = {s: frozenset().union(*doms[s]) for s in prep.free}
+        # A count is tracked at a key one of its slots' domains holds: the same
+        # keys in both directions, so partial counts meet at key boundaries.
+        tracked_at = [{i for i in c.layers if any(i in prep.domains[s][j] for s, j in c.slots)}
+                      for _, c in self.trackers]
         self.layers: list[_Layer] = []
         last_touch: dict[int, _Layer] = {}
         for t in range(prep.n_layers):
-            copies = prep.copies[self.key_layer(t)]
+            key = self.key_layer(t)
+            copies = prep.copies[key]
             # Stands this key may land on or must fill, with their chunk partners.
             involved = {s for s in prep.free if t in takes[s] or bisect_right(highs[s], t) > bisect_left(highs[s], t)}
-            stands = {s: self._stand_layer(s, t, copies, doms[s], lows[s], highs[s])
+            trackers = {ti for ti, keys in enumerate(tracked_at) if key in keys}
+            stands = {s: self._stand_layer(s, t, copies, doms[s], lows[s], highs[s], trackers)
                       for chunk in self.chunks if involved.intersection(chunk) for s in chunk}
-            layer = self._layer(copies, stands)
+            layer = self._layer(copies, stands, trackers)
             for ti in layer.trackers:
                 last_touch[ti] = layer
             self.layers.append(layer)
@@ -288,33 +296,28 @@ class _Plan:
         return [frozenset(last - i for i in d) for d in reversed(doms)]
 
     def _stand_layer(self, s: int, t: int, copies: int, doms: list[frozenset[int]],
-                     lows: list[int], highs: list[int]) -> _StandLayer:
+                     lows: list[int], highs: list[int], trackers: set[int]) -> _StandLayer:
         n = self.size[s]
         # When the key starts, slots whose keys all come earlier are filled and
         # slots whose keys all come later are not; by its end, slots whose keys
         # all come earlier or now must be filled.
         first, last, need = bisect_left(highs, t), bisect_left(lows, t), bisect_right(highs, t)
         step = 1 << self.shift[s]
-        put = [step if f < n and t in doms[f] else 0 for f in range(n + 1)]
-        key = self.key_layer(t)
+        put = tuple([step if t in d else 0 for d in doms]) + (0,)
         counts: list[tuple[_Tracker, ...]] = [()] * (n + 1)
-        for tr, c in self.trackers:
-            if key in c.layers:
-                for f in range(n):
-                    if (s, (n - 1 - f) if self.mirrored else f) in c.slots:
-                        counts[f] += (tr,)
-        return _StandLayer(self.shift[s], (1 << n.bit_length()) - 1, range(first, min(n, last + copies) + 1),
-                           put, need, counts)
+        for ti in trackers:
+            tr, c = self.trackers[ti]
+            for f in range(n):
+                if (s, (n - 1 - f) if self.mirrored else f) in c.slots:
+                    counts[f] += (tr,)
+        fills = range(first, min(n, last + copies) + 1)
+        return _StandLayer(self.shift[s], (1 << n.bit_length()) - 1, fills, put, need, counts,
+                           any(put[first:fills.stop]))
 
-    def _layer(self, copies: int, stands: dict[int, _StandLayer]) -> _Layer:
-        moving = [st for st in stands.values() if any(st.put[f] for f in st.fills)]
+    def _layer(self, copies: int, stands: dict[int, _StandLayer], trackers: set[int]) -> _Layer:
+        moving = [st for st in stands.values() if st.moving]
         if copies and not moving:
             raise _Zero
-        needy = [st for st in stands.values() if st.need > st.fills.start]
-        # A count is tracked at a key where one of its slots' domains holds the key:
-        # the same keys in both directions, so partial counts meet at boundaries.
-        trackers = {ti for ti, (tr, _) in enumerate(self.trackers)
-                    if any(d and tr in st.counts[f] for st in stands.values() for f, d in enumerate(st.put))}
         estimate = prod(len(st.fills) for st in moving)
         if trackers:
             return _Layer(copies, [], [], list(stands.values()), trackers, [], estimate)
@@ -323,7 +326,8 @@ class _Plan:
             if not any(s in stands for s in chunk):
                 continue
             members = [stands[s] for s in chunk]
-            is_moving, is_needy = any(st in moving for st in members), any(st in needy for st in members)
+            is_moving = any(st.moving for st in members)
+            is_needy = any(st.need > st.fills.start for st in members)
             if is_moving or is_needy:
                 base = members[0].shift
                 mask = (1 << (members[-1].shift + members[-1].mask.bit_length() - base)) - 1
@@ -340,7 +344,7 @@ class _Plan:
         Only the fills a state can have at this key are filled in; tables are
         shared between keys and directions with the same stand patterns.
         """
-        cache_key = tuple((st.shift, st.fills.start, st.fills.stop, tuple(st.put), st.need) for st in members)
+        cache_key = tuple((st.shift, st.fills.start, st.fills.stop, st.put, st.need) for st in members)
         tables = self.prep.tables.get(cache_key)
         if tables is None:
             base = members[0].shift
