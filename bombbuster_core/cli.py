@@ -7,10 +7,10 @@ command line, or a table too large for the chosen engine.  Never a traceback.
 """
 from __future__ import annotations
 
-import json
 import sys
 from types import SimpleNamespace
 
+from . import jsonio
 from .analysis import analyze
 from .beliefs import EngineLimit
 from .engines import DEFAULT, ENGINES, columns
@@ -23,17 +23,17 @@ if TYPE_CHECKING:
 
 
 def _emit(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.write(jsonio.dumps(obj) + "\n")
 
 
 def read_table(path: str):
     """Load and validate a table file; raise TableError with a clear message."""
     try:
         with open(path, encoding="utf-8") as f:
-            raw = json.load(f)
+            raw = jsonio.loads(f.read())
     except OSError as e:
         raise TableError(f"cannot read {path}: {e.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+    except ValueError as e:  # json.JSONDecodeError, UnicodeDecodeError
         raise TableError(f"{path} is not valid JSON: {e}") from None
     return load_table(raw)
 

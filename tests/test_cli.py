@@ -127,11 +127,12 @@ def test_cli_analyze_start_up_imports_stay_lean(tmp_path) -> None:
                               env=dict(os.environ, PYTHONPATH=ROOT))
         return {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
 
-    for extra in (), ("--engine", "signatures"):
+    lean = {"dataclasses", "typing", "fractions", "pickle", "argparse", "shutil", "inspect", "bombbuster_core.suggest"}
+    # The default engine's command reads and prints JSON through jsonio, not json (and its re, enum).
+    for extra, banned in ((), lean | {"json", "re", "enum"}), (("--engine", "signatures"), lean):
         loaded = imported("-m", "bombbuster_core", "analyze", str(path), *extra) - imported("-c", "pass")
         assert "bombbuster_core.analysis" in loaded
-        assert not loaded & {"dataclasses", "typing", "fractions", "pickle", "argparse", "shutil", "inspect",
-                             "bombbuster_core.suggest"}
+        assert not loaded & banned
 
 
 def test_bridge_answers_with_ids_results_and_errors() -> None:
