@@ -8,6 +8,7 @@ pseudo-stands, single-key and multi-key count trackers, two-stand hands.
 """
 from __future__ import annotations
 
+import os
 import random
 from fractions import Fraction
 
@@ -96,3 +97,17 @@ def test_two_by_two_by_hand() -> None:
         assert b.worlds == 6
         assert b.exact((0, 0)) == {10: Fraction(5, 6), 20: Fraction(1, 6)}
         assert b.exact((0, 1)) == {10: Fraction(1, 6), 20: Fraction(5, 6)}
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the forked sweep needs fork")
+def test_forked_sweeps_give_the_serial_answer(monkeypatch) -> None:
+    """The CLI runs the mirrored sweep in a forked child: same exact answer, on small tables too."""
+    problems = [random_problem(random.Random(seed))[0] for seed in range(40)]
+    serial = [exact_table(p, columns.analyze) for p in problems]
+    monkeypatch.setattr(columns, "PARALLEL_SWEEPS", True)
+    monkeypatch.setattr(columns, "PARALLEL_MIN_STATES", 0)
+    forks = []
+    fork = os.fork
+    monkeypatch.setattr(os, "fork", lambda: forks.append(1) or fork())
+    assert [exact_table(p, columns.analyze) for p in problems] == serial
+    assert len(forks) == len(problems)
