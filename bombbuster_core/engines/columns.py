@@ -397,6 +397,8 @@ class _Plan:
 
     @staticmethod
     def _place(movers: list[_Movers], cur: State) -> State:
+        """One copy, anywhere it may land.  (The variants below spell the same
+        inner loop out again: a call per state would cost more than its work.)"""
         new: State = {}
         get = new.get
         for code, w in cur.items():
