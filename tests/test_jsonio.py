@@ -43,3 +43,8 @@ def test_malformed_text_raises_jsons_own_error(text: str) -> None:
     with pytest.raises(json.JSONDecodeError) as got:
         jsonio.loads(text)
     assert str(got.value) == str(expected.value)
+
+
+def test_the_fast_path_is_the_one_tested() -> None:
+    # Otherwise every test above would only compare json with itself.
+    assert jsonio._scan is not None and jsonio._encode is not None
