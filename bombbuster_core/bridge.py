@@ -91,7 +91,8 @@ def handle(message: str) -> str:
         if not isinstance(request, dict):
             raise RequestError("request: expected an object")
         request_id = request.get("id")
-        method = METHODS.get(request.get("method"))  # type: ignore[arg-type]
+        name = request.get("method")
+        method = METHODS.get(name) if isinstance(name, str) else None  # a list or object is unhashable
         if method is None:
             raise RequestError(f"unknown method {request.get('method')!r} (known: {', '.join(METHODS)})")
         return json.dumps({"id": request_id, "result": method(request.get("params", {}))})

@@ -327,8 +327,9 @@ class _EventParser:
         for i, raw in enumerate(raw_events):
             kind = raw.get("type") if isinstance(raw, dict) else None
             where = f"event {i} ({kind})" if isinstance(kind, str) else f"event {i}"
-            parse = {"info_token": self.info_token, "dual_cut": self.dual_cut,
-                     "solo_cut": self.solo_cut, "reveal_red": self.reveal_red}.get(kind)  # type: ignore[arg-type]
+            parsers = {"info_token": self.info_token, "dual_cut": self.dual_cut,
+                       "solo_cut": self.solo_cut, "reveal_red": self.reveal_red}
+            parse = parsers.get(kind) if isinstance(kind, str) else None  # a list or object is unhashable
             if parse is None:
                 if not isinstance(raw, dict):
                     raise _fail("expected an object", where, i)

@@ -143,5 +143,6 @@ def test_bridge_answers_with_ids_results_and_errors() -> None:
     assert bad == {"id": "x", "error": {"message": "event 0 (nope) field 'type': unknown type 'nope' "
                                                    "(info_token, dual_cut, solo_cut, reveal_red)", "event": 0}}
     assert "unknown method" in json.loads(bridge.handle('{"id": 1, "method": "fly"}'))["error"]["message"]
+    assert "unknown method" in json.loads(bridge.handle('{"id": 1, "method": ["ping"]}'))["error"]["message"]
     assert "error" in json.loads(bridge.handle("not json"))
     assert json.loads(bridge.handle('{"id": 2, "method": "ping"}'))["result"]["version"]

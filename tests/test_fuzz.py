@@ -1,0 +1,81 @@
+"""Bad input never escapes as a traceback.
+
+Legal random games (tests/gamegen.py) are broken at one random place — a value
+swapped for another JSON value, a key dropped or added, an event duplicated or
+moved — and fed to the two doors of the core: the CLI's path (load the table,
+analyse it) and the worker bridge.  Whatever happens, the answer is a
+TableError naming an event or the table, a consistent analysis, or an
+inconsistent one naming the first impossible event; never another exception.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+from gamegen import random_game
+
+from bombbuster_core import analysis, bridge
+from bombbuster_core.table import TableError, load_table
+
+JUNK: list[Any] = [None, True, False, 0, -1, 1, 2, 3.1, 5.5, 99, 1e9, 0.25, "", "x", "yellow", "red", "blue",
+                   [], [0], {}, {"player": 0, "stand": 0, "slot": 0}, {"stand": 0, "slot": 99}]
+
+
+def places(node: Any, path: tuple = ()) -> list[tuple]:
+    """Every path to a value inside a JSON tree."""
+    out = [path]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += places(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += places(v, path + (i,))
+    return out
+
+
+def break_table(table: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    table = copy.deepcopy(table)
+    path = rng.choice(places(table)[1:])
+    parent = table
+    for step in path[:-1]:
+        parent = parent[step]
+    last = path[-1]
+    how = rng.random()
+    if how < 0.55:
+        parent[last] = copy.deepcopy(rng.choice(JUNK))
+    elif how < 0.7:
+        del parent[last]
+    elif how < 0.8 and isinstance(parent, dict):
+        parent[rng.choice(["extra", "Type", "value ", "at"])] = copy.deepcopy(rng.choice(JUNK))
+    elif table.get("events"):
+        events = table["events"]
+        event = events.pop(rng.randrange(len(events)))
+        events.insert(rng.randrange(len(events) + 1), event)
+        if rng.random() < 0.5:
+            events.insert(rng.randrange(len(events) + 1), copy.deepcopy(event))
+    return table
+
+
+@pytest.mark.parametrize("seed", range(600))
+def test_broken_tables_get_a_clear_answer(seed: int) -> None:
+    rng = random.Random(seed)
+    table, _ = random_game(rng)
+    broken = break_table(table, rng)
+    try:
+        loaded = load_table(broken)
+    except TableError as e:
+        assert str(e) and (e.event is None or 0 <= e.event < len(broken.get("events", [])))
+        loaded = None
+    if loaded is not None:
+        result = analysis.analyze(loaded)
+        if result["consistent"]:
+            assert len(result["slots"]) == sum(sum(p["stands"]) for p in broken["players"])
+        else:
+            assert result["error"] and (result["event"] is None or 0 <= result["event"] < len(loaded.events))
+    answer = json.loads(bridge.handle(json.dumps({"id": seed, "method": "analyze", "params": {"table": broken}})))
+    assert answer["id"] == seed and ("result" in answer) != ("error" in answer)
+    assert ("error" in answer) == (loaded is None)
+    assert "internal error" not in answer.get("error", {}).get("message", "")
