@@ -19,7 +19,7 @@ from . import __version__
 from .analysis import EngineChoiceError, analyze
 from .beliefs import EngineLimit
 from .engines import DEFAULT
-from .suggest import Policy, SuggestError, suggest
+from .suggest import Policy, Progress, SuggestError, suggest
 from .table import TableError, load_table
 
 
@@ -39,11 +39,11 @@ def _params(params: Any, allowed: set[str], required: set[str]) -> dict[str, Any
     return params
 
 
-def _ping(params: Any) -> dict[str, Any]:
+def _ping(params: Any, progress: Progress | None) -> dict[str, Any]:
     return {"version": __version__}
 
 
-def _analyze(params: Any) -> dict[str, Any]:
+def _analyze(params: Any, progress: Progress | None) -> dict[str, Any]:
     p = _params(params, {"table", "engine"}, {"table"})
     return analyze(load_table(p["table"]), p.get("engine", DEFAULT))
 
@@ -58,7 +58,7 @@ _SUGGEST_OPTIONS: dict[str, tuple[type | tuple[type, ...], str]] = {
 _POLICY_FIELDS = {"red_cap", "seed", "equipment", "per_kind", "equipment_budget", "failure_token"}
 
 
-def _suggest(params: Any) -> dict[str, Any]:
+def _suggest(params: Any, progress: Progress | None) -> dict[str, Any]:
     p = _params(params, {"table", *_SUGGEST_OPTIONS}, {"table"})
     table = load_table(p["table"])
     options: dict[str, Any] = {}
@@ -77,14 +77,19 @@ def _suggest(params: Any) -> dict[str, Any]:
                 raise RequestError("params: field 'equipment' must list equipment kinds")
             value = tuple(value)
         (policy if field in _POLICY_FIELDS else options)[field] = value
-    return suggest(table, policy=Policy(**policy), **options)
+    return suggest(table, policy=Policy(**policy), progress=progress, **options)
 
 
-METHODS: dict[str, Callable[[Any], Any]] = {"ping": _ping, "analyze": _analyze, "suggest": _suggest}
+METHODS: dict[str, Callable[[Any, Progress | None], Any]] = {"ping": _ping, "analyze": _analyze, "suggest": _suggest}
 
 
-def handle(message: str) -> str:
-    """Answer one request; never raises."""
+def handle(message: str, progress: Progress | None = None) -> str:
+    """Answer one request; never raises.
+
+    ``progress(done, total)``, when given, hears how many of a long request's
+    analyses are done (``suggest``: the per-value analyses of a public view,
+    the entropy branches); the worker posts it to the page.
+    """
     request_id = None
     try:
         request = json.loads(message)
@@ -95,7 +100,7 @@ def handle(message: str) -> str:
         method = METHODS.get(name) if isinstance(name, str) else None  # a list or object is unhashable
         if method is None:
             raise RequestError(f"unknown method {request.get('method')!r} (known: {', '.join(METHODS)})")
-        return json.dumps({"id": request_id, "result": method(request.get("params", {}))})
+        return json.dumps({"id": request_id, "result": method(request.get("params", {}), progress)})
     except TableError as e:
         error: dict[str, Any] = {"message": str(e)}
         if e.event is not None:

@@ -171,14 +171,18 @@ class _Analyses:
                 self.memo[condition] = None
         return self.memo[condition]
 
-    def prefetch(self, conditions: Iterable[Condition], executor: Executor) -> None:
-        """Run the analyses of ``conditions`` not yet memoised through ``executor``."""
+    def prefetch(self, conditions: Iterable[Condition], executor: Executor, progress: Progress | None = None) -> None:
+        """Run the analyses of ``conditions`` not yet memoised through ``executor``, reporting ``progress(done, total)``."""
         todo = list(dict.fromkeys(c for c in conditions if c not in self.memo))
         if not todo:
             return
         jobs = [(_apply(self.base, c), self.engine) for c in todo]
-        for condition, beliefs in zip(todo, executor(_analysis_job, jobs)):
+        if progress:
+            progress(0, len(todo))
+        for done, (condition, beliefs) in enumerate(zip(todo, executor(_analysis_job, jobs)), 1):
             self.memo[condition] = beliefs
+            if progress:
+                progress(done, len(todo))
 
     @property
     def runs(self) -> int:
@@ -612,8 +616,9 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
 
     ``executor`` maps the entropy mode's branch analyses and, in public view,
     the per-value "player holds v" analyses (default: built-in ``map``; e.g.
-    ``ProcessPoolExecutor().map``); ``progress(done, total)`` is called as the
-    branches finish; ``cache`` (problem key -> H) may be kept across calls.
+    ``ProcessPoolExecutor().map``); ``progress(done, total)`` is called as
+    those analyses finish, then (entropy mode) as the branches finish;
+    ``cache`` (problem key -> H) may be kept across calls.
     """
     if engine not in ENGINES:
         raise EngineChoiceError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
@@ -638,8 +643,10 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
     if root is None:
         return analyze(table, engine)
     values = sg.held_values(root)
-    if executor is not None:  # public view: one analysis per uncertain held value, run them side by side
-        sg.analyses.prefetch([sg.holding((v,)) for v in values], executor)
+    if any(sg.uncut_on(q, s) for q, s in sg.teammate_stands()):
+        # Public view (or another player): one analysis per uncertain held value, the bulk of
+        # an early exact run; done up front, side by side with an executor, and reported.
+        sg.analyses.prefetch([sg.holding((v,)) for v in values], executor or map, progress)
     calls = sg.dual_cuts(values)
     if mode == "entropy":
         sg.entropy_scores(calls, probabilities, executor, progress, cache)

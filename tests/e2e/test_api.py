@@ -9,7 +9,7 @@ import pytest
 
 import bombbuster_core
 
-from e2e_helpers import cli_analyze, open_app, sample_table
+from e2e_helpers import cli_analyze, cli_suggest, open_app, sample_table
 
 
 @pytest.mark.parametrize("installer", ["unpack", "micropip"])
@@ -54,13 +54,23 @@ def test_malformed_table_rejects_with_the_engines_message(page, server):
     assert "event" in message and message != "resolved"
 
 
-def test_suggest_is_wired_to_the_bridge(page, server):
+def test_suggest_equals_cli_and_reports_work_in_public_view(page, server):
+    table = sample_table()
+    public = {k: v for k, v in table.items() if k != "me"}
     open_app(page, server.url)
-    outcome = page.evaluate(
-        "table => window.bombbuster.suggest(table, {}).then(r => ({ok: r}), e => ({error: e.message}))",
-        sample_table())
-    # Until the core implements suggest, the bridge's error reply rejects the promise.
-    assert "ok" in outcome or "suggest" in outcome["error"]
+    assert page.evaluate("table => window.bombbuster.suggest(table)", table) == cli_suggest(table)
+    outcome = page.evaluate("""async table => {
+        const works = [];
+        const result = await window.bombbuster.suggest(table, {player: 1, onProgress: (ms, work) => {
+            if (work) works.push([work.done, work.total]);
+        }});
+        return {result, works};
+    }""", public)
+    assert outcome["result"] == cli_suggest(public, "--player", "1")
+    # One analysis per value Bob may hold, each reported as it finishes.
+    total = outcome["works"][-1][1]
+    assert total > 1 and outcome["works"][-1] == [total, total]
+    assert [done for done, _ in outcome["works"]] == sorted(done for done, _ in outcome["works"])
 
 
 def test_cancel_terminates_and_the_pool_keeps_serving(page, server):

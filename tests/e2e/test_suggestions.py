@@ -155,6 +155,9 @@ def test_entropy_progress_cancel_and_player_picker(page, server):
     page.click(".suggestions .sug-modes button[data-mode='entropy']")
     page.wait_for_selector(".suggestions[data-state='busy'][data-mode='entropy']")
     page.wait_for_function("/\\d\\.\\d s/.test(document.querySelector('.suggestions .sug-elapsed').textContent)")
+    # The worker reports the branch analyses done so far beside the elapsed time.
+    page.wait_for_function(
+        "/\\d+\\/\\d+ analyses/.test(document.querySelector('.suggestions .sug-elapsed').textContent)")
     page.click(".suggestions [data-action='cancel-suggestions']")
     page.wait_for_selector(".suggestions[data-state='cancelled']")
     page.click(".suggestions .sug-modes button[data-mode='exact']")

@@ -78,6 +78,8 @@ class PooledWorker {
     } else if (data.type === "stats" && this.statsWaiter) {
       this.statsWaiter(data);
       this.statsWaiter = null;
+    } else if (data.type === "work" && this.job && this.job.id === data.id) {
+      this.job.work({ done: data.done, total: data.total });
     } else if (data.type === "reply" && this.job && this.job.id === data.id) {
       const job = this.job;
       this.job = null;
@@ -174,18 +176,24 @@ export class EnginePool {
 
   /**
    * Send one bridge request. Resolves with the bridge's `result`, rejects with
-   * EngineError (error reply) or CancelledError. `onProgress(ms)` is called
-   * while the request waits or runs; `signal` (AbortSignal) cancels it.
+   * EngineError (error reply) or CancelledError. `onProgress(ms, work)` is
+   * called while the request waits or runs, and whenever the worker reports
+   * work: `work` is {done, total} analyses of a long request (suggestions in
+   * public view, entropy branches) or null before any is reported; `signal`
+   * (AbortSignal) cancels it.
    */
   request(method, params, { onProgress, signal } = {}) {
     const id = this.nextId++;
     const message = JSON.stringify({ id, method, params });
     return new Promise((resolve, reject) => {
       const began = performance.now();
-      const timer = onProgress ? setInterval(() => onProgress(performance.now() - began), PROGRESS_INTERVAL_MS) : null;
+      let work = null;
+      const tell = () => onProgress && onProgress(performance.now() - began, work);
+      const timer = onProgress ? setInterval(tell, PROGRESS_INTERVAL_MS) : null;
       const done = () => timer && clearInterval(timer);
       const job = {
         id, message, retries: 0, worker: null,
+        work: (reported) => { work = reported; tell(); },
         finish: (replyText) => {
           done();
           const reply = JSON.parse(replyText, keepBigIntegers);

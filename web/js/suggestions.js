@@ -101,7 +101,7 @@ export class SuggestionsPanel {
     try {
       const result = await this.screen.engine.suggest(table, {
         player, mode, signal: abort.signal,
-        onProgress: (ms) => { if (seq === this.seq) this.showElapsed(ms); },
+        onProgress: (ms, work) => { if (seq === this.seq) this.showElapsed(ms, work); },
       });
       this.results.set(key, result);
       if (this.results.size > CACHE_SIZE) this.results.delete(this.results.keys().next().value);
@@ -145,9 +145,10 @@ export class SuggestionsPanel {
 
   // ------------------------------------------------------------ rendering
 
-  showElapsed(ms) {
+  showElapsed(ms, work) {
     const text = this.root.querySelector(".sug-status .sug-elapsed");
-    if (text) text.textContent = `${(ms / 1000).toFixed(1)} s`;
+    const done = work && work.total ? ` · ${work.done}/${work.total} analyses` : "";
+    if (text) text.textContent = `${(ms / 1000).toFixed(1)} s${done}`;
   }
 
   paint() {

@@ -5,6 +5,7 @@
 // Messages in:  {id, message}            message = bridge JSON request (string)
 // Messages out: {type: "progress", stage, detail}
 //               {type: "ready", timings}
+//               {type: "work", id, done, total}   analyses done so far in a long request
 //               {type: "reply", id, reply}       reply = bridge JSON reply (string)
 //               {type: "fatal", error}           start-up failed
 //               {type: "crashed", id, error}     the runtime broke; replace this worker
@@ -71,7 +72,8 @@ self.onmessage = async (event) => {
   }
   let reply;
   try {
-    reply = handle(message); // never raises for bad input: errors come back as replies
+    // Never raises for bad input: errors come back as replies.
+    reply = handle(message, (done, total) => self.postMessage({ type: "work", id, done, total }));
   } catch (error) {
     // Only a broken runtime gets here (e.g. Pyodide's fatal error after running
     // out of memory): tell the pool, which replaces this worker.
