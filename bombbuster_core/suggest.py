@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterable
 
 from .analysis import EngineChoiceError, analyze
 from .beliefs import Beliefs, Inconsistent
-from .engines import DEFAULT, ENGINES
+from .engines import DEFAULT, ENGINES, columns
 from .facts import Compiler, CountIn, Pos, Problem, compile_table
 from .table import SlotRef, Table
 from .wires import RED, YELLOW, Key, Value, key_str, value_of
@@ -161,15 +161,32 @@ class _Analyses:
     def __init__(self, base: Problem, engine: str):
         self.base, self.engine = base, engine
         self.memo: dict[Condition, Beliefs | None] = {}
+        self.runs = 0  # engine runs made
 
     def beliefs(self, condition: Condition = frozenset()) -> Beliefs | None:
         """Beliefs under ``condition``, or None when no deal satisfies it."""
         if condition not in self.memo:
+            self.runs += 1
             try:
                 self.memo[condition] = ENGINES[self.engine](_apply(self.base, condition))
             except Inconsistent:
                 self.memo[condition] = None
         return self.memo[condition]
+
+    def holdings(self, conditions: dict[Condition, tuple[frozenset[Pos], frozenset[Key]]]) -> None:
+        """Memoise "holds at least one of these keys on these slots" conditions in one engine run.
+
+        Each is the problem minus "holds none of them", an exclusion the
+        columns engine runs for all conditions at once: exact counts, so the
+        difference is exact.
+        """
+        todo = {c: held for c, held in conditions.items() if c not in self.memo}
+        if not todo:
+            return
+        self.runs += 1
+        base, without = columns.analyze_excluding(self.base, list(todo.values()))
+        for condition, none in zip(todo, without):
+            self.memo[condition] = _minus(_apply(self.base, condition), base, none)
 
     def prefetch(self, conditions: Iterable[Condition], executor: Executor, progress: Progress | None = None) -> None:
         """Run the analyses of ``conditions`` not yet memoised through ``executor``, reporting ``progress(done, total)``."""
@@ -177,6 +194,7 @@ class _Analyses:
         if not todo:
             return
         jobs = [(_apply(self.base, c), self.engine) for c in todo]
+        self.runs += len(jobs)
         if progress:
             progress(0, len(todo))
         for done, (condition, beliefs) in enumerate(zip(todo, executor(_analysis_job, jobs)), 1):
@@ -184,9 +202,33 @@ class _Analyses:
             if progress:
                 progress(done, len(todo))
 
-    @property
-    def runs(self) -> int:
-        return len(self.memo)
+
+
+def _minus(problem: Problem, whole: Beliefs, part: Beliefs | None) -> Beliefs | None:
+    """Beliefs of the deals counted in ``whole`` but not in ``part`` (None: no deal left).
+
+    Both are turned into absolute counts of deals (probability x worlds,
+    integers), subtracted, and given the one denominator ``worlds``.
+    """
+    if part is None:
+        return Beliefs(problem, whole.worlds, whole.weights, whole.denominators)
+    worlds = whole.worlds - part.worlds
+    if not worlds:
+        return None
+
+    def deals(b: Beliefs, pos: Pos) -> dict[Key, int]:
+        out = {}
+        for k, w in b.weights[pos].items():
+            n, rest = divmod(w * b.worlds, b.denominators[pos[0]])
+            assert not rest, "a probability times the worlds counts deals"
+            out[k] = n
+        return out
+
+    weights = {}
+    for pos in whole.weights:
+        left = deals(part, pos)
+        weights[pos] = {k: n - left.get(k, 0) for k, n in deals(whole, pos).items() if n != left.get(k, 0)}
+    return Beliefs(problem, worlds, weights, {stand: worlds for stand, _ in whole.weights})
 
 
 def _analysis_job(job: tuple[Problem, str]) -> Beliefs | None:
@@ -269,6 +311,20 @@ class _Suggester:
                     facts.add(CountIn(mine, keys, 1, len(mine)))
             self._holding[values] = frozenset(facts)
         return self._holding[values]
+
+    def holding_analyses(self, values: list[Value], executor: Executor | None, progress: Progress | None) -> None:
+        """Public view (or another player): the beliefs given "holds v" for every uncertain value v.
+
+        With the columns engine they come from one run (all "holds no v" at
+        once); other engines run one analysis per value, side by side with an
+        executor, reporting ``progress``.
+        """
+        conditions = [self.holding((v,)) for v in values]
+        if self.engine == "columns":
+            mine = frozenset(self.pos(s) for s in self.uncut(self.player))
+            self.analyses.holdings({c: (mine, next(iter(c)).keys) for c in conditions if c})
+        else:
+            self.analyses.prefetch(conditions, executor or map, progress)
 
     def p_condition(self, condition: Condition, given: Condition = frozenset()) -> Fraction:
         b, ref = self.analyses.beliefs(condition | given), self.analyses.beliefs(given)
@@ -644,9 +700,7 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
         return analyze(table, engine)
     values = sg.held_values(root)
     if any(sg.uncut_on(q, s) for q, s in sg.teammate_stands()):
-        # Public view (or another player): one analysis per uncertain held value, the bulk of
-        # an early exact run; done up front, side by side with an executor, and reported.
-        sg.analyses.prefetch([sg.holding((v,)) for v in values], executor or map, progress)
+        sg.holding_analyses(values, executor, progress)
     calls = sg.dual_cuts(values)
     if mode == "entropy":
         sg.entropy_scores(calls, probabilities, executor, progress, cache)

@@ -111,3 +111,33 @@ def test_forked_sweeps_give_the_serial_answer(monkeypatch) -> None:
     monkeypatch.setattr(os, "fork", lambda: forks.append(1) or fork())
     assert [exact_table(p, columns.analyze) for p in problems] == serial
     assert len(forks) == len(problems)
+
+
+def random_exclusions(problem: Problem, rng: random.Random) -> list[tuple[frozenset, frozenset]]:
+    """1-4 random "these slots of one stand hold none of these keys" variants."""
+    out = []
+    keys = list(problem.copies)
+    for _ in range(rng.randint(1, 4)):
+        s = rng.randrange(len(problem.stands))
+        slots = frozenset((s, j) for j in range(problem.stands[s].size) if rng.random() < 0.8)
+        out.append((slots, frozenset(rng.sample(keys, rng.randint(1, min(2, len(keys)))))))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(800))
+def test_excluding_variants_equal_brute_on_each_variant(seed: int) -> None:
+    """analyze_excluding runs every variant packed in one sweep: each must be exactly brute's answer."""
+    rng = random.Random(50_000 + seed)
+    problem, _ = random_problem(rng)
+    exclusions = random_exclusions(problem, rng)
+    base, variants = columns.analyze_excluding(problem, exclusions)
+    assert (base.worlds, {pos: base.exact(pos) for pos in base.weights}) == exact_table(problem, brute.analyze)
+    for (slots, keys), got in zip(exclusions, variants):
+        variant = problem
+        for pos in slots:
+            variant = variant.restrict(pos, problem.domain(pos) - keys)
+        try:
+            want = exact_table(variant, brute.analyze)
+        except Inconsistent:
+            want = None
+        assert (None if got is None else (got.worlds, {pos: got.exact(pos) for pos in got.weights})) == want

@@ -42,12 +42,15 @@ from __future__ import annotations
 import os
 from collections import Counter
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from math import factorial, prod
 
 from ..beliefs import Beliefs, Inconsistent
 from ..facts import Pos, Problem
+from ..wires import Key
 
-State = dict[int, int]  # packed code -> exact weight
+State = dict[int, int]  # packed code -> exact weight (components packed, see _Prepared._pack)
+Exclusion = tuple[frozenset[Pos], frozenset[Key]]  # these slots hold none of these keys
 
 # Run the two sweeps in two processes (fork) when a table is big enough to pay
 # for it (~15 ms of fork + pickling).  Off by default: forking a process that
@@ -73,7 +76,7 @@ class _Count:
 class _Prepared:
     """Direction-independent preprocessing of a problem."""
 
-    def __init__(self, problem: Problem):
+    def __init__(self, problem: Problem, exclusions: Sequence[Exclusion] = ()):
         self.problem = problem
         self.keys = problem.keys
         layer_of = {k: i for i, k in enumerate(self.keys)}
@@ -113,7 +116,8 @@ class _Prepared:
             den *= factorial(r)
         self.multiplier = num // den
         fixed_set = set(self.fixed)
-        counted = {s for c in self.counts for (s, _) in c.slots}
+        # Stands an exclusion names are not interchangeable with others in every component.
+        counted = {s for c in self.counts for (s, _) in c.slots} | {s for slots, _ in exclusions for (s, _) in slots}
         free = [s for s in range(len(problem.stands)) if s not in fixed_set]
         # Interchangeable stands: same size and domains, no count fact.
         signature: dict[tuple, list[int]] = {}
@@ -123,8 +127,34 @@ class _Prepared:
         self.groups = [g for g in signature.values() if len(g) > 1]
         self.tables: dict[tuple, list] = {}
         grouped = {s for g in self.groups for s in g}
-        # Code order: singles first, groups last (the forced last sub-step is then the freest stand).
+        # Code order: singles first, groups last (a group's fields must be adjacent bits).
         self.free = [s for s in free if s not in grouped] + [s for g in self.groups for s in g]
+        self._pack(exclusions, layer_of)
+
+    def _pack(self, exclusions: Sequence[Exclusion], layer_of: dict[Key, int]) -> None:
+        """Components: weight 0 is the problem's, weight c the problem's with exclusion c.
+
+        They travel packed in one integer, ``width`` bits each, so one pass
+        over the states runs them all; a move an exclusion forbids clears that
+        component's bits with a mask.  No component of a weight can exceed
+        S^n * prod(g!) (n copies placed on S stands, orbit totals of groups),
+        so the width makes carries between components impossible.
+        """
+        self.exclusions = [(frozenset(slots), frozenset(layer_of[k] for k in keys if k in layer_of))
+                           for slots, keys in exclusions]
+        self.width = 0
+        if self.exclusions:
+            n = sum(len(self.domains[s]) for s in self.free)
+            bound = max(len(self.free), 1) ** n * prod(factorial(len(g)) for g in self.groups)
+            self.width = bound.bit_length() + 1
+        self.one = sum(1 << (c * self.width) for c in range(len(self.exclusions) + 1))
+        self.all_bits = (1 << (self.width * (len(self.exclusions) + 1))) - 1
+        # A slot of a known stand holding an excluded key leaves nothing of its component.
+        self.dead = {c for c, (slots, layers) in enumerate(self.exclusions, 1)
+                     if any(s in self.fixed and self.domains[s][j] <= layers for s, j in slots)}
+
+    def component_bits(self, c: int) -> int:
+        return ((1 << self.width) - 1) << (c * self.width)
 
     def _sort_bounds(self) -> None:
         """A sorted stand's slot holds at least its left neighbour's least key and at most its right one's greatest."""
@@ -196,31 +226,35 @@ class _StandLayer:
     ``put[f]``: code delta of a copy landing on slot f, 0 if it may not;
     ``need``: the fill this stand must reach by the end of the key;
     ``counts[f]``: trackers counting slot f at this key;
-    ``moving``: a copy may land on this stand at this key.
+    ``moving``: a copy may land on this stand at this key;
+    ``keeps[f]``: the weight bits a copy landing on slot f keeps (None: all),
+    when an exclusion forbids it in some component.
     """
 
-    __slots__ = ("shift", "mask", "fills", "put", "need", "counts", "moving")
+    __slots__ = ("shift", "mask", "fills", "put", "need", "counts", "moving", "keeps")
 
     def __init__(self, shift: int, mask: int, fills: range, put: tuple[int, ...], need: int,
-                 counts: list[tuple[_Tracker, ...]], moving: bool):
+                 counts: list[tuple[_Tracker, ...]], moving: bool, keeps: tuple[int | None, ...] | None):
         self.shift, self.mask, self.fills, self.put, self.need = shift, mask, fills, put, need
-        self.counts, self.moving = counts, moving
+        self.counts, self.moving, self.keeps = counts, moving, keeps
 
 
 class _Layer:
     """Placing the copies of one key, one copy per pass.
 
+    ``masked`` are the chunks whose moves an exclusion forbids in some
+    component: their tables hold (code delta, weight bits kept) pairs.
     ``counting`` is set when a count fact is tracked at this key (the
     per-stand slow path); ``trackers`` are the indexes of those facts,
     ``closes`` the trackers whose last key this is, and ``estimate`` the
     product of the stands' fill ranges, a bound on the states.
     """
 
-    __slots__ = ("copies", "movers", "needs", "counting", "trackers", "closes", "estimate")
+    __slots__ = ("copies", "movers", "masked", "needs", "counting", "trackers", "closes", "estimate")
 
-    def __init__(self, copies: int, movers: list[_Movers], needs: list[_Needs], counting: list[_StandLayer] | None,
-                 trackers: set[int], closes: list[_Tracker], estimate: int):
-        self.copies, self.movers, self.needs, self.counting = copies, movers, needs, counting
+    def __init__(self, copies: int, movers: list[_Movers], masked: list[_Movers], needs: list[_Needs],
+                 counting: list[_StandLayer] | None, trackers: set[int], closes: list[_Tracker], estimate: int):
+        self.copies, self.movers, self.masked, self.needs, self.counting = copies, movers, masked, needs, counting
         self.trackers, self.closes, self.estimate = trackers, closes, estimate
 
 
@@ -312,7 +346,21 @@ class _Plan:
                     counts[f] += (tr,)
         fills = range(first, min(n, last + copies) + 1)
         return _StandLayer(self.shift[s], (1 << n.bit_length()) - 1, fills, put, need, counts,
-                           any(put[first:fills.stop]))
+                           any(put[first:fills.stop]), self._keeps(s, t, n))
+
+    def _keeps(self, s: int, t: int, n: int) -> tuple[int | None, ...] | None:
+        """Per slot of stand s, the weight bits a copy of key t landing there keeps."""
+        prep, key = self.prep, self.key_layer(t)
+        hits = [c for c, (_, layers) in enumerate(prep.exclusions, 1) if key in layers]
+        if not hits:
+            return None
+        keeps: list[int | None] = [None] * (n + 1)
+        for f in range(n):
+            slot = (s, (n - 1 - f) if self.mirrored else f)
+            cleared = sum(prep.component_bits(c) for c in hits if slot in prep.exclusions[c - 1][0])
+            if cleared:
+                keeps[f] = prep.all_bits ^ cleared
+        return tuple(keeps) if any(k is not None for k in keeps) else None
 
     def _layer(self, copies: int, stands: dict[int, _StandLayer], trackers: set[int]) -> _Layer:
         moving = [st for st in stands.values() if st.moving]
@@ -320,8 +368,8 @@ class _Plan:
             raise _Zero
         estimate = prod(len(st.fills) for st in moving)
         if trackers:
-            return _Layer(copies, [], [], list(stands.values()), trackers, [], estimate)
-        movers, needs = [], []
+            return _Layer(copies, [], [], [], list(stands.values()), trackers, [], estimate)
+        movers, masked, needs = [], [], []
         for chunk in self.chunks:
             if not any(s in stands for s in chunk):
                 continue
@@ -333,26 +381,33 @@ class _Plan:
                 mask = (1 << (members[-1].shift + members[-1].mask.bit_length() - base)) - 1
                 moves, urgent, short = self._chunk_tables(members, mask)
                 if is_moving:
-                    movers.append((base, mask, moves, urgent))
+                    keeping = any(st.keeps is not None for st in members)
+                    (masked if keeping else movers).append((base, mask, moves, urgent))
                 if is_needy:
                     needs.append((base, mask, short))
-        return _Layer(copies, movers, needs, None, set(), [], estimate)
+        return _Layer(copies, movers, masked, needs, None, set(), [], estimate)
 
     def _chunk_tables(self, members: list[_StandLayer], mask: int):
         """Per combination of a chunk's fills: its moves, its urgent moves, its unfilled must-fill slots.
 
         Only the fills a state can have at this key are filled in; tables are
         shared between keys and directions with the same stand patterns.
+        Where an exclusion forbids a move in some component, every move of
+        the chunk is a (code delta, weight bits kept) pair.
         """
-        cache_key = tuple((st.shift, st.fills.start, st.fills.stop, st.put, st.need) for st in members)
+        cache_key = tuple((st.shift, st.fills.start, st.fills.stop, st.put, st.need, st.keeps) for st in members)
         tables = self.prep.tables.get(cache_key)
         if tables is None:
             base = members[0].shift
+            pairs = any(st.keeps is not None for st in members)
             entries = [(0, (), (), 0)]  # (index, moves, urgent, short) over the members so far
             for st in members:
                 grown = []
                 for f in st.fills:
-                    d = st.put[f]
+                    d: int | tuple[int, int] = st.put[f]
+                    if d and pairs:
+                        keep = st.keeps[f] if st.keeps is not None else None
+                        d = (d, self.prep.all_bits if keep is None else keep)
                     move, must = (d,) if d else (), (d,) if d and f < st.need else ()
                     at, short = f << (st.shift - base), max(st.need - f, 0)
                     grown += [(i + at, m + move, u + must, n + short) for i, m, u, n in entries]
@@ -375,13 +430,15 @@ class _Plan:
         The states in between are fill vectors too, so they merge as freely
         as the states at key boundaries.
         """
-        cur: State = {0: 1}
+        cur: State = {0: self.prep.one}
         out = [cur]
         for layer in self.layers:
             for placed in range(layer.copies):
                 left = layer.copies - placed
                 if layer.counting is not None:
                     cur = self._place_counting(layer.counting, cur, left)
+                elif layer.masked:
+                    cur = self._place_masked(layer, cur, left)
                 elif layer.needs:
                     cur = self._place_needy(layer, cur, left)
                 else:
@@ -434,8 +491,33 @@ class _Plan:
         return new
 
     @staticmethod
+    def _place_masked(layer: _Layer, cur: State, left: int) -> State:
+        """One copy where an exclusion forbids some moves in some component (as
+        :meth:`_place_needy`, the masked chunks' moves keeping only their bits)."""
+        new: State = {}
+        get = new.get
+        movers, masked, needs = layer.movers, layer.masked, layer.needs
+        for code, w in cur.items():
+            spare = left
+            for sh, mask, short in needs:
+                spare -= short[(code >> sh) & mask]
+            if spare < 0:
+                continue
+            pick = 2 if spare else 3  # every move, or only those filling a must-fill slot
+            for mover in movers:
+                for d in mover[pick][(code >> mover[0]) & mover[1]]:
+                    nc = code + d
+                    new[nc] = get(nc, 0) + w
+            for mover in masked:
+                for d, keep in mover[pick][(code >> mover[0]) & mover[1]]:
+                    nc = code + d
+                    new[nc] = get(nc, 0) + (w & keep)
+        return new
+
+    @staticmethod
     def _place_counting(stands: list[_StandLayer], cur: State, left: int) -> State:
-        """One copy, stand by stand, counting the slots of count facts as it lands."""
+        """One copy, stand by stand, counting the slots of count facts as it lands
+        (and keeping only the weight bits an exclusion leaves a move)."""
         new: State = {}
         get = new.get
         for code, w in cur.items():
@@ -456,7 +538,8 @@ class _Plan:
                     elif tr.bounded:
                         break
                 else:
-                    new[nc] = get(nc, 0) + w
+                    keep = st.keeps[f] if st.keeps is not None else None
+                    new[nc] = get(nc, 0) + (w if keep is None else w & keep)
         return new
 
     @staticmethod
@@ -538,15 +621,34 @@ def _sweep_both(forward: _Plan, mirrored: _Plan) -> tuple[list[State], list[Stat
 
 def analyze(problem: Problem) -> Beliefs:
     """Exact worlds and slot marginals; raises :class:`Inconsistent` when no deal fits."""
+    return analyze_excluding(problem, ())[0]
+
+
+def analyze_excluding(problem: Problem, exclusions: Sequence[Exclusion]) -> tuple[Beliefs, list[Beliefs | None]]:
+    """The problem's beliefs and, for each exclusion (slots, keys), the beliefs of the
+    problem in which those slots hold none of those keys (None: no deal fits it).
+
+    One run for all: the weights of every variant travel packed in one
+    integer (see :meth:`_Prepared._pack`).  Suggestions in public view use it
+    for "the player holds no v" for every value v at once.  Raises
+    :class:`Inconsistent` when the problem itself admits no deal.
+    """
     try:
-        prep = _Prepared(problem)
+        prep = _Prepared(problem, exclusions)
         forward, mirrored = _Plan(prep, False), _Plan(prep, True)
         fwd, bwd = _sweep_both(forward, mirrored)
     except _Zero:
         raise Inconsistent from None
     L = prep.n_layers
-    total = sum(fwd[L].values())
-    if not total:
+    variants = len(prep.exclusions) + 1
+    width = prep.width
+    low = (1 << width) - 1
+
+    def component(x: int, c: int) -> int:
+        return (x >> (c * width)) & low if variants > 1 else x
+
+    total_packed = sum(fwd[L].values())
+    if not component(total_packed, 0):
         raise Inconsistent
     # Trackers whose count spans a key boundary: join forward and backward partial counts there.
     span: list[tuple[_Tracker, int, int]] = []
@@ -570,8 +672,9 @@ def analyze(problem: Problem) -> Beliefs:
     chunks = []
     for chunk in forward.chunks:
         base = forward.shift[chunk[0]]
-        width = forward.shift[chunk[-1]] + masks[hist_of[chunk[-1]]].bit_length() - base
-        chunks.append((base, (1 << width) - 1, [(hist_of[s], forward.shift[s] - base, masks[hist_of[s]]) for s in chunk]))
+        width_bits = forward.shift[chunk[-1]] + masks[hist_of[chunk[-1]]].bit_length() - base
+        chunks.append((base, (1 << width_bits) - 1,
+                       [(hist_of[s], forward.shift[s] - base, masks[hist_of[s]]) for s in chunk]))
     cumulative: dict[int, list[list[int]]] = {o: [] for o in owners}  # [boundary][j] = weight of fill > j
     for i in range(L + 1):
         sums = [[0] * (mask + 1) for _, mask, _ in chunks]
@@ -581,6 +684,7 @@ def analyze(problem: Problem) -> Beliefs:
             by_fills: dict[int, list[tuple[int, int]]] = {}
             for code, w in back.items():
                 by_fills.setdefault(code & fills_mask, []).append((code, w))
+        join = _joiner(prep, i) if variants > 1 else None
         for code, w in fwd[i].items():
             if live:
                 b = 0
@@ -594,15 +698,14 @@ def analyze(problem: Problem) -> Beliefs:
             else:
                 b = back.get(full - code, 0)
             if b:
+                joint = w * b if join is None else join(w, b)
                 # Both sweeps store orbit totals of interchangeable stands; the
                 # completion weight of one state is the backward total / orbit size.
                 if group_fields:
                     orbit = orbit_sizes.get(code & group_bits)
                     if orbit is None:
                         orbit = orbit_sizes[code & group_bits] = _orbit_size(code, group_fields)
-                    joint = w * b // orbit
-                else:
-                    joint = w * b
+                    joint //= orbit
                 for (base, mask, _), chunk_sums in zip(chunks, sums):
                     chunk_sums[(code >> base) & mask] += joint
         hist = {o: [0] * (forward.size[o] + 1) for o in owners}
@@ -619,25 +722,71 @@ def analyze(problem: Problem) -> Beliefs:
                 acc += h[j + 1]
                 cum[j] = acc
             cumulative[o].append(cum)
-    weights: dict[Pos, dict[int, int]] = {}
-    denominators: dict[int, int] = {}
-    keys = prep.keys
-    for s in prep.fixed:
-        denominators[s] = total
-        for j, d in enumerate(prep.domains[s]):
-            weights[(s, j)] = {keys[next(iter(d))]: total}
-    for s in prep.free:
-        o = hist_of[s]
-        denominators[s] = total * share[s]
-        cum = cumulative[o]
-        for j in range(forward.size[s]):
-            row = {}
-            for t in range(L):
-                w = cum[t + 1][j] - cum[t][j]
-                if w:
-                    row[keys[t]] = w
-            weights[(s, j)] = row
-    return Beliefs(problem, total * prep.multiplier, weights, denominators)
+    results: list[Beliefs | None] = []
+    for c in range(variants):
+        total = component(total_packed, c)
+        if not total or c in prep.dead:
+            results.append(None)
+            continue
+        weights: dict[Pos, dict[int, int]] = {}
+        denominators: dict[int, int] = {}
+        keys = prep.keys
+        for s in prep.fixed:
+            denominators[s] = total
+            for j, d in enumerate(prep.domains[s]):
+                weights[(s, j)] = {keys[next(iter(d))]: total}
+        for s in prep.free:
+            o = hist_of[s]
+            denominators[s] = total * share[s]
+            cum = cumulative[o]
+            for j in range(forward.size[s]):
+                row = {}
+                for t in range(L):
+                    w = component(cum[t + 1][j] - cum[t][j], c)  # no component borrows: each rises with t
+                    if w:
+                        row[keys[t]] = w
+                weights[(s, j)] = row
+        variant = problem
+        if c:
+            slots, excluded = exclusions[c - 1]
+            for pos in slots:
+                variant = variant.restrict(pos, problem.domain(pos) - excluded)
+        results.append(Beliefs(variant, total * prep.multiplier, weights, denominators))
+    base = results.pop(0)
+    assert base is not None
+    return base, results
+
+
+def _joiner(prep: _Prepared, i: int):
+    """Joint weight of forward and backward packed weights at key boundary i.
+
+    A variant differs from the problem only at its excluded keys, so at a
+    boundary with all of them on one side one factor is the problem's own
+    (component 0): forward-packed x backward-plain covers the variants whose
+    keys are all placed, forward-plain x backward-packed those whose keys are
+    all to come, with no carry (each product is at most the total).  A
+    variant with keys on both sides is multiplied component by component.
+    """
+    width = prep.width
+    low = (1 << width) - 1
+    after, across = prep.component_bits(0), []
+    for c, (_, layers) in enumerate(prep.exclusions, 1):
+        if layers and min(layers) < i <= max(layers):
+            across.append(c)
+        elif layers and max(layers) < i:
+            after |= prep.component_bits(c)
+    before = prep.all_bits ^ after
+    for c in across:
+        before ^= prep.component_bits(c)
+
+    def join(w: int, b: int) -> int:
+        joint = ((w * (b & low)) & after) | (((w & low) * b) & before)
+        for c in across:
+            sh = c * width
+            joint |= (((w >> sh) & low) * ((b >> sh) & low)) << sh
+        return joint
+
+    return join
 
 
 def _orbit_size(code: int, group_fields: list[tuple[list[int], int]]) -> int:

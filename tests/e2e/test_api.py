@@ -54,21 +54,25 @@ def test_malformed_table_rejects_with_the_engines_message(page, server):
     assert "event" in message and message != "resolved"
 
 
-def test_suggest_equals_cli_and_reports_work_in_public_view(page, server):
+def test_suggest_equals_cli_and_reports_work(page, server):
     table = sample_table()
     public = {k: v for k, v in table.items() if k != "me"}
     open_app(page, server.url)
     assert page.evaluate("table => window.bombbuster.suggest(table)", table) == cli_suggest(table)
+    assert page.evaluate("table => window.bombbuster.suggest(table, {player: 1})", public) == \
+        cli_suggest(public, "--player", "1")
+    small = {"players": [{"name": "Ann", "stands": [3]}, {"name": "Bob", "stands": [3]}],
+             "wires": {"deck": {"1": 2, "2": 2, "3": 1, "3.1": 1}}, "events": []}
     outcome = page.evaluate("""async table => {
         const works = [];
-        const result = await window.bombbuster.suggest(table, {player: 1, onProgress: (ms, work) => {
+        const result = await window.bombbuster.suggest(table, {player: 0, mode: "entropy", onProgress: (ms, work) => {
             if (work) works.push([work.done, work.total]);
         }});
         return {result, works};
-    }""", public)
-    assert outcome["result"] == cli_suggest(public, "--player", "1")
-    # One analysis per value Bob may hold, each reported as it finishes.
-    total = outcome["works"][-1][1]
+    }""", small)
+    assert outcome["result"] == cli_suggest(small, "--player", "0", "--mode", "entropy")
+    # The entropy branches, each reported as it finishes.
+    total = outcome["result"]["branch_analyses"]
     assert total > 1 and outcome["works"][-1] == [total, total]
     assert [done for done, _ in outcome["works"]] == sorted(done for done, _ in outcome["works"])
 
