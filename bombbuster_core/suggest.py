@@ -184,7 +184,7 @@ class _Analyses:
         if not todo:
             return
         self.runs += 1
-        base, without = columns.analyze_excluding(self.base, list(todo.values()))
+        base, without = columns.analyze_excluding(self.base, [(held,) for held in todo.values()])
         for condition, none in zip(todo, without):
             self.memo[condition] = _minus(_apply(self.base, condition), base, none)
 

@@ -51,6 +51,7 @@ from ..wires import Key
 
 State = dict[int, int]  # packed code -> exact weight (components packed, see _Prepared._pack)
 Exclusion = tuple[frozenset[Pos], frozenset[Key]]  # these slots hold none of these keys
+Variant = Sequence[Exclusion]  # the problem with all these exclusions
 
 # Run the two sweeps in two processes (fork) when a table is big enough to pay
 # for it (~15 ms of fork + pickling).  Off by default: forking a process that
@@ -76,7 +77,7 @@ class _Count:
 class _Prepared:
     """Direction-independent preprocessing of a problem."""
 
-    def __init__(self, problem: Problem, exclusions: Sequence[Exclusion] = ()):
+    def __init__(self, problem: Problem, variants: Sequence[Variant] = ()):
         self.problem = problem
         self.keys = problem.keys
         layer_of = {k: i for i, k in enumerate(self.keys)}
@@ -117,7 +118,8 @@ class _Prepared:
         self.multiplier = num // den
         fixed_set = set(self.fixed)
         # Stands an exclusion names are not interchangeable with others in every component.
-        counted = {s for c in self.counts for (s, _) in c.slots} | {s for slots, _ in exclusions for (s, _) in slots}
+        counted = {s for c in self.counts for (s, _) in c.slots}
+        counted |= {s for variant in variants for slots, _ in variant for (s, _) in slots}
         free = [s for s in range(len(problem.stands)) if s not in fixed_set]
         # Interchangeable stands: same size and domains, no count fact.
         signature: dict[tuple, list[int]] = {}
@@ -129,9 +131,9 @@ class _Prepared:
         grouped = {s for g in self.groups for s in g}
         # Code order: singles first, groups last (a group's fields must be adjacent bits).
         self.free = [s for s in free if s not in grouped] + [s for g in self.groups for s in g]
-        self._pack(exclusions, layer_of)
+        self._pack(variants, layer_of)
 
-    def _pack(self, exclusions: Sequence[Exclusion], layer_of: dict[Key, int]) -> None:
+    def _pack(self, variants: Sequence[Variant], layer_of: dict[Key, int]) -> None:
         """Components: weight 0 is the problem's, weight c the problem's with exclusion c.
 
         They travel packed in one integer, ``width`` bits each, so one pass
@@ -140,8 +142,9 @@ class _Prepared:
         S^n * prod(g!) (n copies placed on S stands, orbit totals of groups),
         so the width makes carries between components impossible.
         """
-        self.exclusions = [(frozenset(slots), frozenset(layer_of[k] for k in keys if k in layer_of))
-                           for slots, keys in exclusions]
+        # Per variant, its exclusions as (slots, layer indexes).
+        self.exclusions = [[(frozenset(slots), frozenset(layer_of[k] for k in keys if k in layer_of))
+                            for slots, keys in variant] for variant in variants]
         self.width = 0
         if self.exclusions:
             n = sum(len(self.domains[s]) for s in self.free)
@@ -150,8 +153,8 @@ class _Prepared:
         self.one = sum(1 << (c * self.width) for c in range(len(self.exclusions) + 1))
         self.all_bits = (1 << (self.width * (len(self.exclusions) + 1))) - 1
         # A slot of a known stand holding an excluded key leaves nothing of its component.
-        self.dead = {c for c, (slots, layers) in enumerate(self.exclusions, 1)
-                     if any(s in self.fixed and self.domains[s][j] <= layers for s, j in slots)}
+        self.dead = {c for c, variant in enumerate(self.exclusions, 1)
+                     if any(s in self.fixed and self.domains[s][j] <= layers for slots, layers in variant for s, j in slots)}
 
     def component_bits(self, c: int) -> int:
         return ((1 << self.width) - 1) << (c * self.width)
@@ -351,13 +354,15 @@ class _Plan:
     def _keeps(self, s: int, t: int, n: int) -> tuple[int | None, ...] | None:
         """Per slot of stand s, the weight bits a copy of key t landing there keeps."""
         prep, key = self.prep, self.key_layer(t)
-        hits = [c for c, (_, layers) in enumerate(prep.exclusions, 1) if key in layers]
+        hits = [(c, [slots for slots, layers in variant if key in layers])
+                for c, variant in enumerate(prep.exclusions, 1)]
+        hits = [(c, slot_sets) for c, slot_sets in hits if slot_sets]
         if not hits:
             return None
         keeps: list[int | None] = [None] * (n + 1)
         for f in range(n):
             slot = (s, (n - 1 - f) if self.mirrored else f)
-            cleared = sum(prep.component_bits(c) for c in hits if slot in prep.exclusions[c - 1][0])
+            cleared = sum(prep.component_bits(c) for c, slot_sets in hits if any(slot in ss for ss in slot_sets))
             if cleared:
                 keeps[f] = prep.all_bits ^ cleared
         return tuple(keeps) if any(k is not None for k in keeps) else None
@@ -624,9 +629,10 @@ def analyze(problem: Problem) -> Beliefs:
     return analyze_excluding(problem, ())[0]
 
 
-def analyze_excluding(problem: Problem, exclusions: Sequence[Exclusion]) -> tuple[Beliefs, list[Beliefs | None]]:
-    """The problem's beliefs and, for each exclusion (slots, keys), the beliefs of the
-    problem in which those slots hold none of those keys (None: no deal fits it).
+def analyze_excluding(problem: Problem, variants: Sequence[Variant]) -> tuple[Beliefs, list[Beliefs | None]]:
+    """The problem's beliefs and, for each variant — exclusions (slots, keys): these
+    slots hold none of these keys — the beliefs of the problem with all its
+    exclusions (None: no deal fits it).
 
     One run for all: the weights of every variant travel packed in one
     integer (see :meth:`_Prepared._pack`).  Suggestions in public view use it
@@ -634,18 +640,18 @@ def analyze_excluding(problem: Problem, exclusions: Sequence[Exclusion]) -> tupl
     :class:`Inconsistent` when the problem itself admits no deal.
     """
     try:
-        prep = _Prepared(problem, exclusions)
+        prep = _Prepared(problem, variants)
         forward, mirrored = _Plan(prep, False), _Plan(prep, True)
         fwd, bwd = _sweep_both(forward, mirrored)
     except _Zero:
         raise Inconsistent from None
     L = prep.n_layers
-    variants = len(prep.exclusions) + 1
+    components = len(prep.exclusions) + 1
     width = prep.width
     low = (1 << width) - 1
 
     def component(x: int, c: int) -> int:
-        return (x >> (c * width)) & low if variants > 1 else x
+        return (x >> (c * width)) & low if components > 1 else x
 
     total_packed = sum(fwd[L].values())
     if not component(total_packed, 0):
@@ -684,7 +690,7 @@ def analyze_excluding(problem: Problem, exclusions: Sequence[Exclusion]) -> tupl
             by_fills: dict[int, list[tuple[int, int]]] = {}
             for code, w in back.items():
                 by_fills.setdefault(code & fills_mask, []).append((code, w))
-        join = _joiner(prep, i) if variants > 1 else None
+        join = _joiner(prep, i) if components > 1 else None
         for code, w in fwd[i].items():
             if live:
                 b = 0
@@ -723,7 +729,7 @@ def analyze_excluding(problem: Problem, exclusions: Sequence[Exclusion]) -> tupl
                 cum[j] = acc
             cumulative[o].append(cum)
     results: list[Beliefs | None] = []
-    for c in range(variants):
+    for c in range(components):
         total = component(total_packed, c)
         if not total or c in prep.dead:
             results.append(None)
@@ -746,15 +752,19 @@ def analyze_excluding(problem: Problem, exclusions: Sequence[Exclusion]) -> tupl
                     if w:
                         row[keys[t]] = w
                 weights[(s, j)] = row
-        variant = problem
-        if c:
-            slots, excluded = exclusions[c - 1]
-            for pos in slots:
-                variant = variant.restrict(pos, problem.domain(pos) - excluded)
-        results.append(Beliefs(variant, total * prep.multiplier, weights, denominators))
+        results.append(Beliefs(restricted(problem, variants[c - 1]) if c else problem, total * prep.multiplier,
+                               weights, denominators))
     base = results.pop(0)
     assert base is not None
     return base, results
+
+
+def restricted(problem: Problem, variant: Variant) -> Problem:
+    """The problem with a variant's exclusions as slot domains."""
+    for slots, keys in variant:
+        for pos in slots:
+            problem = problem.restrict(pos, problem.domain(pos) - keys)
+    return problem
 
 
 def _joiner(prep: _Prepared, i: int):
@@ -770,7 +780,8 @@ def _joiner(prep: _Prepared, i: int):
     width = prep.width
     low = (1 << width) - 1
     after, across = prep.component_bits(0), []
-    for c, (_, layers) in enumerate(prep.exclusions, 1):
+    for c, variant in enumerate(prep.exclusions, 1):
+        layers = frozenset().union(*(ls for _, ls in variant))
         if layers and min(layers) < i <= max(layers):
             across.append(c)
         elif layers and max(layers) < i:
