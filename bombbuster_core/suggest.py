@@ -245,6 +245,28 @@ def _p(b: Beliefs, pos: Pos, keys: frozenset[Key]) -> Fraction:
     return Fraction(sum(w for k, w in row.items() if k in keys), b.denominators[pos[0]])
 
 
+# Variants per packed engine run in entropy mode: the packed weights grow with
+# each, so past a few dozen a run costs more per variant (measured in bench_suggest).
+_BATCH = 24
+
+
+def _entropy_batch_job(job: tuple[Problem, list, list, tuple[Pos, ...]]) -> list[float | None]:
+    """H of a batch of branches, from one packed columns run (module level for process pools)."""
+    problem, variants, recipes, positions = job
+    _, got = columns.analyze_excluding(problem, variants)
+    out: list[float | None] = []
+    for recipe in recipes:
+        b = got[recipe[0]]
+        if len(recipe) == 2 and b is not None:
+            b = _minus(b.problem, b, got[recipe[1]])
+        out.append(None if b is None else _h(b, positions))
+    return out
+
+
+def _h(b: Beliefs, positions: tuple[Pos, ...]) -> float:
+    return sum(math.log2(len({value_of(k) for k in b.weights[pos]})) for pos in positions)
+
+
 def _entropy_job(job: tuple[Problem, str, tuple[Pos, ...]]) -> float | None:
     """H of one branch (module level so process pools can pickle it); None when impossible."""
     problem, engine, positions = job
@@ -252,7 +274,7 @@ def _entropy_job(job: tuple[Problem, str, tuple[Pos, ...]]) -> float | None:
         b = ENGINES[engine](problem)
     except Inconsistent:
         return None
-    return sum(math.log2(len({value_of(k) for k in b.weights[pos]})) for pos in positions)
+    return _h(b, positions)
 
 
 # ---------------------------------------------------------------- the suggester
@@ -592,21 +614,32 @@ class _Suggester:
             pos = self.pos(sug.targets[0])
             keys = self.deck.keys_of_value(sug.values[0])
             branches.append((sug, self.branch(base, pos, keys), self.branch(base, pos, self.all_keys - keys)))
-        wanted: dict[tuple, Problem] = {}
+        wanted: dict[tuple, tuple[Problem, Condition]] = {}
         for _, *conds in branches:
             for cond in conds:
                 if cond is not None:
                     problem = _apply(self.analyses.base, cond)
-                    wanted.setdefault(problem_key(problem), problem)
-        todo = [(k, p) for k, p in wanted.items() if k not in cache]
+                    wanted.setdefault(problem_key(problem), (problem, cond))
+        todo = [(k, p, c) for k, (p, c) in wanted.items() if k not in cache]
         total = self.branch_runs = len(todo)
         if progress:
             progress(0, total)
         run = executor or map
-        for done, ((k, _), h) in enumerate(zip(todo, run(_entropy_job, [(p, self.engine, positions) for _, p in todo])), 1):
+        if self.engine == "columns":
+            jobs = self.entropy_batches(todo, positions)
+            results = (h for hs in run(_entropy_batch_job, jobs) for h in hs)
+            sizes = [len(job[2]) for job in jobs]
+        else:
+            results = run(_entropy_job, [(p, self.engine, positions) for _, p, _ in todo])
+            sizes = [1] * len(todo)
+        done, report = 0, iter(sizes)
+        next_report = next(report, 0)
+        for (k, _, _), h in zip(todo, results):
             cache[k] = h
-            if progress:
+            done += 1
+            if progress and done == next_report:
                 progress(done, total)
+                next_report += next(report, 0)
 
         def h_of(cond: Condition | None) -> float | None:
             return None if cond is None else cache[problem_key(_apply(self.analyses.base, cond))]
@@ -625,6 +658,38 @@ class _Suggester:
             sug.extra.update({"expected_entropy": round(expected, 6), "p_branch_success": round(p_s, 6),
                               "entropy_success": None if h_s is None else round(h_s, 6),
                               "entropy_failure": None if h_f is None else round(h_f, 6)})
+
+    def entropy_batches(self, todo: list[tuple[tuple, Problem, Condition]],
+                        positions: tuple[Pos, ...]) -> list[tuple[Problem, list, list, tuple[Pos, ...]]]:
+        """The branches as variants of the table's problem, a batch per engine run.
+
+        A branch is the problem's "holds v" condition (if any) and "slot p is
+        one of K".  The latter is the variant "p holds none of the other
+        keys"; with the condition it is that variant minus the one that also
+        excludes v from the player's slots (both exact counts).
+        """
+        base = self.analyses.base
+        mine = frozenset(self.pos(s) for s in self.uncut(self.player))
+        batches: list[tuple[Problem, list, list, tuple[Pos, ...]]] = []
+        variants: list = []
+        recipes: list = []
+        for _, _, cond in todo:
+            restriction = [f for f in cond if not isinstance(f, CountIn)]
+            counts = [f for f in cond if isinstance(f, CountIn)]
+            variant = [(frozenset((pos,)), base.domain(pos) - keys) for pos, keys in restriction]
+            recipe = [len(variants)]
+            variants.append(variant)
+            if counts:
+                (held,) = counts  # one "holds v" per branch
+                recipe.append(len(variants))
+                variants.append(variant + [(mine, held.keys)])
+            recipes.append(recipe)
+            if len(variants) >= _BATCH:
+                batches.append((base, variants, recipes, positions))
+                variants, recipes = [], []
+        if recipes:
+            batches.append((base, variants, recipes, positions))
+        return batches
 
     def branch(self, base: Condition, pos: Pos, keys: frozenset[Key]) -> Condition | None:
         """``base`` plus "slot ``pos`` holds one of ``keys``", normalised so equal problems share a cache entry."""
