@@ -173,20 +173,33 @@ class _Analyses:
                 self.memo[condition] = None
         return self.memo[condition]
 
-    def holdings(self, conditions: dict[Condition, tuple[frozenset[Pos], frozenset[Key]]]) -> None:
-        """Memoise "holds at least one of these keys on these slots" conditions in one engine run.
+    def packed(self, conditions: Iterable[Condition]) -> None:
+        """Memoise conditions through packed columns runs (``_BATCH`` variants a run).
 
-        Each is the problem minus "holds none of them", an exclusion the
-        columns engine runs for all conditions at once: exact counts, so the
-        difference is exact.
+        A condition of slot restrictions is the variant "these slots hold none
+        of the other keys"; with a "holds one of K on these slots" count it is
+        that variant minus the one that also excludes K there (exact counts).
+        Other conditions are left to :meth:`beliefs`.
         """
-        todo = {c: held for c, held in conditions.items() if c not in self.memo}
-        if not todo:
-            return
-        self.runs += 1
-        base, without = columns.analyze_excluding(self.base, [(held,) for held in todo.values()])
-        for condition, none in zip(todo, without):
-            self.memo[condition] = _minus(_apply(self.base, condition), base, none)
+        recipes: list[tuple[Condition, list]] = []
+        for condition in dict.fromkeys(c for c in conditions if c not in self.memo):
+            variants = _variants(self.base, condition)
+            if variants is not None:
+                recipes.append((condition, variants))
+        while recipes:
+            batch, size = [], 0
+            while recipes and (not batch or size + len(recipes[0][1]) <= _BATCH):
+                batch.append(recipes.pop(0))
+                size += sum(1 for v in batch[-1][1] if v)
+            self.runs += 1
+            # The empty variant is the problem itself: the run's own result, not another component.
+            base, got = columns.analyze_excluding(self.base, [v for _, variants in batch for v in variants if v])
+            results = iter(got)
+            for condition, variants in batch:
+                b, *rest = [next(results) if v else base for v in variants]
+                if rest and b is not None:
+                    b = _minus(_apply(self.base, condition), b, rest[0])
+                self.memo[condition] = b
 
     def prefetch(self, conditions: Iterable[Condition], executor: Executor, progress: Progress | None = None) -> None:
         """Run the analyses of ``conditions`` not yet memoised through ``executor``, reporting ``progress(done, total)``."""
@@ -202,6 +215,18 @@ class _Analyses:
             if progress:
                 progress(done, len(todo))
 
+
+
+def _variants(problem: Problem, condition: Condition) -> list[list] | None:
+    """``condition`` as one packed variant, or two whose difference it is (see _Analyses.packed)."""
+    counts = [f for f in condition if isinstance(f, CountIn)]
+    excluded = [(frozenset((f[0],)), problem.domain(f[0]) - f[1]) for f in condition if not isinstance(f, CountIn)]
+    if not counts:
+        return [excluded]
+    held = counts[0]
+    if len(counts) > 1 or held.lo != 1 or held.hi < len(held.slots):
+        return None  # only "holds at least one" has a single-variant complement
+    return [excluded, excluded + [(held.slots, held.keys)]]
 
 
 def _minus(problem: Problem, whole: Beliefs, part: Beliefs | None) -> Beliefs | None:
@@ -343,8 +368,7 @@ class _Suggester:
         """
         conditions = [self.holding((v,)) for v in values]
         if self.engine == "columns":
-            mine = frozenset(self.pos(s) for s in self.uncut(self.player))
-            self.analyses.holdings({c: (mine, next(iter(c)).keys) for c in conditions if c})
+            self.analyses.packed(c for c in conditions if c)
         else:
             self.analyses.prefetch(conditions, executor or map, progress)
 
@@ -661,29 +685,16 @@ class _Suggester:
 
     def entropy_batches(self, todo: list[tuple[tuple, Problem, Condition]],
                         positions: tuple[Pos, ...]) -> list[tuple[Problem, list, list, tuple[Pos, ...]]]:
-        """The branches as variants of the table's problem, a batch per engine run.
-
-        A branch is the problem's "holds v" condition (if any) and "slot p is
-        one of K".  The latter is the variant "p holds none of the other
-        keys"; with the condition it is that variant minus the one that also
-        excludes v from the player's slots (both exact counts).
-        """
+        """The branches as packed variants of the table's problem (see :func:`_variants`), a batch per engine run."""
         base = self.analyses.base
-        mine = frozenset(self.pos(s) for s in self.uncut(self.player))
         batches: list[tuple[Problem, list, list, tuple[Pos, ...]]] = []
         variants: list = []
         recipes: list = []
         for _, _, cond in todo:
-            restriction = [f for f in cond if not isinstance(f, CountIn)]
-            counts = [f for f in cond if isinstance(f, CountIn)]
-            variant = [(frozenset((pos,)), base.domain(pos) - keys) for pos, keys in restriction]
-            recipe = [len(variants)]
-            variants.append(variant)
-            if counts:
-                (held,) = counts  # one "holds v" per branch
-                recipe.append(len(variants))
-                variants.append(variant + [(mine, held.keys)])
-            recipes.append(recipe)
+            own = _variants(base, cond)
+            assert own is not None, "a branch is slot restrictions and at most one 'holds v'"
+            recipes.append(list(range(len(variants), len(variants) + len(own))))
+            variants += own
             if len(variants) >= _BATCH:
                 batches.append((base, variants, recipes, positions))
                 variants, recipes = [], []
