@@ -36,12 +36,18 @@ Marginals: a second sweep over the mirrored problem (keys descending, stands
 reversed) gives, at every key boundary, the weight of completing each state;
 the product with the forward weight is the exact weight of each fill vector,
 and differences of fill distributions are the slot marginals.
+
+Variants (:func:`analyze_excluding`): the same problem with some slots
+barred from some keys, many at once.  Every variant's weight rides in its own
+bit field of one integer, so one sweep carries them all; a move a variant
+forbids clears that field.  Suggestions use it to condition every call on
+"the caller holds v" for all v in one run, and for the entropy branches.
 """
 from __future__ import annotations
 
 import os
-from collections import Counter
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Sequence
 from math import factorial, prod
 
