@@ -181,25 +181,15 @@ class _Analyses:
         that variant minus the one that also excludes K there (exact counts).
         Other conditions are left to :meth:`beliefs`.
         """
-        recipes: list[tuple[Condition, list]] = []
+        recipes = []
         for condition in dict.fromkeys(c for c in conditions if c not in self.memo):
             variants = _variants(self.base, condition)
             if variants is not None:
                 recipes.append((condition, variants))
-        while recipes:
-            batch, size = [], 0
-            while recipes and (not batch or size + len(recipes[0][1]) <= _BATCH):
-                batch.append(recipes.pop(0))
-                size += sum(1 for v in batch[-1][1] if v)
+        for batch in _batches(recipes):
             self.runs += 1
-            # The empty variant is the problem itself: the run's own result, not another component.
-            base, got = columns.analyze_excluding(self.base, [v for _, variants in batch for v in variants if v])
-            results = iter(got)
-            for condition, variants in batch:
-                b, *rest = [next(results) if v else base for v in variants]
-                if rest and b is not None:
-                    b = _minus(_apply(self.base, condition), b, rest[0])
-                self.memo[condition] = b
+            for (condition, _), beliefs in zip(batch, _packed_beliefs(self.base, batch)):
+                self.memo[condition] = beliefs
 
     def prefetch(self, conditions: Iterable[Condition], executor: Executor, progress: Progress | None = None) -> None:
         """Run the analyses of ``conditions`` not yet memoised through ``executor``, reporting ``progress(done, total)``."""
@@ -227,6 +217,42 @@ def _variants(problem: Problem, condition: Condition) -> list[list] | None:
     if len(counts) > 1 or held.lo != 1 or held.hi < len(held.slots):
         return None  # only "holds at least one" has a single-variant complement
     return [excluded, excluded + [(held.slots, held.keys)]]
+
+
+# Variants per packed engine run: the packed weights grow with each, so past a
+# few dozen a run costs more per variant (entropy mode on the hardest observer
+# state: 8 a run 5.3 s, 24 a run 3.5 s, 64 a run 3.3 s; memory grows with it).
+_BATCH = 24
+
+
+def _batches(recipes: list[tuple[Condition, list]]) -> list[list[tuple[Condition, list]]]:
+    """Consecutive recipes grouped so that each group packs at most ``_BATCH`` variants (one at least)."""
+    out: list[list[tuple[Condition, list]]] = []
+    size = 0
+    for recipe in recipes:
+        own = sum(1 for v in recipe[1] if v)
+        if not out or size + own > _BATCH:
+            out.append([])
+            size = 0
+        out[-1].append(recipe)
+        size += own
+    return out
+
+
+def _packed_beliefs(problem: Problem, batch: list[tuple[Condition, list]]) -> list[Beliefs | None]:
+    """One packed columns run: the beliefs under each condition of ``batch``, from its variants.
+
+    The empty variant is the problem itself: the run's own result, not another component.
+    """
+    base, got = columns.analyze_excluding(problem, [v for _, variants in batch for v in variants if v])
+    results = iter(got)
+    out = []
+    for condition, variants in batch:
+        b, *rest = [next(results) if v else base for v in variants]
+        if rest and b is not None:
+            b = _minus(_apply(problem, condition), b, rest[0])
+        out.append(b)
+    return out
 
 
 def _minus(problem: Problem, whole: Beliefs, part: Beliefs | None) -> Beliefs | None:
@@ -270,22 +296,10 @@ def _p(b: Beliefs, pos: Pos, keys: frozenset[Key]) -> Fraction:
     return Fraction(sum(w for k, w in row.items() if k in keys), b.denominators[pos[0]])
 
 
-# Variants per packed engine run in entropy mode: the packed weights grow with
-# each, so past a few dozen a run costs more per variant (measured in bench_suggest).
-_BATCH = 24
-
-
-def _entropy_batch_job(job: tuple[Problem, list, list, tuple[Pos, ...]]) -> list[float | None]:
+def _entropy_batch_job(job: tuple[Problem, list[tuple[Condition, list]], tuple[Pos, ...]]) -> list[float | None]:
     """H of a batch of branches, from one packed columns run (module level for process pools)."""
-    problem, variants, recipes, positions = job
-    _, got = columns.analyze_excluding(problem, variants)
-    out: list[float | None] = []
-    for recipe in recipes:
-        b = got[recipe[0]]
-        if len(recipe) == 2 and b is not None:
-            b = _minus(b.problem, b, got[recipe[1]])
-        out.append(None if b is None else _h(b, positions))
-    return out
+    problem, batch, positions = job
+    return [None if b is None else _h(b, positions) for b in _packed_beliefs(problem, batch)]
 
 
 def _h(b: Beliefs, positions: tuple[Pos, ...]) -> float:
@@ -649,10 +663,16 @@ class _Suggester:
         if progress:
             progress(0, total)
         run = executor or map
-        if self.engine == "columns":
-            jobs = self.entropy_batches(todo, positions)
+        if self.engine == "columns":  # branches as packed variants, a batch per run
+            base = self.analyses.base
+            recipes = []
+            for _, _, cond in todo:
+                variants = _variants(base, cond)
+                assert variants is not None, "a branch is slot restrictions and at most one 'holds v'"
+                recipes.append((cond, variants))
+            jobs = [(base, batch, positions) for batch in _batches(recipes)]
             results = (h for hs in run(_entropy_batch_job, jobs) for h in hs)
-            sizes = [len(job[2]) for job in jobs]
+            sizes = [len(batch) for _, batch, _ in jobs]
         else:
             results = run(_entropy_job, [(p, self.engine, positions) for _, p, _ in todo])
             sizes = [1] * len(todo)
@@ -682,25 +702,6 @@ class _Suggester:
             sug.extra.update({"expected_entropy": round(expected, 6), "p_branch_success": round(p_s, 6),
                               "entropy_success": None if h_s is None else round(h_s, 6),
                               "entropy_failure": None if h_f is None else round(h_f, 6)})
-
-    def entropy_batches(self, todo: list[tuple[tuple, Problem, Condition]],
-                        positions: tuple[Pos, ...]) -> list[tuple[Problem, list, list, tuple[Pos, ...]]]:
-        """The branches as packed variants of the table's problem (see :func:`_variants`), a batch per engine run."""
-        base = self.analyses.base
-        batches: list[tuple[Problem, list, list, tuple[Pos, ...]]] = []
-        variants: list = []
-        recipes: list = []
-        for _, _, cond in todo:
-            own = _variants(base, cond)
-            assert own is not None, "a branch is slot restrictions and at most one 'holds v'"
-            recipes.append(list(range(len(variants), len(variants) + len(own))))
-            variants += own
-            if len(variants) >= _BATCH:
-                batches.append((base, variants, recipes, positions))
-                variants, recipes = [], []
-        if recipes:
-            batches.append((base, variants, recipes, positions))
-        return batches
 
     def branch(self, base: Condition, pos: Pos, keys: frozenset[Key]) -> Condition | None:
         """``base`` plus "slot ``pos`` holds one of ``keys``", normalised so equal problems share a cache entry."""
@@ -746,11 +747,11 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
             cache: dict[tuple, float | None] | None = None) -> dict[str, Any]:
     """The CLI's ``suggest`` JSON for a validated table (``{"consistent": false, ...}`` if impossible).
 
-    ``executor`` maps the entropy mode's branch analyses and, in public view,
-    the per-value "player holds v" analyses (default: built-in ``map``; e.g.
-    ``ProcessPoolExecutor().map``); ``progress(done, total)`` is called as
-    those analyses finish, then (entropy mode) as the branches finish;
-    ``cache`` (problem key -> H) may be kept across calls.
+    ``executor`` maps the entropy mode's branch analyses (with the columns
+    engine: batches of packed branches) and, with other engines in public
+    view, the per-value "player holds v" analyses (default: built-in ``map``;
+    e.g. ``ProcessPoolExecutor().map``); ``progress(done, total)`` is called
+    as those finish; ``cache`` (problem key -> H) may be kept across calls.
     """
     if engine not in ENGINES:
         raise EngineChoiceError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")

@@ -313,8 +313,8 @@ def test_entropy_mode_uses_the_executor_and_the_cache() -> None:
         cache: dict = {}
         first = suggest(load_table(table), mode="entropy", engine=engine, executor=executor, cache=cache)
         again = suggest(load_table(table), mode="entropy", engine=engine, executor=executor, cache=cache)
-        # columns packs the branches of a batch into one run (the job's third item lists them).
-        branches = [len(job[2]) if engine == "columns" else 1 for job in mapped[0]]
+        # columns packs the branches of a batch into one run (the job's second item lists them).
+        branches = [len(job[1]) if engine == "columns" else 1 for job in mapped[0]]
         assert sum(branches) == len(cache) == first["branch_analyses"] > 0
         assert mapped[1] == [] and again["branch_analyses"] == 0
         assert {**first, "branch_analyses": 0} == again
