@@ -142,6 +142,29 @@ def build_core_wheel(out_dir: Path) -> Path:
         return Path(shutil.copy2(wheels[0], out_dir))
 
 
+def add_pyodide_bytecode(pyodide_dir: Path, wheel: Path) -> None:
+    """Add .pyc compiled by Pyodide's Python to the wheel, in place (cached by content).
+
+    A cold worker then imports the package without compiling it: 0.19 s ->
+    0.075 s under Node here. Without Node the wheel ships as built."""
+    script = WEB / "tools" / "precompile_wheel.mjs"
+    # Keyed by what goes into the wheel: its zip bytes differ between builds (timestamps).
+    sources = [script, ROOT / "pyproject.toml", *sorted((ROOT / "bombbuster_core").rglob("*.py"))]
+    key = hashlib.sha256(b"".join(path.read_bytes() for path in sources)).hexdigest()[:12]
+    cached = CACHE / f"{wheel.stem}-pyodide-{PYODIDE_VERSION}-{key}.whl"
+    if not cached.exists():
+        for stale in CACHE.glob(f"{wheel.stem}-pyodide-*.whl"):
+            stale.unlink()
+        if not shutil.which("node"):
+            log("warning: node not found, shipping the wheel without bytecode (cold starts compile it)")
+            return
+        log("adding Pyodide bytecode to the bombbuster_core wheel under Node")
+        partial_file = cached.with_suffix(".partial")
+        run(["node", str(script), str(pyodide_dir), str(wheel), str(partial_file)])
+        partial_file.replace(cached)
+    shutil.copy2(cached, wheel)
+
+
 # ---------------------------------------------------------------- assembly
 
 
@@ -216,6 +239,7 @@ def build_site(dist: Path = DIST) -> dict:
     shutil.copy2(micropip_wheel, vendor / micropip_wheel.name)
     write_local_lock(pyodide_dir / "pyodide-lock.json", micropip_wheel, vendor / "pyodide-lock.json")
     core_wheel = build_core_wheel(staging / "wheels")
+    add_pyodide_bytecode(pyodide_dir, core_wheel)
     # The version is filled in by write_service_worker (the file hashes) and
     # build-info.json is excluded from that hash, so it is written there.
     build_info = {"pyodide": PYODIDE_VERSION, "micropip": MICROPIP_VERSION,
