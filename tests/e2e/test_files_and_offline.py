@@ -119,3 +119,24 @@ def test_a_new_build_takes_over_on_the_next_load(new_context, site_dir, tmp_path
         page.evaluate("window.bombbuster.ready")
     finally:
         server.stop()
+
+
+def test_the_shipped_wheel_carries_pyodide_bytecode_for_every_module(site_dir):
+    """build.py adds Pyodide's .pyc beside each .py (a cold worker then compiles nothing), listed in RECORD."""
+    import hashlib
+    import zipfile
+
+    info = json.loads((site_dir / "build-info.json").read_text())
+    with zipfile.ZipFile(site_dir / info["wheel"]) as wheel:
+        names = set(wheel.namelist())
+        record = next(n for n in names if n.endswith(".dist-info/RECORD"))
+        listed = {line.split(",")[0]: line.split(",")[1] for line in wheel.read(record).decode().splitlines() if line}
+        modules = [n for n in names if n.endswith(".py")]
+        assert modules
+        for module in modules:
+            folder, _, file = module.rpartition("/")
+            pyc = f"{folder}/__pycache__/{file[:-3]}.cpython-314.pyc"
+            assert pyc in names, pyc
+            digest = base64.urlsafe_b64encode(hashlib.sha256(wheel.read(pyc)).digest()).rstrip(b"=").decode()
+            assert listed[pyc] == f"sha256={digest}"
+            assert wheel.read(pyc)[4:8] == b"\x01\x00\x00\x00"  # PEP 552 flags: hash-based, unchecked
