@@ -26,7 +26,8 @@ What keeps the state space small:
 * stands that are interchangeable (same size, same slot domains, no count
   fact) are kept as a sorted tuple: a symmetric state stores its orbit's
   total weight, which is exact because transitions commute with permuting
-  interchangeable stands.
+  interchangeable stands; a copy goes to one stand of each run of equal
+  fills, with the run's length as multiplicity, so states stay sorted.
 
 Count facts ride along as small counter fields in the state code while a
 key of theirs is being placed on a stand of theirs; a fact about one key
@@ -49,6 +50,7 @@ import os
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
+from itertools import combinations_with_replacement
 from math import factorial, prod
 
 from ..beliefs import Beliefs, Inconsistent
@@ -251,6 +253,8 @@ class _StandLayer:
 class _Layer:
     """Placing the copies of one key, one copy per pass.
 
+    ``weighted`` are groups of interchangeable stands: their tables hold
+    (code delta, multiplicity) pairs (see _Plan._group_tables).
     ``masked`` are the chunks whose moves an exclusion forbids in some
     component: their tables hold (code delta, weight bits kept) pairs.
     ``counting`` is set when a count fact is tracked at this key (the
@@ -259,11 +263,13 @@ class _Layer:
     product of the stands' fill ranges, a bound on the states.
     """
 
-    __slots__ = ("copies", "movers", "masked", "needs", "counting", "trackers", "closes", "estimate")
+    __slots__ = ("copies", "movers", "weighted", "masked", "needs", "counting", "trackers", "closes", "estimate")
 
-    def __init__(self, copies: int, movers: list[_Movers], masked: list[_Movers], needs: list[_Needs],
-                 counting: list[_StandLayer] | None, trackers: set[int], closes: list[_Tracker], estimate: int):
-        self.copies, self.movers, self.masked, self.needs, self.counting = copies, movers, masked, needs, counting
+    def __init__(self, copies: int, movers: list[_Movers], weighted: list[_Movers], masked: list[_Movers],
+                 needs: list[_Needs], counting: list[_StandLayer] | None, trackers: set[int], closes: list[_Tracker],
+                 estimate: int):
+        self.copies, self.movers, self.weighted, self.masked = copies, movers, weighted, masked
+        self.needs, self.counting = needs, counting
         self.trackers, self.closes, self.estimate = trackers, closes, estimate
 
 
@@ -297,6 +303,15 @@ class _Plan:
                 self.chunks[-1].append(s)
             else:
                 self.chunks.append([s])
+        # Chunks whose moves are looked up together: the same for single stands,
+        # and each group of interchangeable stands whole (its moves keep it sorted).
+        grouped = {s for g in prep.groups for s in g}
+        self.move_chunks: list[list[int]] = []
+        for chunk in self.chunks:
+            singles = [s for s in chunk if s not in grouped]
+            if singles:
+                self.move_chunks.append(singles)
+        self.move_chunks += [list(g) for g in prep.groups]
         doms = {s: self._domains(s) for s in prep.free}
         # Least and greatest key of each slot: both rise along a sorted stand.
         lows = {s: [min(d) for d in doms[s]] for s in prep.free}
@@ -315,7 +330,7 @@ class _Plan:
             involved = {s for s in prep.free if t in takes[s] or bisect_right(highs[s], t) > bisect_left(highs[s], t)}
             trackers = {ti for ti, keys in enumerate(tracked_at) if key in keys}
             stands = {s: self._stand_layer(s, t, copies, doms[s], lows[s], highs[s], trackers)
-                      for chunk in self.chunks if involved.intersection(chunk) for s in chunk}
+                      for chunk in self.move_chunks if involved.intersection(chunk) for s in chunk}
             layer = self._layer(copies, stands, trackers)
             for ti in layer.trackers:
                 last_touch[ti] = layer
@@ -379,9 +394,10 @@ class _Plan:
             raise _Zero
         estimate = prod(len(st.fills) for st in moving)
         if trackers:
-            return _Layer(copies, [], [], [], list(stands.values()), trackers, [], estimate)
-        movers, masked, needs = [], [], []
-        for chunk in self.chunks:
+            return _Layer(copies, [], [], [], [], list(stands.values()), trackers, [], estimate)
+        movers, weighted, masked, needs = [], [], [], []
+        groups = {g[0] for g in self.prep.groups}
+        for chunk in self.move_chunks:
             if not any(s in stands for s in chunk):
                 continue
             members = [stands[s] for s in chunk]
@@ -390,13 +406,53 @@ class _Plan:
             if is_moving or is_needy:
                 base = members[0].shift
                 mask = (1 << (members[-1].shift + members[-1].mask.bit_length() - base)) - 1
-                moves, urgent, short = self._chunk_tables(members, mask)
+                group = chunk[0] in groups
+                moves, urgent, short = self._group_tables(members) if group else self._chunk_tables(members, mask)
                 if is_moving:
                     keeping = any(st.keeps is not None for st in members)
-                    (masked if keeping else movers).append((base, mask, moves, urgent))
+                    (weighted if group else masked if keeping else movers).append((base, mask, moves, urgent))
                 if is_needy:
                     needs.append((base, mask, short))
-        return _Layer(copies, movers, masked, needs, None, set(), [], estimate)
+        return _Layer(copies, movers, weighted, masked, needs, None, set(), [], estimate)
+
+    def _group_tables(self, members: list[_StandLayer]):
+        """Moves, urgent moves and unfilled must-fill slots of a group of interchangeable stands.
+
+        States hold each group sorted (ascending; descending when mirrored)
+        with their orbit's total weight.  A copy landing on any of r stands
+        of equal fill gives one orbit, r times: the move goes to the last of
+        them (the first when mirrored), which keeps the group sorted, with
+        multiplicity r.  Tables are dicts over the sorted fill combinations.
+        """
+        first = members[0]
+        cache_key = ("group", self.mirrored, first.fills.start, first.fills.stop, first.put.index(0) if 0 in first.put
+                     else -1, first.need) + tuple((st.shift, st.put) for st in members)
+        tables = self.prep.tables.get(cache_key)
+        if tables is None:
+            base, n = first.shift, len(members)
+            moves: dict[int, tuple] = {}
+            urgent: dict[int, tuple] = {}
+            shorts: dict[int, int] = {}
+            for combo in combinations_with_replacement(first.fills, n):
+                fills = combo[::-1] if self.mirrored else combo
+                idx = sum(f << (st.shift - base) for st, f in zip(members, fills))
+                move, must = [], []
+                i = 0
+                while i < n:
+                    j = i
+                    while j + 1 < n and fills[j + 1] == fills[i]:
+                        j += 1
+                    f = fills[i]
+                    if first.put[f]:
+                        step = (members[i if self.mirrored else j].put[f], j - i + 1)
+                        move.append(step)
+                        if f < first.need:
+                            must.append(step)
+                    i = j + 1
+                moves[idx], urgent[idx] = tuple(move), tuple(must)
+                shorts[idx] = sum(max(first.need - f, 0) for f in fills)
+            tables = self.prep.tables[cache_key] = (moves, urgent, shorts)
+        return tables
 
     def _chunk_tables(self, members: list[_StandLayer], mask: int):
         """Per combination of a chunk's fills: its moves, its urgent moves, its unfilled must-fill slots.
@@ -448,20 +504,18 @@ class _Plan:
                 left = layer.copies - placed
                 if layer.counting is not None:
                     cur = self._place_counting(layer.counting, cur, left)
-                elif layer.masked:
-                    cur = self._place_masked(layer, cur, left)
+                    if self.prep.groups:
+                        cur = self._canonical(cur)  # stand by stand, the groups' order is not kept
+                elif layer.masked or layer.weighted:
+                    cur = self._place_general(layer, cur, left)
                 elif layer.needs:
                     cur = self._place_needy(layer, cur, left)
                 else:
                     cur = self._place(layer.movers, cur)
-                if self.prep.groups and placed < layer.copies - 1:
-                    cur = self._canonical(cur)  # merges the copies' states too (5p public: 20% less work)
             if not layer.copies and (layer.needs or layer.counting):
                 cur = self._drop_unfilled(layer, cur)
             for tr in layer.closes:
                 cur = self._close(tr, cur)
-            if self.prep.groups:
-                cur = self._canonical(cur)
             out.append(cur)
         return out
 
@@ -502,12 +556,12 @@ class _Plan:
         return new
 
     @staticmethod
-    def _place_masked(layer: _Layer, cur: State, left: int) -> State:
-        """One copy where an exclusion forbids some moves in some component (as
-        :meth:`_place_needy`, the masked chunks' moves keeping only their bits)."""
+    def _place_general(layer: _Layer, cur: State, left: int) -> State:
+        """One copy with groups of interchangeable stands (moves with multiplicities)
+        or exclusions (masked moves keep only some components' bits), as :meth:`_place_needy`."""
         new: State = {}
         get = new.get
-        movers, masked, needs = layer.movers, layer.masked, layer.needs
+        movers, weighted, masked, needs = layer.movers, layer.weighted, layer.masked, layer.needs
         for code, w in cur.items():
             spare = left
             for sh, mask, short in needs:
@@ -519,6 +573,10 @@ class _Plan:
                 for d in mover[pick][(code >> mover[0]) & mover[1]]:
                     nc = code + d
                     new[nc] = get(nc, 0) + w
+            for mover in weighted:
+                for d, times in mover[pick][(code >> mover[0]) & mover[1]]:
+                    nc = code + d
+                    new[nc] = get(nc, 0) + w * times
             for mover in masked:
                 for d, keep in mover[pick][(code >> mover[0]) & mover[1]]:
                     nc = code + d
