@@ -50,7 +50,6 @@ import os
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations_with_replacement
 from math import factorial, prod
 
 from ..beliefs import Beliefs, Inconsistent
@@ -273,6 +272,47 @@ class _Layer:
         self.trackers, self.closes, self.estimate = trackers, closes, estimate
 
 
+class _GroupMoves:
+    """The moves of a group of interchangeable stands from a sorted fill combination (see _Plan._group_tables)."""
+
+    __slots__ = ("members", "pattern", "need", "mirrored")
+
+    def __init__(self, members: list[tuple[int, int, int]], pattern: tuple[bool, ...], need: int, mirrored: bool):
+        self.members, self.pattern, self.need, self.mirrored = members, pattern, need, mirrored  # (offset, mask, step)
+
+    def entry(self, idx: int) -> tuple[tuple, tuple, int]:
+        """(moves, urgent moves, unfilled must-fill slots) for the group fields ``idx``."""
+        fills = [(idx >> off) & mask for off, mask, _ in self.members]
+        moves, urgent = [], []
+        i, n = 0, len(fills)
+        while i < n:
+            j = i
+            while j + 1 < n and fills[j + 1] == fills[i]:
+                j += 1
+            f = fills[i]
+            if self.pattern[f]:
+                move = (self.members[i if self.mirrored else j][2], j - i + 1)
+                moves.append(move)
+                if f < self.need:
+                    urgent.append(move)
+            i = j + 1
+        return tuple(moves), tuple(urgent), sum(max(self.need - f, 0) for f in fills)
+
+
+class _LazyTable(dict):
+    """One of a group's tables, filled on first lookup of each index."""
+
+    __slots__ = ("group", "part")
+
+    def __init__(self, group: _GroupMoves, part: int):
+        super().__init__()
+        self.group, self.part = group, part
+
+    def __missing__(self, idx: int):
+        value = self[idx] = self.group.entry(idx)[self.part]
+        return value
+
+
 class _Plan:
     """The sweep for one direction; ``mirrored`` reverses keys and slots."""
 
@@ -422,36 +462,17 @@ class _Plan:
         with their orbit's total weight.  A copy landing on any of r stands
         of equal fill gives one orbit, r times: the move goes to the last of
         them (the first when mirrored), which keeps the group sorted, with
-        multiplicity r.  Tables are dicts over the sorted fill combinations.
+        multiplicity r.  The tables fill themselves for the fills that occur
+        (a group of 3 stands has hundreds of sorted fill combinations per key).
         """
         first = members[0]
-        cache_key = ("group", self.mirrored, first.fills.start, first.fills.stop, first.put.index(0) if 0 in first.put
-                     else -1, first.need) + tuple((st.shift, st.put) for st in members)
+        pattern = tuple(d != 0 for d in first.put)  # the members share their domains
+        cache_key = ("group", self.mirrored, pattern, first.need) + tuple(st.shift for st in members)
         tables = self.prep.tables.get(cache_key)
         if tables is None:
-            base, n = first.shift, len(members)
-            moves: dict[int, tuple] = {}
-            urgent: dict[int, tuple] = {}
-            shorts: dict[int, int] = {}
-            for combo in combinations_with_replacement(first.fills, n):
-                fills = combo[::-1] if self.mirrored else combo
-                idx = sum(f << (st.shift - base) for st, f in zip(members, fills))
-                move, must = [], []
-                i = 0
-                while i < n:
-                    j = i
-                    while j + 1 < n and fills[j + 1] == fills[i]:
-                        j += 1
-                    f = fills[i]
-                    if first.put[f]:
-                        step = (members[i if self.mirrored else j].put[f], j - i + 1)
-                        move.append(step)
-                        if f < first.need:
-                            must.append(step)
-                    i = j + 1
-                moves[idx], urgent[idx] = tuple(move), tuple(must)
-                shorts[idx] = sum(max(first.need - f, 0) for f in fills)
-            tables = self.prep.tables[cache_key] = (moves, urgent, shorts)
+            group = _GroupMoves([(st.shift - first.shift, st.mask, 1 << st.shift) for st in members], pattern,
+                                first.need, self.mirrored)
+            tables = self.prep.tables[cache_key] = (_LazyTable(group, 0), _LazyTable(group, 1), _LazyTable(group, 2))
         return tables
 
     def _chunk_tables(self, members: list[_StandLayer], mask: int):
