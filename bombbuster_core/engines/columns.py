@@ -275,13 +275,15 @@ class _Layer:
 class _GroupMoves:
     """The moves of a group of interchangeable stands from a sorted fill combination (see _Plan._group_tables)."""
 
-    __slots__ = ("members", "pattern", "need", "mirrored")
+    __slots__ = ("members", "pattern", "need", "mirrored", "tables")
 
     def __init__(self, members: list[tuple[int, int, int]], pattern: tuple[bool, ...], need: int, mirrored: bool):
         self.members, self.pattern, self.need, self.mirrored = members, pattern, need, mirrored  # (offset, mask, step)
+        # moves, urgent moves, unfilled must-fill slots: filled together on a first lookup
+        self.tables = (_LazyTable(self), _LazyTable(self), _LazyTable(self))
 
-    def entry(self, idx: int) -> tuple[tuple, tuple, int]:
-        """(moves, urgent moves, unfilled must-fill slots) for the group fields ``idx``."""
+    def fill(self, idx: int) -> None:
+        """Enter the group fields ``idx`` in all three tables."""
         fills = [(idx >> off) & mask for off, mask, _ in self.members]
         moves, urgent = [], []
         i, n = 0, len(fills)
@@ -296,21 +298,23 @@ class _GroupMoves:
                 if f < self.need:
                     urgent.append(move)
             i = j + 1
-        return tuple(moves), tuple(urgent), sum(max(self.need - f, 0) for f in fills)
+        entry = (tuple(moves), tuple(urgent), sum(max(self.need - f, 0) for f in fills))
+        for table, value in zip(self.tables, entry):
+            table[idx] = value
 
 
 class _LazyTable(dict):
-    """One of a group's tables, filled on first lookup of each index."""
+    """One of a group's tables, filled (with its siblings) on first lookup of each index."""
 
-    __slots__ = ("group", "part")
+    __slots__ = ("group",)
 
-    def __init__(self, group: _GroupMoves, part: int):
+    def __init__(self, group: _GroupMoves):
         super().__init__()
-        self.group, self.part = group, part
+        self.group = group
 
     def __missing__(self, idx: int):
-        value = self[idx] = self.group.entry(idx)[self.part]
-        return value
+        self.group.fill(idx)
+        return self[idx]
 
 
 class _Plan:
@@ -472,7 +476,7 @@ class _Plan:
         if tables is None:
             group = _GroupMoves([(st.shift - first.shift, st.mask, 1 << st.shift) for st in members], pattern,
                                 first.need, self.mirrored)
-            tables = self.prep.tables[cache_key] = (_LazyTable(group, 0), _LazyTable(group, 1), _LazyTable(group, 2))
+            tables = self.prep.tables[cache_key] = group.tables
         return tables
 
     def _chunk_tables(self, members: list[_StandLayer], mask: int):
