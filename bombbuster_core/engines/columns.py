@@ -531,10 +531,8 @@ class _Plan:
                     cur = self._place_counting(layer.counting, cur, left)
                     if self.prep.groups:
                         cur = self._canonical(cur)  # stand by stand, the groups' order is not kept
-                elif layer.masked or layer.weighted:
+                elif layer.masked or layer.weighted or layer.needs:
                     cur = self._place_general(layer, cur, left)
-                elif layer.needs:
-                    cur = self._place_needy(layer, cur, left)
                 else:
                     cur = self._place(layer.movers, cur)
             if not layer.copies and (layer.needs or layer.counting):
@@ -546,7 +544,7 @@ class _Plan:
 
     @staticmethod
     def _place(movers: list[_Movers], cur: State) -> State:
-        """One copy, anywhere it may land.  (The variants below spell the same
+        """One copy, anywhere it may land.  (:meth:`_place_general` spells the same
         inner loop out again: a call per state would cost more than its work.)"""
         new: State = {}
         get = new.get
@@ -558,32 +556,11 @@ class _Plan:
         return new
 
     @staticmethod
-    def _place_needy(layer: _Layer, cur: State, left: int) -> State:
-        """One copy, where some slots must be filled by this key: ``left`` copies remain
-        for the unfilled ones, and when they are just enough the copy must go to one."""
-        new: State = {}
-        get = new.get
-        movers, needs = layer.movers, layer.needs
-        for code, w in cur.items():
-            spare = left
-            for sh, mask, short in needs:
-                spare -= short[(code >> sh) & mask]
-            if spare > 0:
-                for sh, mask, moves, _ in movers:
-                    for d in moves[(code >> sh) & mask]:
-                        nc = code + d
-                        new[nc] = get(nc, 0) + w
-            elif spare == 0:
-                for sh, mask, _, urgent in movers:
-                    for d in urgent[(code >> sh) & mask]:
-                        nc = code + d
-                        new[nc] = get(nc, 0) + w
-        return new
-
-    @staticmethod
     def _place_general(layer: _Layer, cur: State, left: int) -> State:
-        """One copy with groups of interchangeable stands (moves with multiplicities)
-        or exclusions (masked moves keep only some components' bits), as :meth:`_place_needy`."""
+        """One copy, where slots must be filled by this key (``left`` copies remain for
+        them; when they are just enough the copy must go to one), or with groups of
+        interchangeable stands (moves with multiplicities), or exclusions (masked
+        moves keep only some components' bits)."""
         new: State = {}
         get = new.get
         movers, weighted, masked, needs = layer.movers, layer.weighted, layer.masked, layer.needs
