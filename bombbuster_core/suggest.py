@@ -309,11 +309,8 @@ def _h(b: Beliefs, positions: tuple[Pos, ...]) -> float:
 def _entropy_job(job: tuple[Problem, str, tuple[Pos, ...]]) -> float | None:
     """H of one branch (module level so process pools can pickle it); None when impossible."""
     problem, engine, positions = job
-    try:
-        b = ENGINES[engine](problem)
-    except Inconsistent:
-        return None
-    return _h(b, positions)
+    b = _analysis_job((problem, engine))
+    return None if b is None else _h(b, positions)
 
 
 # ---------------------------------------------------------------- the suggester
