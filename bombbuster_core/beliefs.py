@@ -26,6 +26,10 @@ class EngineLimit(Exception):
     """The problem exceeds the engine's budget; no approximate answer is given."""
 
 
+class Unsupported(EngineLimit):
+    """The engine does not model a fact type of the problem; it refuses rather than guess."""
+
+
 class Beliefs(Record):
     __slots__ = ("problem", "worlds", "weights", "denominators")
     problem: Problem

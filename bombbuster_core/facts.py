@@ -59,16 +59,66 @@ class CountIn(Record):
         super().__init__(slots, keys, lo, hi)
 
 
+class Order(Record):
+    """``key(lo) <= key(hi)``: a wire moved into a stand sits between its sorted neighbours."""
+
+    __slots__ = ("lo", "hi")
+    lo: Pos
+    hi: Pos
+
+    def __init__(self, lo: Pos, hi: Pos):
+        super().__init__(lo, hi)
+
+
+class SameValueCount(Record):
+    """The gameplay value of the wire at ``at`` occurs exactly ``count`` times among ``slots``
+    (``at`` is one of them): x1/x2/x3 tokens and the Single Wire Label.  Gameplay
+    values are classes of keys (:func:`~bombbuster_core.wires.value_of`): each blue
+    key alone, every yellow, every red."""
+
+    __slots__ = ("at", "slots", "count")
+    at: Pos
+    slots: frozenset[Pos]
+    count: int
+
+    def __init__(self, at: Pos, slots: frozenset[Pos], count: int):
+        super().__init__(at, slots, count)
+
+
+class SameValue(Record):
+    """The wires at ``a`` and ``b`` have equal (``equal``) or different gameplay values: Labels = and !=."""
+
+    __slots__ = ("a", "b", "equal")
+    a: Pos
+    b: Pos
+    equal: bool
+
+    def __init__(self, a: Pos, b: Pos, equal: bool):
+        super().__init__(a, b, equal)
+
+
+ValueFact = SameValueCount | SameValue
+
+
 class Problem(Record):
-    __slots__ = ("copies", "stands", "domains", "counts")
+    """Stands, deck and facts: slot domains, counts, order relations and value relations.
+
+    ``orders`` and ``values`` are empty for a base-game table; an engine that
+    does not model them refuses the problem (:class:`~bombbuster_core.beliefs.Unsupported`).
+    """
+
+    __slots__ = ("copies", "stands", "domains", "counts", "orders", "values")
     copies: dict[Key, int]
     stands: tuple[Stand, ...]
     domains: dict[Pos, frozenset[Key]]
     counts: tuple[CountIn, ...]
+    orders: tuple[Order, ...]
+    values: tuple[ValueFact, ...]
 
     def __init__(self, copies: dict[Key, int], stands: tuple[Stand, ...],
-                 domains: dict[Pos, frozenset[Key]] | None = None, counts: tuple[CountIn, ...] = ()):
-        super().__init__(copies, stands, {} if domains is None else domains, counts)
+                 domains: dict[Pos, frozenset[Key]] | None = None, counts: tuple[CountIn, ...] = (),
+                 orders: tuple[Order, ...] = (), values: tuple[ValueFact, ...] = ()):
+        super().__init__(copies, stands, {} if domains is None else domains, counts, orders, values)
 
     @property
     def keys(self) -> list[Key]:
