@@ -22,7 +22,8 @@ from bombbuster_core.beliefs import Inconsistent
 from bombbuster_core.engines import brute, columns, signatures
 from bombbuster_core.engines.signatures import BlockSpec, Budget, EngineLimit, SignatureCache
 from bombbuster_core.executor import ProcessExecutor, SerialExecutor, process_pool_available, run_json_task
-from bombbuster_core.facts import CountIn, Problem, Stand, compile_table
+from bombbuster_core.beliefs import Unsupported
+from bombbuster_core.facts import CountIn, Order, Problem, SameValue, SameValueCount, Stand, compile_table
 from bombbuster_core.table import load_table
 from bombbuster_core.wires import key_str
 from gamegen import random_game
@@ -219,3 +220,19 @@ def test_cli_prints_the_budget_error(tmp_path, capsys, monkeypatch) -> None:
     signatures.configure(budget=Budget())
     assert cli.main(["analyze", str(path), "--engine", "signatures"]) == 0
     assert json.loads(capsys.readouterr().out)["worlds"] == 34650  # 12! / (4!)^3
+
+
+@pytest.mark.parametrize("fact, named", [
+    ({"orders": (Order((0, 1), (1, 0)),)}, "order relations"),
+    ({"values": (SameValue((0, 0), (1, 0), True),)}, "SameValue"),
+    ({"values": (SameValueCount((0, 0), frozenset({(0, 0), (1, 0)}), 1),)}, "SameValueCount"),
+])
+def test_refuses_order_and_value_facts(fact: dict, named: str) -> None:
+    """Signatures cannot see relations between slots: it refuses (Unsupported, an EngineLimit), never guesses."""
+    problem = Problem({10: 2, 20: 1}, (Stand(0, 0, 2), Stand(1, 0, 1))).replace(**fact)
+    for run in (lambda: signatures.analyze(problem, cache=SignatureCache()),
+                lambda: signatures.phase1_tasks(problem, cache=SignatureCache())):
+        with pytest.raises(Unsupported, match=named) as info:
+            run()
+        assert isinstance(info.value, EngineLimit) and "--engine columns" in str(info.value)
+    signatures.analyze(problem.replace(orders=(), values=()), cache=SignatureCache())  # the same problem without them

@@ -3,15 +3,17 @@
 Deliberately simple, so it can serve as the reference the fast engines are
 checked against: distribute each key's copies over the stands in every
 possible way, lay each stand out sorted, keep the deals that satisfy every
-slot domain and count fact, and weight each by ``prod_k m_k! / prod_s
-c[s][k]!``.  Its cost grows exponentially with the table.
+slot domain, count fact, order fact (``key(lo) <= key(hi)``) and value fact
+(gameplay values: :func:`~bombbuster_core.wires.value_of`), and weight each
+by ``prod_k m_k! / prod_s c[s][k]!``.  Its cost grows exponentially with the table.
 """
 from __future__ import annotations
 
 from math import factorial, prod
 
 from ..beliefs import Beliefs, Inconsistent
-from ..facts import Pos, Problem
+from ..facts import Pos, Problem, SameValue, SameValueCount
+from ..wires import value_of
 
 MAX_DEALS = 2_000_000  # refuse tables whose enumeration would take minutes
 
@@ -40,10 +42,25 @@ def analyze(problem: Problem) -> Beliefs:
     deals = 0
     numerator = prod(factorial(problem.copies[k]) for k in keys)
 
+    def key(pos: Pos) -> int:
+        return rows[pos[0]][pos[1]]
+
     def consistent() -> bool:
         for fact in problem.counts:
-            if not fact.lo <= sum(rows[s][j] in fact.keys for s, j in fact.slots) <= fact.hi:
+            if not fact.lo <= sum(key(pos) in fact.keys for pos in fact.slots) <= fact.hi:
                 return False
+        for order in problem.orders:
+            if not key(order.lo) <= key(order.hi):
+                return False
+        for v in problem.values:
+            if isinstance(v, SameValueCount):
+                if sum(value_of(key(pos)) == value_of(key(v.at)) for pos in v.slots) != v.count:
+                    return False
+            elif isinstance(v, SameValue):
+                if (value_of(key(v.a)) == value_of(key(v.b))) != v.equal:
+                    return False
+            else:  # pragma: no cover - Problem admits no other value fact
+                raise TypeError(f"unknown value fact {v!r}")
         return True
 
     def place(i: int, weight_den: int) -> None:

@@ -54,7 +54,7 @@ import json
 from collections import OrderedDict
 from math import factorial, prod
 
-from ..beliefs import Beliefs, EngineLimit, Inconsistent
+from ..beliefs import Beliefs, EngineLimit, Inconsistent, Unsupported
 from ..executor import SerialExecutor, json_task
 from ..facts import Pos, Problem
 from ..record import Record
@@ -583,8 +583,21 @@ def _signatures(problem: Problem, blocks: list[list[int]], specs: list[BlockSpec
     return [known[spec] for spec in specs]
 
 
+def _refuse_unmodelled(problem: Problem) -> None:
+    """Signatures are per-block count vectors: they cannot see order or value relations
+    between slots (of one stand or of two blocks), so such a problem is refused, never guessed."""
+    if problem.orders:
+        raise Unsupported("the signatures engine does not model order relations (Order facts: moved wires); "
+                          "use --engine columns")
+    if problem.values:
+        kinds = sorted({type(v).__name__ for v in problem.values})
+        raise Unsupported(f"the signatures engine does not model value relations ({', '.join(kinds)} facts: "
+                          "x-count tokens, equal/different labels); use --engine columns")
+
+
 def phase1_tasks(problem: Problem, budget: Budget | None = None, cache: SignatureCache | None = None) -> list[str]:
     """JSON tasks (for :func:`~bombbuster_core.executor.run_json_task`) of the blocks not yet cached."""
+    _refuse_unmodelled(problem)
     cache = CACHE if cache is None else cache
     budget = budget or DEFAULT_BUDGET
     copies = tuple(sorted(problem.copies.items()))
@@ -686,8 +699,10 @@ def analyze(problem: Problem, *, budget: Budget | None = None, executor: Executo
             cache: SignatureCache | None = None) -> Beliefs:
     """Exact worlds and slot marginals.
 
-    Raises :class:`Inconsistent` when no deal fits, :class:`EngineLimit` past the budget.
+    Raises :class:`Inconsistent` when no deal fits, :class:`EngineLimit` past the budget,
+    :class:`Unsupported` (an EngineLimit) on order or value facts, which it does not model.
     """
+    _refuse_unmodelled(problem)
     budget = budget or DEFAULT_BUDGET
     executor = executor or DEFAULT_EXECUTOR
     cache = CACHE if cache is None else cache
