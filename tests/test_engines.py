@@ -16,14 +16,16 @@ import pytest
 
 from bombbuster_core.beliefs import Inconsistent
 from bombbuster_core.engines import brute, columns
-from bombbuster_core.facts import CountIn, Problem, Stand
+from bombbuster_core.facts import CountIn, Order, Problem, SameValue, SameValueCount, Stand
+from bombbuster_core.wires import value_of
 
 KEYS = [10, 20, 21, 30, 35, 40, 41, 50]
 
 
-def random_problem(rng: random.Random) -> tuple[Problem, list[list[int]]]:
-    n_keys = rng.randint(2, 5)
-    keys = sorted(rng.sample(KEYS, n_keys))
+def random_problem(rng: random.Random, key_pool: list[int] = KEYS, n_keys: tuple[int, int] = (2, 5)
+                   ) -> tuple[Problem, list[list[int]]]:
+    n_keys = rng.randint(*n_keys)
+    keys = sorted(rng.sample(key_pool, n_keys))
     copies = {k: (rng.randint(1, 3) if k % 10 == 0 else 1) for k in keys}
     tiles = [k for k, c in copies.items() for _ in range(c)]
     rng.shuffle(tiles)
@@ -141,3 +143,198 @@ def test_excluding_variants_equal_brute_on_each_variant(seed: int) -> None:
         except Inconsistent:
             want = None
         assert (None if beliefs is None else (beliefs.worlds, {pos: beliefs.exact(pos) for pos in beliefs.weights})) == want
+
+
+# ---------------------------------------------------------------- order and value facts
+#
+# Order(lo, hi): key(lo) <= key(hi) (wires moved between stands keep their
+# deal-time slot; they sit between their new neighbours).  SameValueCount and
+# SameValue speak of gameplay values: each blue key alone, every yellow (n.1)
+# and every red (n.5) one class.  The deck below has several yellow and red
+# keys so those classes span many layers of the columns sweep.
+
+VALUE_KEYS = [10, 11, 20, 21, 30, 31, 35, 40, 41, 45, 50]
+
+
+def gameplay(key: int):
+    return value_of(key)
+
+
+def true_key(deal: list[list[int]], pos: tuple[int, int]) -> int:
+    return deal[pos[0]][pos[1]]
+
+
+def random_orders(problem: Problem, deal: list[list[int]], rng: random.Random, lie: float = 0.08) -> list[Order]:
+    """1-4 order facts true of the deal (or, with probability ``lie`` each, a random orientation)."""
+    slots = [(s, j) for s, row in enumerate(deal) for j in range(len(row))]
+    facts: list[Order] = []
+
+    def oriented(a, b) -> Order:
+        ka, kb = true_key(deal, a), true_key(deal, b)
+        if rng.random() < lie or ka == kb:
+            return Order(*rng.sample([a, b], 2))
+        return Order(a, b) if ka < kb else Order(b, a)
+
+    for _ in range(rng.randint(1, 4)):
+        r = rng.random()
+        multi = [s for s, row in enumerate(deal) if len(row) >= 2]
+        if r < 0.25 and multi:  # two slots of one stand, either index order
+            s = rng.choice(multi)
+            a, b = rng.sample(range(len(deal[s])), 2)
+            facts.append(oriented((s, a), (s, b)))
+        elif r < 0.6:  # a wire moved next to other wires: it lies between its new neighbours
+            p = rng.choice(slots)
+            t = rng.randrange(len(deal))
+            row = [(t, j) for j in range(len(deal[t])) if (t, j) != p]
+            k = true_key(deal, p)
+            fits = [i for i in range(len(row) + 1)
+                    if (i == 0 or true_key(deal, row[i - 1]) <= k) and (i == len(row) or k <= true_key(deal, row[i]))]
+            i = rng.choice(fits) if fits and rng.random() >= lie else rng.randrange(len(row) + 1)
+            if i > 0:
+                facts.append(Order(row[i - 1], p))
+            if i < len(row):
+                facts.append(Order(p, row[i]))
+        elif r < 0.8 and len(slots) >= 3:  # a chain over three slots, any stands
+            chain = sorted(rng.sample(slots, 3), key=lambda q: (true_key(deal, q), rng.random()))
+            facts += [Order(chain[0], chain[1]), Order(chain[1], chain[2])]
+        else:
+            facts.append(oriented(*rng.sample(slots, 2)))
+    return facts
+
+
+def random_values(problem: Problem, deal: list[list[int]], rng: random.Random, kinds: str = "cs", lie: float = 0.08
+                  ) -> list:
+    """1-3 value facts ("c": SameValueCount, "s": SameValue) true of the deal, or with probability ``lie`` perturbed."""
+    slots = [(s, j) for s, row in enumerate(deal) for j in range(len(row))]
+    facts: list = []
+    for _ in range(rng.randint(1, 3)):
+        if rng.choice(kinds) == "c":
+            at = rng.choice(slots)
+            if rng.random() < 0.5:  # slots of at's stand
+                pool = [(at[0], j) for j in range(len(deal[at[0]]))]
+            else:  # across stands
+                pool = [q for q in slots if q[0] == at[0] or rng.random() < 0.5]
+            chosen = frozenset([at] + [q for q in pool if q != at and rng.random() < 0.7])
+            count = sum(gameplay(true_key(deal, q)) == gameplay(true_key(deal, at)) for q in chosen)
+            if rng.random() < lie:
+                count = max(1, count + rng.choice([-1, 1]))
+            facts.append(SameValueCount(at, chosen, count))
+        else:
+            a = rng.choice(slots)
+            if rng.random() < 0.4 and len(deal[a[0]]) >= 2:  # adjacent, as labels are
+                j = a[1] + 1 if a[1] + 1 < len(deal[a[0]]) else a[1] - 1
+                b = (a[0], j)
+            else:
+                b = rng.choice([q for q in slots if q != a] or [a])
+            equal = gameplay(true_key(deal, a)) == gameplay(true_key(deal, b))
+            facts.append(SameValue(a, b, equal if rng.random() >= lie else not equal))
+    return facts
+
+
+def relation_problem(seed: int, kinds: str) -> tuple[Problem, list[list[int]]]:
+    """A random problem (yellow and red keys in the deck) with order ("o") and/or value ("c", "s") facts."""
+    rng = random.Random(seed)
+    problem, deal = random_problem(rng, VALUE_KEYS, (3, 6))
+    orders = random_orders(problem, deal, rng) if "o" in kinds else []
+    values = random_values(problem, deal, rng, kinds.replace("o", "")) if kinds.replace("o", "") else []
+    return problem.replace(orders=tuple(orders), values=tuple(values)), deal
+
+
+def exact_or_none(problem: Problem, engine):
+    try:
+        return exact_table(problem, engine)
+    except Inconsistent:
+        return None
+
+
+@pytest.mark.parametrize("kinds", ["o", "c", "s", "ocs"])
+@pytest.mark.parametrize("chunk", range(4))
+def test_columns_equals_brute_with_order_and_value_facts(kinds: str, chunk: int) -> None:
+    """Orders alone, SameValueCount alone, SameValue alone (400 each) and all mixed (400)."""
+    consistent = 0
+    for seed in range(chunk * 100, (chunk + 1) * 100):
+        problem, deal = relation_problem(seed, kinds)
+        want = exact_or_none(problem, brute.analyze)
+        assert exact_or_none(problem, columns.analyze) == want, (seed, problem)
+        consistent += want is not None
+    assert consistent >= 50  # most facts are truths about the deal: the test is not vacuous
+
+
+@pytest.mark.parametrize("chunk", range(3))
+def test_excluding_variants_equal_brute_with_order_and_value_facts(chunk: int) -> None:
+    for seed in range(chunk * 100, (chunk + 1) * 100):
+        problem, _ = relation_problem(90_000 + seed, "ocs")
+        variants = random_variants(problem, random.Random(seed))
+        try:
+            base, got = columns.analyze_excluding(problem, variants)
+        except Inconsistent:
+            assert exact_or_none(problem, brute.analyze) is None, seed
+            continue
+        assert (base.worlds, {pos: base.exact(pos) for pos in base.weights}) == exact_table(problem, brute.analyze)
+        for variant, beliefs in zip(variants, got):
+            want = exact_or_none(columns.restricted(problem, variant), brute.analyze)
+            assert (None if beliefs is None else (beliefs.worlds, {pos: beliefs.exact(pos) for pos in beliefs.weights})) == want, seed
+
+
+def both_engines(problem: Problem) -> tuple[int, dict]:
+    """The exact answer, asserted equal in brute and columns."""
+    want = exact_table(problem, brute.analyze)
+    assert exact_table(problem, columns.analyze) == want
+    return want
+
+
+def test_moved_wire_by_hand() -> None:
+    """The modelling trap of moved wires: a moved wire keeps its deal-time slot.
+
+    Keys 1, 1, 2 on stands of 2 and 1.  Deals: 11|2 weight 2!/2! = 1 and 12|1
+    weight 2!/(1!1!) = 2, so the right wire of the 2-stand, (0, 1), is 1 with
+    probability 1/3.  Move it next to (1, 0): it stays slot (0, 1) of the
+    deal and the stands stay of sizes 2 and 1 (re-dealing a 1-stand and a
+    2-stand would be another prior); only its order relative to its new
+    neighbour is new.  An order the deal already implies leaves 1/3 (its
+    old neighbour (0, 0) is <= it; (0, 0) is a 1 in both deals, so <= (1, 0)
+    too); landing left of (1, 0) says key(0,1) <= key(1,0): only 11|2 is
+    left; landing right says the converse: only 12|1.
+    """
+    base = Problem({10: 2, 20: 1}, (Stand(0, 0, 2), Stand(1, 0, 1)))
+    worlds, marg = both_engines(base)
+    assert worlds == 3 and marg[(0, 1)] == {10: Fraction(1, 3), 20: Fraction(2, 3)}
+    for implied in ([Order((0, 0), (0, 1))], [Order((0, 0), (1, 0))], [Order((0, 0), (0, 1)), Order((0, 0), (1, 0))]):
+        assert both_engines(base.replace(orders=tuple(implied))) == (worlds, marg)
+    worlds, marg = both_engines(base.replace(orders=(Order((0, 1), (1, 0)),)))  # landed left of (1, 0)
+    assert worlds == 1 and marg[(0, 1)] == {10: 1} and marg[(1, 0)] == {20: 1}
+    worlds, marg = both_engines(base.replace(orders=(Order((1, 0), (0, 1)),)))  # landed right of (1, 0)
+    assert worlds == 2 and marg[(0, 1)] == {20: 1} and marg[(1, 0)] == {10: 1}
+    # An order against a sorted stand forces equality: key(0,1) <= key(0,0) means both are 1.
+    worlds, marg = both_engines(base.replace(orders=(Order((0, 1), (0, 0)),)))
+    assert worlds == 1 and marg[(0, 0)] == marg[(0, 1)] == {10: 1}
+
+
+def test_yellow_value_facts_by_hand() -> None:
+    """Yellow 1.1 and 2.1 are one gameplay value.  Keys 1, 1.1, 2.1 (one copy
+    each) on stands of 2 and 1: three deals of weight 1, 1 1.1|2.1, 1 2.1|1.1,
+    1.1 2.1|1."""
+    base = Problem({10: 1, 11: 1, 21: 1}, (Stand(0, 0, 2), Stand(1, 0, 1)))
+    assert both_engines(base)[0] == 3
+    # (0,1) and (1,0) have equal values: both yellow (two deals), never 2.1 with 1.
+    worlds, marg = both_engines(base.replace(values=(SameValue((0, 1), (1, 0), True),)))
+    assert worlds == 2 and marg[(0, 0)] == {10: 1} and marg[(1, 0)] == {11: Fraction(1, 2), 21: Fraction(1, 2)}
+    # Different values: the third deal only.
+    worlds, marg = both_engines(base.replace(values=(SameValue((0, 1), (1, 0), False),)))
+    assert worlds == 1 and marg[(1, 0)] == {10: 1}
+    # Both wires of stand 0 equal: yellow 1.1 and 2.1.
+    assert both_engines(base.replace(values=(SameValue((0, 0), (0, 1), True),)))[1][(1, 0)] == {10: 1}
+    every = frozenset({(0, 0), (0, 1), (1, 0)})
+    # "(0,0)'s value occurs twice on the table": it is yellow (the blue 1 is alone).
+    worlds, marg = both_engines(base.replace(values=(SameValueCount((0, 0), every, 2),)))
+    assert worlds == 1 and marg[(0, 0)] == {11: 1}
+    # "... once": (0,0) is the blue 1, (0,1) either yellow.
+    worlds, marg = both_engines(base.replace(values=(SameValueCount((0, 0), every, 1),)))
+    assert worlds == 2 and marg[(0, 1)] == {11: Fraction(1, 2), 21: Fraction(1, 2)}
+    # Within its own stand: (0,1)'s value twice on stand 0 only in 1.1 2.1|1.
+    worlds, marg = both_engines(base.replace(values=(SameValueCount((0, 1), frozenset({(0, 0), (0, 1)}), 2),)))
+    assert worlds == 1 and marg[(1, 0)] == {10: 1}
+    with pytest.raises(Inconsistent):
+        columns.analyze(base.replace(values=(SameValueCount((0, 0), every, 3),)))
+    with pytest.raises(Inconsistent):
+        brute.analyze(base.replace(values=(SameValueCount((0, 0), every, 3),)))

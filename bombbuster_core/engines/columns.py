@@ -53,8 +53,8 @@ from collections.abc import Sequence
 from math import factorial, prod
 
 from ..beliefs import Beliefs, Inconsistent
-from ..facts import Pos, Problem
-from ..wires import Key
+from ..facts import Pos, Problem, SameValue, SameValueCount
+from ..wires import Key, value_of
 
 State = dict[int, int]  # packed code -> exact weight (components packed, see _Prepared._pack)
 Exclusion = tuple[frozenset[Pos], frozenset[Key]]  # these slots hold none of these keys
@@ -81,6 +81,18 @@ class _Count:
         self.slots, self.layers, self.lo, self.hi = slots, layers, lo, hi
 
 
+class _Check:
+    """A value fact for one gameplay class, in layer indices: counters over slot sets
+    (``fields``: (slots, cap), each counting the slots given a key of ``layers``,
+    saturating at cap) and the tuples of final counter values it accepts."""
+
+    __slots__ = ("fields", "layers", "accept")
+
+    def __init__(self, fields: list[tuple[frozenset[Pos], int]], layers: frozenset[int],
+                 accept: frozenset[tuple[int, ...]]):
+        self.fields, self.layers, self.accept = fields, layers, accept
+
+
 class _Prepared:
     """Direction-independent preprocessing of a problem."""
 
@@ -96,12 +108,24 @@ class _Prepared:
         ]
         self.counts = [_Count(c.slots, frozenset(layer_of[k] for k in c.keys if k in layer_of), c.lo, c.hi)
                        for c in problem.counts]
+        # Gameplay classes as sets of layers: each blue key alone, every yellow, every red.
+        classes: dict[object, set[int]] = {}
+        for i, k in enumerate(self.keys):
+            classes.setdefault(value_of(k), set()).add(i)
+        self.classes = [frozenset(c) for c in classes.values()]
+        self.orders = [(o.lo, o.hi) for o in problem.orders]
+        values = list(problem.values)
         while True:
             before = [list(row) for row in self.domains]
             self._sort_bounds()
+            if self.orders:
+                self._order_bounds()
+            if values:
+                values = self._simplify_values(values)
             self.counts = self._simplify(self.counts)
             if before == self.domains:
                 break
+        self.checks = self._checks(values)
         self.fixed = [s for s, row in enumerate(self.domains) if all(len(d) == 1 for d in row)]
         copies = [problem.copies[k] for k in self.keys]
         # Known stands leave the state; their rows only scale the weights:
@@ -124,8 +148,11 @@ class _Prepared:
             den *= factorial(r)
         self.multiplier = num // den
         fixed_set = set(self.fixed)
-        # Stands an exclusion names are not interchangeable with others in every component.
+        # Stands an exclusion names are not interchangeable with others in every component,
+        # nor are stands of count, order and value facts.
         counted = {s for c in self.counts for (s, _) in c.slots}
+        counted |= {pos[0] for lo_hi in self.orders for pos in lo_hi}
+        counted |= {s for ch in self.checks for slots, _ in ch.fields for (s, _) in slots}
         counted |= {s for variant in variants for slots, _ in variant for (s, _) in slots}
         free = [s for s in range(len(problem.stands)) if s not in fixed_set]
         # Interchangeable stands: same size and domains, no count fact.
@@ -181,6 +208,104 @@ class _Prepared:
                 if not d:
                     raise _Zero
                 bound = max(d)
+
+    def _order_bounds(self) -> None:
+        """key(lo) <= key(hi) bounds hi's domain from below and lo's from above; an order
+        the domains imply (lo's greatest key <= hi's least, e.g. a known side) is dropped."""
+        kept = []
+        for lo, hi in self.orders:
+            if lo == hi or (lo[0] == hi[0] and lo[1] <= hi[1]):
+                continue  # a sorted stand keeps it
+            (ls, lj), (hs, hj) = lo, hi
+            d_lo, d_hi = self.domains[ls][lj], self.domains[hs][hj]
+            d_hi = self.domains[hs][hj] = frozenset(i for i in d_hi if i >= min(d_lo))
+            if not d_hi:
+                raise _Zero
+            d_lo = self.domains[ls][lj] = frozenset(i for i in d_lo if i <= max(d_hi))
+            if not d_lo:
+                raise _Zero
+            if max(d_lo) > min(d_hi):
+                kept.append((lo, hi))
+        self.orders = kept
+
+    def _classes_meeting(self, d: frozenset[int]) -> list[frozenset[int]]:
+        return [c for c in self.classes if c & d]
+
+    def _simplify_values(self, values: list) -> list:
+        """Value facts the domains decide become domains or count facts; returns the rest.
+
+        SameValue(a, b, different) is, per class meeting both slots, "at most one of
+        a, b in it": count facts.  SameValue(a, b, equal) limits each slot to the
+        classes the other may hold, and once a slot's class is known, the other's
+        domain.  SameValueCount drops from ``at`` every class the count rules out;
+        once ``at``'s class is known, it is a count fact on that class.
+        """
+        dom = self.domains
+        kept = []
+        for v in values:
+            if isinstance(v, SameValue):
+                (as_, aj), (bs, bj) = v.a, v.b
+                if v.a == v.b:
+                    if v.equal:
+                        continue
+                    raise _Zero
+                if not v.equal:
+                    for c in self._classes_meeting(dom[as_][aj]):
+                        if c & dom[bs][bj]:
+                            self.counts.append(_Count(frozenset((v.a, v.b)), c, 0, 1))
+                    continue
+                da = dom[as_][aj] & frozenset().union(*self._classes_meeting(dom[bs][bj]))
+                db = dom[bs][bj] & frozenset().union(*self._classes_meeting(da))
+                if not da or not db:
+                    raise _Zero
+                dom[as_][aj], dom[bs][bj] = da, db
+                ca, cb = self._classes_meeting(da), self._classes_meeting(db)
+                if len(ca) == 1 or len(cb) == 1:  # one class each (they meet the same classes)
+                    continue
+                kept.append(v)
+            elif isinstance(v, SameValueCount):
+                s, j = v.at
+                d = dom[s][j]
+                for c in self._classes_meeting(d):
+                    sure = sum(dom[t][i] <= c for t, i in v.slots)
+                    maybe = sum(bool(dom[t][i] & c) for t, i in v.slots)
+                    if not sure <= v.count <= maybe:
+                        d -= c
+                if not d:
+                    raise _Zero
+                dom[s][j] = d
+                cs = self._classes_meeting(d)
+                if len(cs) == 1:
+                    self.counts.append(_Count(v.slots, cs[0], v.count, v.count))
+                    continue
+                kept.append(v)
+            else:  # pragma: no cover - Problem admits no other value fact
+                raise TypeError(f"unknown value fact {v!r}")
+        return kept
+
+    def _checks(self, values: list) -> list[_Check]:
+        """The value facts left after simplification, per class that can matter."""
+        dom = self.domains
+        checks = []
+        for v in values:
+            if isinstance(v, SameValue):
+                a, b = v.a, v.b
+                cs = self._classes_meeting(dom[a[0]][a[1]])
+                # Both slots hold one class each and meet the same classes: equal in
+                # all classes but one is equal in that one too.  Skip the widest.
+                cs.remove(max(cs, key=lambda c: (max(c) - min(c), len(c))))
+                for c in cs:
+                    checks.append(_Check([(frozenset((a,)), 1), (frozenset((b,)), 1)], c,
+                                         frozenset(((0, 0), (1, 1)))))
+            else:
+                at = v.at
+                for c in self._classes_meeting(dom[at[0]][at[1]]):
+                    sure = sum(dom[t][i] <= c for t, i in v.slots)
+                    maybe = frozenset((t, i) for t, i in v.slots if dom[t][i] & c and not dom[t][i] <= c)
+                    need = v.count - sure
+                    accept = frozenset([(0, n) for n in range(need + 2)] + [(1, need)])
+                    checks.append(_Check([(frozenset((at,)), 1), (maybe, need + 1)], c, accept))
+        return checks
 
     def _simplify(self, counts: list[_Count]) -> list[_Count]:
         """Fold known slots into count bounds; turn decided counts into domains."""
@@ -262,7 +387,8 @@ class _Layer:
     product of the stands' fill ranges, a bound on the states.
     """
 
-    __slots__ = ("copies", "movers", "weighted", "masked", "needs", "counting", "trackers", "closes", "estimate")
+    __slots__ = ("copies", "movers", "weighted", "masked", "needs", "counting", "trackers", "closes", "estimate",
+                 "orders", "checks")
 
     def __init__(self, copies: int, movers: list[_Movers], weighted: list[_Movers], masked: list[_Movers],
                  needs: list[_Needs], counting: list[_StandLayer] | None, trackers: set[int], closes: list[_Tracker],
@@ -270,6 +396,24 @@ class _Layer:
         self.copies, self.movers, self.weighted, self.masked = copies, movers, weighted, masked
         self.needs, self.counting = needs, counting
         self.trackers, self.closes, self.estimate = trackers, closes, estimate
+        self.orders: list[_OrderCheck] = []  # order facts checked at the boundary after this key
+        self.checks: list[_ValueCheck] = []  # value checks whose last key this is
+
+
+# An order fact at a key boundary, in a plan's slot order: the states where slot x
+# is filled (its stand's fill exceeds x's index) and slot y is not are dropped.
+# Forward, x is the order's hi and y its lo; mirrored, the reverse.
+_OrderCheck = tuple[int, int, int, int, int, int]  # (x shift, x mask, x index, y shift, y mask, y index)
+
+
+class _ValueCheck:
+    """A value check's counter fields in a plan (trackers with no bound of their own)
+    and the tuples of their values it accepts."""
+
+    __slots__ = ("fields", "accept")
+
+    def __init__(self, fields: tuple[_Tracker, ...], accept: frozenset[tuple[int, ...]]):
+        self.fields, self.accept = fields, accept
 
 
 class _GroupMoves:
@@ -331,6 +475,19 @@ class _Plan:
             width = max(cap.bit_length(), 1)
             self.trackers.append((_Tracker(shift, (1 << width) - 1, cap, c.lo, c.hi, bounded), c))
             shift += width
+        # Value checks: each field is a tracker that never rejects (lo 0, no bound) and
+        # saturates at its cap; the check's predicate is applied when its last key is placed.
+        self.checks: list[tuple[_ValueCheck, list[int]]] = []
+        for ch in prep.checks:
+            fields, indexes = [], []
+            for slots, cap in ch.fields:
+                width = max(cap.bit_length(), 1)
+                tr = _Tracker(shift, (1 << width) - 1, cap, 0, cap, False)
+                indexes.append(len(self.trackers))
+                self.trackers.append((tr, _Count(slots, ch.layers, 0, cap)))
+                fields.append(tr)
+                shift += width
+            self.checks.append((_ValueCheck(tuple(fields), ch.accept), indexes))
         fills_start = shift
         self.size = {s: len(prep.domains[s]) for s in prep.free}
         self.shift: dict[int, int] = {}
@@ -365,6 +522,11 @@ class _Plan:
         # keys in both directions, so partial counts meet at key boundaries.
         tracked_at = [{i for i in c.layers if any(i in prep.domains[s][j] for s, j in c.slots)}
                       for _, c in self.trackers]
+        for _, indexes in self.checks:  # a check's fields live over the same keys
+            union = set().union(*(tracked_at[ti] for ti in indexes))
+            for ti in indexes:
+                tracked_at[ti] = union
+        checked = {ti for _, indexes in self.checks for ti in indexes}
         self.layers: list[_Layer] = []
         last_touch: dict[int, _Layer] = {}
         for t in range(prep.n_layers):
@@ -380,10 +542,33 @@ class _Plan:
                 last_touch[ti] = layer
             self.layers.append(layer)
         for ti, (tr, c) in enumerate(self.trackers):
+            if ti in checked:
+                continue
             if ti in last_touch:
                 last_touch[ti].closes.append(tr)
             elif c.lo > 0:
                 raise _Zero
+        for check, indexes in self.checks:
+            if indexes[0] in last_touch:
+                last_touch[indexes[0]].checks.append(check)
+            elif (0,) * len(indexes) not in check.accept:
+                raise _Zero
+        # Order facts: slot x filled and y not at a boundary means key(x) < key(y) (forward,
+        # x = hi); the first such boundary follows a key x may hold, so only those are checked.
+        for lo, hi in prep.orders:
+            x, y = (lo, hi) if mirrored else (hi, lo)
+            (xs, xj), (ys, yj) = self._local(x), self._local(y)
+            dx, dy = doms[xs][xj], doms[ys][yj]
+            check = (self.shift[xs], (1 << self.size[xs].bit_length()) - 1, xj,
+                     self.shift[ys], (1 << self.size[ys].bit_length()) - 1, yj)
+            for t in dx:
+                if t < max(dy):
+                    self.layers[t].orders.append(check)
+
+    def _local(self, pos: Pos) -> Pos:
+        """A slot in this direction's slot order."""
+        s, j = pos
+        return (s, self.size[s] - 1 - j) if self.mirrored else pos
 
     def key_layer(self, t: int) -> int:
         """The key (layer index) placed at sweep position t."""
@@ -537,6 +722,10 @@ class _Plan:
                     cur = self._place(layer.movers, cur)
             if not layer.copies and (layer.needs or layer.counting):
                 cur = self._drop_unfilled(layer, cur)
+            if layer.orders:
+                cur = self._check_orders(layer.orders, cur)
+            for check in layer.checks:
+                cur = self._close_check(check, cur)
             for tr in layer.closes:
                 cur = self._close(tr, cur)
             out.append(cur)
@@ -634,6 +823,25 @@ class _Plan:
                 new[nc] = get(nc, 0) + w
         return new
 
+    @staticmethod
+    def _check_orders(orders: list[_OrderCheck], cur: State) -> State:
+        """Drop the states some order fact forbids at this boundary (see _OrderCheck)."""
+        return {code: w for code, w in cur.items()
+                if not any((code >> xs) & xm > xj and (code >> ys) & ym <= yj for xs, xm, xj, ys, ym, yj in orders)}
+
+    @staticmethod
+    def _close_check(check: _ValueCheck, cur: State) -> State:
+        """Apply a value check after its last key and free its fields."""
+        new: State = {}
+        get = new.get
+        fields, accept = check.fields, check.accept
+        clear = ~sum(tr.mask << tr.shift for tr in fields)
+        for code, w in cur.items():
+            if tuple([(code >> tr.shift) & tr.mask for tr in fields]) in accept:
+                nc = code & clear
+                new[nc] = get(nc, 0) + w
+        return new
+
     def _canonical(self, cur: State) -> State:
         """Sort each group of interchangeable stands (descending when mirrored).
 
@@ -724,10 +932,14 @@ def analyze_excluding(problem: Problem, variants: Sequence[Variant]) -> tuple[Be
         raise Inconsistent
     # Trackers whose count spans a key boundary: join forward and backward partial counts there.
     span: list[tuple[_Tracker, int, int]] = []
+    first_last: dict[int, tuple[int, int]] = {}
     for ti, (tr, _) in enumerate(forward.trackers):
         touched = [t for t, layer in enumerate(forward.layers) if ti in layer.trackers]
         if touched:
             span.append((tr, touched[0], touched[-1]))
+            first_last[ti] = (touched[0], touched[-1])
+    # Value checks spanning a boundary: their summed fields (saturated) must be accepted there.
+    check_span = [(check, *first_last[indexes[0]]) for check, indexes in forward.checks if indexes[0] in first_last]
     hist_of = {s: s for s in prep.free}
     share = {s: 1 for s in prep.free}
     for g in prep.groups:
@@ -751,6 +963,8 @@ def analyze_excluding(problem: Problem, variants: Sequence[Variant]) -> tuple[Be
     for i in range(L + 1):
         sums = [[0] * (mask + 1) for _, mask, _ in chunks]
         live = [tr for tr, first, last in span if first < i <= last]
+        live_checks = [(tuple((tr.shift, tr.mask, tr.cap) for tr in check.fields), check.accept)
+                       for check, first, last in check_span if first < i <= last]
         back = bwd[L - i]
         if live:
             by_fills: dict[int, list[tuple[int, int]]] = {}
@@ -766,7 +980,12 @@ def analyze_excluding(problem: Problem, variants: Sequence[Variant]) -> tuple[Be
                         if n < tr.lo or (tr.bounded and n > tr.hi):
                             break
                     else:
-                        b += wb
+                        for fields, accept in live_checks:
+                            if tuple([min(((code >> sh) & m) + ((other >> sh) & m), cap)
+                                      for sh, m, cap in fields]) not in accept:
+                                break
+                        else:
+                            b += wb
             else:
                 b = back.get(full - code, 0)
             if b:
