@@ -1,14 +1,21 @@
 """JSON bridge between the web worker and the core: one JSON string in, one out.
 
-Request:  ``{"id": any, "method": "ping" | "analyze" | "suggest", "params": {...}}``
+Request:  ``{"id": any, "method": "ping" | "analyze" | "suggest" | "missions" | "new", "params": {...}}``
 Reply:    ``{"id": any, "result": ...}`` or ``{"id": any, "error": {"message": str, "event"?: int}}``
 
 ``analyze`` params: ``{"table": <format-1 table>, "engine"?: name}``; its
 result is exactly the CLI's JSON.  ``suggest`` params: ``{"table", "player"?,
 "mode"?, "probabilities"?, "top"?, "engine"?, "red_cap"?, "seed"?,
 "equipment"? (list), "per_kind"?, "budget"? (int or null), "failure_token"?}``;
-its result is exactly the CLI ``suggest`` JSON (docs/suggestions.md).  The worker (web/worker.js) only moves
-strings; all logic lives here so it is tested without a browser.
+its result is exactly the CLI ``suggest`` JSON (docs/suggestions.md).
+``missions`` params: ``{}``; its result lists every mission for the new-game
+screen: ``[{"mission", "name", "players": [allowed counts], "rules": [tags],
+"summary", "choices": {"<players>": {"yellow"?, "red"?: {"values", "in_play",
+"range"}, "number"?: {"range"}}}}]``.  ``new`` params: ``{"mission",
+"players", "yellow"?: [keys], "red"?: [keys], "number"?}``; its result is
+exactly the CLI ``new`` table (docs/table-format.md, "Mission presets").  The
+worker (web/worker.js) only moves strings; all logic lives here so it is
+tested without a browser.
 """
 from __future__ import annotations
 
@@ -19,6 +26,7 @@ from . import __version__
 from .analysis import EngineChoiceError, analyze
 from .beliefs import EngineLimit
 from .engines import DEFAULT
+from .missions import MissionError, catalogue, new_table
 from .suggest import Policy, Progress, SuggestError, suggest
 from .table import TableError, load_table
 
@@ -80,7 +88,18 @@ def _suggest(params: Any, progress: Progress | None) -> dict[str, Any]:
     return suggest(table, policy=Policy(**policy), progress=progress, **options)
 
 
-METHODS: dict[str, Callable[[Any, Progress | None], Any]] = {"ping": _ping, "analyze": _analyze, "suggest": _suggest}
+def _missions(params: Any, progress: Progress | None) -> list[dict[str, Any]]:
+    _params(params, set(), set())
+    return catalogue()
+
+
+def _new(params: Any, progress: Progress | None) -> dict[str, Any]:
+    p = _params(params, {"mission", "players", "yellow", "red", "number"}, {"mission", "players"})
+    return new_table(p["mission"], p["players"], yellow=p.get("yellow"), red=p.get("red"), number_card=p.get("number"))
+
+
+METHODS: dict[str, Callable[[Any, Progress | None], Any]] = {
+    "ping": _ping, "analyze": _analyze, "suggest": _suggest, "missions": _missions, "new": _new}
 
 
 def handle(message: str, progress: Progress | None = None) -> str:
@@ -106,7 +125,7 @@ def handle(message: str, progress: Progress | None = None) -> str:
         if e.event is not None:
             error["event"] = e.event
         return json.dumps({"id": request_id, "error": error})
-    except (RequestError, EngineChoiceError, EngineLimit, SuggestError, json.JSONDecodeError) as e:
+    except (RequestError, EngineChoiceError, EngineLimit, SuggestError, MissionError, json.JSONDecodeError) as e:
         return json.dumps({"id": request_id, "error": {"message": str(e)}})
     except Exception as e:  # the boundary: a bug must still come back as a value, not kill the worker
         return json.dumps({"id": request_id, "error": {"message": f"internal error: {type(e).__name__}: {e}"}})

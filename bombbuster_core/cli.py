@@ -1,9 +1,12 @@
-"""Command line: ``python -m bombbuster_core analyze TABLE.json [--engine NAME]``
-and ``python -m bombbuster_core suggest TABLE.json [--player P] [--mode exact|entropy] ...``.
+"""Command line: ``python -m bombbuster_core analyze TABLE.json [--engine NAME]``,
+``python -m bombbuster_core suggest TABLE.json [--player P] [--mode exact|entropy] ...``
+and ``python -m bombbuster_core new --mission N --players P [--yellow KEYS] [--red KEYS] [--number V]``.
 
-Exit status: 0 with the analysis JSON; 1 with ``{"consistent": false, ...}``
-for an impossible table; 2 with ``{"error": ...}`` for a malformed file or
-command line, or a table too large for the chosen engine.  Never a traceback.
+Exit status: 0 with the analysis JSON (``new``: the mission's format-1
+table); 1 with ``{"consistent": false, ...}`` for an impossible table; 2 with
+``{"error": ...}`` for a malformed file or command line, a table too large
+for the chosen engine, or a mission, player count or option the game does
+not allow.  Never a traceback.
 """
 from __future__ import annotations
 
@@ -42,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     args = _plain_analyze(argv) or _parse(argv)
+    if args.command == "new":
+        return _new(args)
     columns.PARALLEL_SWEEPS = True  # the CLI is single-threaded, so forking is safe
     try:
         table = read_table(args.table)
@@ -94,7 +99,30 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p_sg = sub.add_parser("suggest", help="ranked cut suggestions for the player to move")
     if not argv or argv[0] != "analyze":
         _suggest_arguments(p_sg)
+    p_new = sub.add_parser("new", help="the format-1 table a game of a mission starts from (no events)")
+    p_new.add_argument("--mission", type=int, required=True, help="mission number, 1-66")
+    p_new.add_argument("--players", type=int, required=True, help="number of players, 2-5")
+    p_new.add_argument("--yellow", type=sort_keys, help="comma-separated drawn yellow keys, e.g. 3.1,7.1 "
+                       "(every candidate of a 'k of m' pool); default: placeholders")
+    p_new.add_argument("--red", type=sort_keys, help="comma-separated drawn red keys, e.g. 5.5 (as --yellow)")
+    p_new.add_argument("--number", type=int, help="mission 11: the face-up Number card counted as red")
     return parser.parse_args(argv)
+
+
+def sort_keys(raw: str) -> list[str]:
+    return [k.strip() for k in raw.split(",")] if raw.strip() else []
+
+
+def _new(args: argparse.Namespace) -> int:
+    from .missions import MissionError, new_table
+
+    try:
+        table = new_table(args.mission, args.players, yellow=args.yellow, red=args.red, number_card=args.number)
+    except MissionError as e:
+        _emit({"error": str(e)})
+        return 2
+    _emit(table)
+    return 0
 
 
 def _suggest_arguments(p: argparse.ArgumentParser) -> None:
