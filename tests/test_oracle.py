@@ -176,30 +176,244 @@ def test_info_token_and_two_stand_player() -> None:
     assert _p(r, 0, 1, 1) == {"3": F(1)}
 
 
+# ------------------------------------------------- full rules: hand-worked cases
+
+
+def _pl(*stands: Any) -> list[dict[str, Any]]:
+    return [{"name": f"P{p}", "stands": list(st)} for p, st in enumerate(stands)]
+
+
+def test_the_shuffle_trap_and_a_move_keeps_the_wire() -> None:
+    # Deck {1,1,2} on stands of 2 and 1: {1,1}|{2} has weight 2!/2! = 1 and
+    # {1,2}|{1} weight 2!/(1!1!) = 2, so the 2-stand's right wire is 1 with 1/3.
+    base = {"players": _pl([2], [1]), "wires": {"deck": {"1": 2, "2": 1}}, "events": []}
+    r = enumerate_table(base)
+    assert r["worlds"] == 3 and _p(r, 0, 0, 1) == {"1": F(1, 3), "2": F(2, 3)}
+    # A third stand that holds the two 4s (I am P2): the split of {1,1,2} is the
+    # same.  Moving P0's right wire to the far left of my stand constrains
+    # nothing (it is <= 4 anyway): the wire keeps its 1/3 at its new address.
+    base = {"players": _pl([2], [1], [2]), "wires": {"deck": {"1": 2, "2": 1, "4": 2}},
+            "me": {"player": 2, "stands": [[4, 4]]}, "events": []}
+    r = enumerate_table(base)
+    assert r["worlds"] == 3 and _p(r, 0, 0, 1) == {"1": F(1, 3), "2": F(2, 3)}
+    move = {"type": "move", "from": _at(0, 0, 1), "to": _at(2, 0, 0)}
+    r = assert_oracle_equals_naive({**base, "events": [move]})
+    assert r["worlds"] == 3 and _p(r, 2, 0, 0) == {"1": F(1, 3), "2": F(2, 3)}
+    assert [(x["player"], x["stand"], x["slot"]) for x in r["slots"]] == \
+        [(0, 0, 0), (1, 0, 0), (2, 0, 0), (2, 0, 1), (2, 0, 2)]
+    assert _p(r, 0, 0, 0) == {"1": F(1)} and _p(r, 2, 0, 2) == {"4": F(1)}
+    # Into the 1-stand instead, the receiving order tells everything: to the
+    # right of P1's wire -> moved >= P1's wire -> only {1,2}|{1} (weight 2).
+    base = {"players": _pl([2], [1]), "wires": {"deck": {"1": 2, "2": 1}}}
+    r = enumerate_table({**base, "events": [{"type": "move", "from": _at(0, 0, 1), "to": _at(1, 0, 1)}]})
+    assert r["worlds"] == 2 and [x["p"] for x in r["slots"]] == [{"1": 1.0}, {"1": 1.0}, {"2": 1.0}]
+    r = enumerate_table({**base, "events": [{"type": "move", "from": _at(0, 0, 1), "to": _at(1, 0, 0)}]})
+    assert r["worlds"] == 1 and [x["p"] for x in r["slots"]] == [{"1": 1.0}, {"1": 1.0}, {"2": 1.0}]
+
+
+def test_x_slot_is_one_more_dealt_position() -> None:
+    # Deck {1,2,3}, P0 = [sorted a, X b], P1 = [c]: every permutation is a deal
+    # of weight 1, so the X wire is uniform and so is the sorted one.
+    table = {"players": _pl([{"size": 2, "x_slot": "any"}], [1]), "wires": {"deck": {"1": 1, "2": 1, "3": 1}}}
+    r = assert_oracle_equals_naive(table)
+    assert r["worlds"] == 6
+    assert _p(r, 0, 0, 0) == _p(r, 0, 0, 1) == {"1": F(1, 3), "2": F(1, 3), "3": F(1, 3)}
+    # x_slot "blue" with deck {1, 2, 2.5}: X in {1, 2}; the sorted wire is 2.5
+    # in half of the 4 deals.
+    table = {"players": _pl([{"size": 2, "x_slot": "blue"}], [1]), "wires": {"deck": {"1": 1, "2": 1, "2.5": 1}}}
+    r = assert_oracle_equals_naive(table)
+    assert r["worlds"] == 4
+    assert _p(r, 0, 0, 1) == {"1": F(1, 2), "2": F(1, 2)}
+    assert _p(r, 0, 0, 0) == {"1": F(1, 4), "2": F(1, 4), "2.5": F(1, 2)}
+    # My hand as dealt: X at its place, not sorted.
+    r = enumerate_table({**table, "me": {"player": 0, "stands": [[2.5, 1]]}})
+    assert r["worlds"] == 1 and _p(r, 1, 0, 0) == {"2": F(1)}
+
+
+def test_flipped_pair_counts_both_orders() -> None:
+    # Deck {1,1,2,3}; P0 = [low, sorted, high] (M64), P1 = [1 wire].  The pair is
+    # a uniform 2-subset of the 4 tiles: {1a,1b}, {1,2} x2, {1,3} x2, {2,3}.
+    table = {"players": _pl([{"size": 3, "flipped": 2}], [1]), "wires": {"deck": {"1": 2, "2": 1, "3": 1}}}
+    r = assert_oracle_equals_naive(table)
+    assert r["worlds"] == 12
+    assert _p(r, 0, 0, 0) == {"1": F(5, 6), "2": F(1, 6)}
+    assert _p(r, 0, 0, 2) == {"1": F(1, 6), "2": F(2, 6), "3": F(3, 6)}
+    # The 2-stand M64 player: deck 1..5 all distinct, the pair is a uniform
+    # 2-subset: the low slot is the minimum of it.
+    table = {"players": _pl([{"size": 2, "flipped": "low"}, {"size": 2, "flipped": "high"}], [1]),
+             "wires": {"deck": {str(v): 1 for v in range(1, 6)}}}
+    r = assert_oracle_equals_naive(table)
+    assert _p(r, 0, 0, 0) == {"1": F(4, 10), "2": F(3, 10), "3": F(2, 10), "4": F(1, 10)}
+    assert _p(r, 0, 1, 1) == {"2": F(1, 10), "3": F(2, 10), "4": F(3, 10), "5": F(4, 10)}
+    # The owner sees neither flipped wire (null): the pair is 2 of {1,3,5}
+    # (3 deals of weight 1, P1 gets the third).
+    me = {"player": 0, "stands": [[None, 2], [4, None]]}
+    r = enumerate_table({**table, "me": me})
+    assert r["worlds"] == 3
+    assert _p(r, 0, 0, 0) == {"1": F(2, 3), "3": F(1, 3)}
+
+
+def test_nano_wires_are_taken_in_order() -> None:
+    # Deck {1,1,2}: P0 [1], P1 [1], Nano 1.  Three key patterns (P0, P1, Nano),
+    # weight 2 each.  Nano's wire goes to the right of P0's: Nano >= P0.
+    table = {"players": _pl([1], [1]), "wires": {"deck": {"1": 2, "2": 1}}, "nano": 1,
+             "events": [{"type": "move", "from": "nano", "to": _at(0, 0, 1)}]}
+    r = assert_oracle_equals_naive(table)
+    assert r["worlds"] == 4
+    assert _p(r, 0, 0, 0) == {"1": F(1)} and _p(r, 0, 0, 1) == {"1": F(1, 2), "2": F(1, 2)}
+    assert _p(r, 1, 0, 0) == {"1": F(1, 2), "2": F(1, 2)}
+    # Two Nano wires: the first transfer takes the first, the second the second.
+    table = {"players": _pl([1], [1]), "wires": {"deck": {"1": 1, "2": 1, "3": 1, "4": 1}}, "nano": 2,
+             "me": {"player": 0, "stands": [[2]], "seen": [{"at": _at(0, 0, 1), "value": 4, "after": 0}]},
+             "events": [{"type": "move", "from": "nano", "to": _at(0, 0, 1)},
+                        {"type": "move", "from": "nano", "to": _at(1, 0, 0)}]}
+    r = assert_oracle_equals_naive(table)
+    assert _p(r, 1, 0, 0) == {"1": F(1)} and _p(r, 1, 0, 1) == {"3": F(1)}
+
+
+def test_own_flipped_wires_do_not_count_for_holding() -> None:
+    # Deck 1..4; P0 = [a, F] (F flipped), P1 = [b, c].  P0 calls 3 on P1's
+    # slot 0 and fails with token 1: P0 must hold 3 among wires it can see,
+    # so a = 3 and F, c are 2 and 4 either way: 2 deals.  (Were F counted,
+    # F = 3 would add 2 more.)
+    ev = {"type": "dual_cut", "actor": 0, "target": _at(1, 0, 0), "value": 3, "success": False, "token": 1}
+    table = {"players": _pl([{"size": 2, "flipped": 1}], [2]),
+             "wires": {"deck": {str(v): 1 for v in range(1, 5)}}, "events": [ev]}
+    r = assert_oracle_equals_naive(table)
+    assert r["worlds"] == 2 and _p(r, 0, 0, 0) == {"3": F(1)}
+    assert _p(r, 0, 0, 1) == {"2": F(1, 2), "4": F(1, 2)}
+
+
+def test_radar_label_absent_dealt_and_counts() -> None:
+    wires = {"deck": {"1": 2, "2": 2, "1.1": 1, "1.5": 1}}
+    base = {"players": _pl([3], [3]), "wires": wires}
+    # Radar 2: P0 yes, P1 no -> both 2s on P0: P0 = {x,2,2}, x from {1,1,1.1,1.5}
+    # (x = 1: weight 2!2!/2! = 2; x = 1.1 or 1.5: weight 1).
+    radar = {"type": "radar", "value": 2, "answers": [[True], [False]]}
+    r = assert_oracle_equals_naive({**base, "events": [radar]})
+    assert r["worlds"] == 4 and _p(r, 0, 0, 0) == {"1": F(1, 2), "1.1": F(1, 4), "1.5": F(1, 4)}
+    assert _p(r, 1, 0, 0) == {"1": F(1)}
+    # Label "equal" on P1's slots 0, 1: P1 = [1, 1.1, 1.5] (x = 1) differs, the
+    # two others start 1, 1 -> x in {1.1, 1.5}.
+    label = {"type": "label", "kind": "equal", "at": _at(1, 0, 0)}
+    r = assert_oracle_equals_naive({**base, "events": [radar, label]})
+    assert r["worlds"] == 2 and _p(r, 0, 0, 0) == {"1.1": F(1, 2), "1.5": F(1, 2)}
+    # Absent: P1 holds no uncut yellow and no red -> 3 wires from {1,1,2,2}
+    # without a 2 (radar): no deal.
+    absent = {"type": "absent", "player": 1, "values": ["yellow", "red"]}
+    assert enumerate_table({**base, "events": [radar, absent]}) == {"consistent": False}
+    # Dealt: P0 got exactly 1 red; count token x2 on P0's slot 0 (not red, its
+    # value twice on P0): P0 = [v, v, red] with v sorting below 1.5: v = 1.
+    dealt = {"type": "dealt", "player": 0, "value": "red", "count": 1}
+    count = {"type": "info_token", "at": _at(0, 0, 0), "count": 2}
+    r = assert_oracle_equals_naive({**base, "events": [dealt, count]})
+    assert r["worlds"] == 1 and [x["p"] for x in r["slots"][:3]] == [{"1": 1.0}, {"1": 1.0}, {"1.5": 1.0}]
+
+
 # ------------------------------------------------------- naive permutation cross-check
 
 
-def _naive(table: dict[str, Any]) -> tuple[int, dict[tuple[int, int], Counter[float]]]:
-    """worlds and per-slot weights by dealing every permutation of distinguishable
-    tiles (each counted once per arrangement inside the stands)."""
+def _naive(table: dict[str, Any]) -> tuple[int, int, dict[int, Counter[float]]]:
+    """Deal by the physical process, every outcome counted once: each k-subset of
+    each pool; for each ``x_slot: "blue"`` stand a blue tile drawn before the
+    shuffle (every ordered choice of distinct blue tiles); every permutation of
+    the other tiles dealt stand by stand (an X slot gets the stand's last dealt
+    tile), Nano's wires last in the order they will be taken; then every choice
+    of the flipped wires made without looking (one of the stand's dealt wires;
+    two for M64, lower to the far left and higher to the far right; a 2-stand
+    M64 player flips one wire of each stand).
+
+    Returns (outcomes consistent with the table, all outcomes, per wire: key ->
+    consistent outcomes)."""
     t = Table(table)
-    sizes = [size for _, _, size in t.stands]
-    per_slot: dict[tuple[int, int], Counter[float]] = {}
-    total = 0
+    per_wire: dict[int, Counter[float]] = {w: Counter() for w in range(len(t.home))}
+    consistent = everything = 0
+    x_blue = [i for i, kind in enumerate(t.kinds) if kind == "x_blue"]
+    lows = {t.stands[i][0]: i for i, kind in enumerate(t.kinds) if kind == "low"}
+    highs = {t.stands[i][0]: i for i, kind in enumerate(t.kinds) if kind == "high"}
     for chosen in itertools.product(*(itertools.combinations(c, k) for c, k in t.pools)):
         tiles = list(t.fixed.elements()) + [c for subset in chosen for c in subset]
-        for perm in itertools.permutations(tiles):
-            hands, rest = [], list(perm)
-            for n in sizes:
-                hands.append(tuple(sorted(rest[:n])))
-                rest = rest[n:]
-            if any(hands[i] != h for i, h in t.me.items()) or _replay(t, hands) is None:
-                continue
-            total += 1
-            for i, hand in enumerate(hands):
-                for j, key in enumerate(hand):
-                    per_slot.setdefault((i, j), Counter())[key] += 1
-    return total // math.prod(math.factorial(n) for n in sizes), per_slot
+        blue = [n for n, k in enumerate(tiles) if isinstance(k, int)]
+        for pre in itertools.permutations(blue, len(x_blue)):
+            rest = [n for n in range(len(tiles)) if n not in pre]
+            for perm in itertools.permutations(rest):
+                dealt: list[list[int]] = []  # tile indexes per stand, in dealing order
+                pos = 0
+                for i, (_, _, size) in enumerate(t.stands):
+                    n = size - (i in x_blue)
+                    dealt.append(list(perm[pos:pos + n]))
+                    pos += n
+                for i, tile in zip(x_blue, pre):
+                    dealt[i].append(tile)
+                nano = list(perm[pos:])
+                # flip choices: per stand, the dealt indexes flipped
+                choices = []
+                for i, kind in enumerate(t.kinds):
+                    size = t.stands[i][2]
+                    if kind in ("flip1", "low", "high"):
+                        choices.append([(c,) for c in range(size)])
+                    elif kind == "flip2":
+                        choices.append(list(itertools.combinations(range(size), 2)))
+                    else:
+                        choices.append([()])
+                for choice in itertools.product(*choices):
+                    keys: list[Any] = [None] * len(t.home)
+                    flipped_of: dict[int, list[int]] = {}
+                    for i, kind in enumerate(t.kinds):
+                        ids = t.initial[i]
+                        flipped = [dealt[i][c] for c in choice[i]]
+                        plain = sorted((tiles[n] for n in dealt[i] if n not in flipped))
+                        flipped_of[i] = flipped
+                        if kind is None:
+                            layout = plain
+                        elif kind in ("x_any", "x_blue"):  # the last dealt tile is X
+                            layout = sorted(tiles[n] for n in dealt[i][:-1]) + [tiles[dealt[i][-1]]]
+                        elif kind == "flip1":
+                            layout = plain + [tiles[flipped[0]]]
+                        elif kind == "flip2":
+                            a, b = sorted(tiles[n] for n in flipped)
+                            layout = [a] + plain + [b]
+                        else:
+                            layout = [None] + plain if kind == "low" else plain + [None]
+                        for w, k in zip(ids, layout):
+                            keys[w] = k
+                    for p, lo in lows.items():
+                        hi = highs[p]
+                        a, b = sorted([tiles[flipped_of[lo][0]], tiles[flipped_of[hi][0]]])
+                        keys[t.initial[lo][0]], keys[t.initial[hi][-1]] = a, b
+                    for w, n in zip(t.nano_wires, nano):
+                        keys[w] = tiles[n]
+                    everything += 1
+                    if any(keys[w] != k for w, k in t.known.items()) or _replay(t, keys) is None:
+                        continue
+                    consistent += 1
+                    for w, k in enumerate(keys):
+                        per_wire[w][k] += 1
+    return consistent, everything, per_wire
+
+
+def assert_oracle_equals_naive(table: dict[str, Any]) -> dict[str, Any]:
+    """The oracle's worlds (up to the process's constant) and exact marginals of every
+    current slot equal naive enumeration of the physical dealing process."""
+    consistent, everything, per_wire = _naive(table)
+    r = enumerate_table(table)
+    assert r["consistent"] == (consistent > 0)
+    if not consistent:
+        return r
+    prior = enumerate_table({k: v for k, v in table.items() if k not in ("events", "me")})
+    # both count the same outcomes, each naive one a constant number of times
+    assert consistent * prior["worlds"] == r["worlds"] * everything
+    t = Table(table)
+    final = t.layouts[-1]
+    rows = iter(r["exact"])
+    for i, (p, s, _) in enumerate(t.stands):
+        for j, w in enumerate(final[i]):
+            row = next(rows)
+            assert (row["player"], row["stand"], row["slot"]) == (p, s, j)
+            counts = per_wire[w]
+            assert row["p"] == {str(k): F(n, consistent) for k, n in sorted(counts.items())}, (i, j)
+    assert next(rows, None) is None
+    return r
 
 
 POOLED_WIRES = [{"blue": [1], "uncertain": [{"candidates": [1.1, 2.1, 3.1], "count": 2}]},
@@ -215,14 +429,7 @@ def test_oracle_matches_naive_permutations(seed: int) -> None:
     else:  # uncertain pools are rare above; force them (6 tiles in play)
         layout = rng.choice([[[3], [3]], [[2, 1], [3]], [[2], [2], [2]]])
         table, _ = random_game(rng, stands=layout, wires=POOLED_WIRES[seed % 2])
-    worlds, per_slot = _naive(table)
-    r = enumerate_table(table)
-    assert r["consistent"] and r["worlds"] == worlds
-    t = Table(table)
-    for row in r["exact"]:
-        i = t.stand_index[(row["player"], row["stand"])]
-        counts = per_slot[(i, row["slot"])]
-        assert row["p"] == {str(k): F(n, sum(counts.values())) for k, n in sorted(counts.items())}
+    assert_oracle_equals_naive(table)
 
 
 # ------------------------------------------------------------- generated games
