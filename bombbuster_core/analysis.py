@@ -8,7 +8,7 @@ from __future__ import annotations
 from .beliefs import Beliefs, Inconsistent
 from .engines import DEFAULT, ENGINES
 from .facts import compile_table
-from .table import SlotRef, Table
+from .table import Table
 from .wires import key_str
 
 TYPE_CHECKING = False
@@ -68,14 +68,13 @@ def analyze(table: Table, engine: str = DEFAULT) -> dict[str, Any]:
 
 
 def slot_rows(table: Table, result: Beliefs) -> list[dict[str, Any]]:
-    cut = table.cut_slots()
+    """Every slot now on the table, in order (after moves), with its wire's probabilities."""
+    board = table.board()
     rows = []
-    stand_id = 0
-    for p, player in enumerate(table.players):
-        for s, n in enumerate(player.stands):
-            for j in range(n):
-                probs = result.probabilities((stand_id, j))
-                rows.append({"player": p, "stand": s, "slot": j, "cut": SlotRef(p, s, j) in cut,
+    for p, stands in enumerate(board.stands):
+        for s, row in enumerate(stands):
+            for j, wire in enumerate(row):
+                probs = result.probabilities(wire)
+                rows.append({"player": p, "stand": s, "slot": j, "cut": wire in board.cut,
                              "p": {key_str(k): v for k, v in probs.items()}})
-            stand_id += 1
     return rows

@@ -17,19 +17,24 @@ Every stand is sorted by sort key.  A set-aside pool is a hidden
 pseudo-stand whose slots may only hold that pool's candidates; it makes the
 shuffle prior exact (see README, "Probability model").
 
-How the rest of the game maps onto this language (not yet recorded by any
-event; see docs/table-format.md): unsorted X-token slots become a one-slot
-stand of the same player (a uniform deal into n-1 + 1 slots is the same
-shuffle); adjacent equal/different labels and wires moved between stands
-need order/equality relations between two slots, and detector choices need a
-likelihood weight — each would be a new fact type with its own engine
-support, the stand/deck/domain model stays as it is.
+* **Orders** — :class:`Order`: key(lo) <= key(hi), for wires moved into a
+  stand (they sit between their sorted neighbours).
+* **Value relations** — :class:`SameValueCount` (x1/x2/x3 tokens, Single
+  Wire Label) and :class:`SameValue` (Labels = and !=).
+
+The problem's stands are the deal's *segments* (board.py): a stand's sorted
+part, X and flipped wires, Nano's wires; a wire keeps its segment position
+(its identity) when it moves, so a move only adds order facts.
 """
 from __future__ import annotations
 
 from .record import Record
-from .table import DualCut, InfoToken, RevealRed, SlotRef, SoloCut, Table, cut_by
-from .wires import RED, Deck, Key
+from . import rules
+from .board import Board, Wire
+from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, FastPass, InfoToken, Label, Move, MultiCut,
+                     Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire)
+from .table import Table, advance
+from .wires import RED, YELLOW, Deck, Key, Value
 
 Pos = tuple[int, int]  # (stand id, slot index)
 
@@ -138,13 +143,18 @@ class Problem(Record):
 
 
 class Compiler:
-    """Turns a validated :class:`Table` into a :class:`Problem`: slot domains and count facts, gathered in place."""
+    """Turns a validated :class:`Table` into a :class:`Problem`, replaying its events on a board.
+
+    Rule readings come from :mod:`bombbuster_core.rules`.
+    """
 
     def __init__(self, table: Table):
         self.table = table
         self.deck: Deck = table.deck
-        stands = [Stand(p, s, n) for p, pl in enumerate(table.players) for s, n in enumerate(pl.stands)]
-        self.stand_id = {(st.player, st.index): i for i, st in enumerate(stands)}
+        segments, layout = table.deal()
+        self.board = Board(segments, layout)
+        self.dealt_layout = layout
+        stands = [Stand(seg.player, seg.stand, seg.size) for seg in segments]
         self.domains: dict[Pos, frozenset[Key]] = {}
         for pool in self.deck.pools:
             set_aside = len(pool.candidates) - pool.count
@@ -155,60 +165,191 @@ class Compiler:
                     self.domains[(sid, j)] = frozenset(pool.candidates)
         self.stands = tuple(stands)
         self.counts: list[CountIn] = []
-        self.slots = table.slots()
-        self.cut: set[SlotRef] = set()
+        self.orders: list[Order] = []
+        self.values: list[ValueFact] = []
         self.all_keys = frozenset(self.deck.copies)
+        of = self.deck.keys_of_value
+        self.red = of(RED) | (of(table.red_value) if table.red_value and rules.COUNTS_AS_RED_EXPLODES else frozenset())
+        for p, pl in enumerate(table.players):
+            for s, shape in enumerate(pl.shapes):
+                if shape == "x_blue":
+                    self.only(layout[p][s][-1], frozenset(k for k in self.all_keys if k % 10 == 0))
 
     @property
     def problem(self) -> Problem:
         """The facts gathered so far."""
-        return Problem(dict(self.deck.copies), self.stands, dict(self.domains), tuple(self.counts))
+        return Problem(dict(self.deck.copies), self.stands, dict(self.domains), tuple(self.counts),
+                       tuple(self.orders), tuple(self.values))
 
     def pos(self, ref: SlotRef) -> Pos:
-        return (self.stand_id[(ref.player, ref.stand)], ref.slot)
+        """The identity (problem position) of the wire now at ``ref``."""
+        return self.board.wire(ref.player, ref.stand, ref.slot)
 
-    def only(self, ref: SlotRef, keys: frozenset[Key]) -> None:
-        """Limit slot ``ref`` further to ``keys`` (as :meth:`Problem.restrict`)."""
-        pos = self.pos(ref)
+    def only(self, pos: Pos, keys: frozenset[Key]) -> None:
+        """Limit slot ``pos`` further to ``keys`` (as :meth:`Problem.restrict`)."""
         self.domains[pos] = self.domains.get(pos, self.all_keys) & keys
 
-    def uncut_of(self, player: int) -> list[SlotRef]:
-        return [s for s in self.slots if s.player == player and s not in self.cut]
-
     def observer(self) -> None:
+        me = self.table.me
         for s, keys in enumerate(self.table.my_stands):
             for j, k in enumerate(keys):
-                self.only(SlotRef(self.table.me, s, j), frozenset((k,)))  # type: ignore[arg-type]
+                if k is not None:
+                    self.only(self.dealt_layout[me][s][j], frozenset((k,)))  # type: ignore[index]
+        for wire, k in self.table.seen:
+            self.only(wire, frozenset((k,)))
+
+    # -- what events mean
+    def holds(self, actor: int, values: tuple[Value, ...]) -> None:
+        """The actor holds an uncut wire of each value (of those they can see)."""
+        hand = frozenset(self.board.visible_uncut(actor))
+        for v in values:
+            self.counts.append(CountIn(hand, self.deck.keys_of_value(v), 1, len(hand)))
+
+    def not_called(self, pos: Pos, values: tuple[Value, ...]) -> None:
+        self.only(pos, self.all_keys - frozenset().union(*(self.deck.keys_of_value(v) for v in values)))
+
+    def token(self, pos: Pos, token: Token) -> None:
+        """What a true token says of its wire."""
+        if token.kind == "value":
+            self.only(pos, self.deck.keys_of_value(token.arg))
+        elif token.kind == "parity":
+            odd = token.arg == "odd"
+            self.only(pos, frozenset(k for k in self.all_keys if k % 10 == 0 and (k // 10) % 2 == odd))
+        else:
+            self.only(pos, self.all_keys - self.deck.keys_of_value(RED))
+            seg = self.board.segments[pos[0]]
+            address = self.board.address(pos)
+            assert address is not None
+            p, s, _ = address
+            stand = [w for w in self.board.hand(p, s)
+                     if rules.COUNT_TOKEN_SEES_OWN_FLIPPED or not self.board.owner_flipped(w, p)]
+            del seg
+            self.values.append(SameValueCount(pos, frozenset(stand), int(token.arg)))
+
+    def failed(self, pos: Pos, values: tuple[Value, ...], token: Token | None, stabilizer: bool) -> None:
+        """A failed cut on ``pos``: not a called value; the token's meaning, or red with the Stabilizer."""
+        self.not_called(pos, values)
+        if token is None and stabilizer and rules.STABILIZER_NO_TOKEN_MEANS_RED:
+            self.only(pos, self.red)
+            return
+        if rules.FAILED_CUT_NOT_RED:
+            self.only(pos, self.all_keys - self.red)
+        if token is not None:
+            self.token(pos, token)
 
     def event(self, e: object) -> None:
         of = self.deck.keys_of_value
         if isinstance(e, InfoToken):
-            self.only(e.at, of(e.value))
-        elif isinstance(e, DualCut) and e.success:
-            assert e.actor_slot is not None
-            self.only(e.target, frozenset((e.target_key,)) if e.target_key else of(e.value))
-            self.only(e.actor_slot, frozenset((e.actor_key,)) if e.actor_key else of(e.value))
+            pos = self.pos(e.at)
+            if e.false:
+                self.only(pos, self.all_keys - of(e.token.arg))
+            else:
+                self.token(pos, e.token)
         elif isinstance(e, DualCut):
-            # Failed: the target is not the called value, and not red (a red target ends the game).
-            keys = self.all_keys - of(e.value) - of(RED)
-            if e.token is not None:
-                keys &= of(e.token)
-            self.only(e.target, keys)
-            holder = frozenset(self.pos(s) for s in self.uncut_of(e.actor))
-            self.counts.append(CountIn(holder, of(e.value), 1, len(holder)))
+            target = self.pos(e.target)
+            if e.success:
+                assert e.actor_slot is not None and e.value is not None
+                self.only(target, frozenset((e.target_key,)) if e.target_key else of(e.value))
+                self.only(self.pos(e.actor_slot), frozenset((e.actor_key,)) if e.actor_key else of(e.value))
+                self.holds(e.actor, tuple(v for v in e.values if v != e.value))
+            else:
+                self.holds(e.actor, e.values)
+                self.failed(target, e.values, e.token, e.stabilizer)
+        elif isinstance(e, Detector):
+            targets = [self.pos(t) for t in e.targets]
+            if e.success:
+                assert e.cut is not None and e.actor_slot is not None and e.value is not None
+                self.only(self.pos(e.cut), of(e.value))
+                self.only(self.pos(e.actor_slot), of(e.value))
+                self.holds(e.actor, tuple(v for v in e.values if v != e.value))
+            else:
+                self.holds(e.actor, e.values)
+                for pos in targets:
+                    self.not_called(pos, e.values)
+                if e.token is not None:
+                    assert e.token_at is not None
+                    self.failed(self.pos(e.token_at), e.values, e.token, e.stabilizer)
+                elif e.stabilizer and rules.STABILIZER_NO_TOKEN_MEANS_RED:
+                    for pos in targets:
+                        self.only(pos, self.red)
+                elif rules.DETECTOR_NOT_ALL_RED:
+                    self.counts.append(CountIn(frozenset(targets), self.red, 0, len(targets) - 1))
         elif isinstance(e, SoloCut):
-            for s in e.slots:
-                self.only(s, of(e.value))
+            mine = {self.pos(s) for s in e.slots}
+            for pos in mine:
+                self.only(pos, of(e.value))
             others = self.all_keys - of(e.value)
-            for s in self.slots:
-                if s not in self.cut and s not in e.slots:
-                    self.only(s, others)
+            everywhere = [w for p in range(len(self.table.players)) for w in self.board.uncut(p)]
+            if rules.SOLO_CUT_COVERS_EVERY_WIRE:
+                everywhere += self.board.nano
+            for pos in everywhere:
+                if pos not in mine and (rules.SOLO_CUT_COVERS_EVERY_WIRE or not self.board.special(pos)):
+                    self.only(pos, others)
         elif isinstance(e, RevealRed):
             for s, k in zip(e.slots, e.keys):
-                self.only(s, frozenset((k,)) if k else of(RED))
+                self.only(self.pos(s), frozenset((k,)) if k else self.red)
+        elif isinstance(e, Radar):
+            keys = of(e.value)
+            for p, row in enumerate(e.answers):
+                for s, yes in enumerate(row):
+                    slots = frozenset(w for w in self.board.uncut(p, s) if not self.board.special(w))
+                    self.counts.append(CountIn(slots, keys, 1, len(slots)) if yes else CountIn(slots, keys, 0, 0))
+        elif isinstance(e, Label):
+            a = self.pos(e.at)
+            b = self.board.wire(e.at.player, e.at.stand, e.at.slot + 1)
+            self.values.append(SameValue(a, b, e.equal))
+        elif isinstance(e, FastPass):
+            for s in e.slots:
+                self.only(self.pos(s), of(e.value))
+        elif isinstance(e, Disintegrator):
+            listed = {self.pos(s) for s in e.slots}
+            for pos in listed:
+                self.only(pos, of(e.value))
+            for p in range(len(self.table.players)):
+                for pos in self.board.uncut(p):
+                    if pos not in listed and not self.board.special(pos):
+                        self.only(pos, self.all_keys - of(e.value))
+        elif isinstance(e, (Move, Swap)):
+            pass  # order facts once the wires are in place (below)
+        elif isinstance(e, Absent):
+            hand = frozenset(self.board.visible_uncut(e.player, e.stand))
+            keys = frozenset().union(*(of(v) for v in e.values))
+            self.counts.append(CountIn(hand, keys, 0, 0))
+        elif isinstance(e, Dealt):
+            rows = self.dealt_layout[e.player] if e.stand is None else [self.dealt_layout[e.player][e.stand]]
+            hand = frozenset(w for row in rows for w in row)
+            self.counts.append(CountIn(hand, of(e.value), e.count, e.count))
+        elif isinstance(e, MultiCut):
+            if e.success:
+                for s in e.slots:
+                    self.only(self.pos(s), of(e.value))
+            else:
+                for s, w in zip(e.slots, e.tokens):
+                    self.failed(self.pos(s), (), Token("value", w), False)
+        elif isinstance(e, Tripwire):
+            target = self.pos(e.target)
+            if e.success:
+                self.only(target, of(YELLOW))
+            else:
+                assert e.token is not None
+                self.failed(target, (YELLOW,), Token("value", e.token), False)
         else:  # pragma: no cover - the parser admits no other event
             raise TypeError(f"unknown event {e!r}")
-        self.cut.update(cut_by(e))  # type: ignore[arg-type]
+        advance(self.board, e)  # type: ignore[arg-type]
+        if isinstance(e, Move):
+            self.placed(e.to.player, e.to.stand, e.to.slot)
+        elif isinstance(e, Swap):
+            self.placed(e.b.player, e.b.stand, e.a_to)
+            self.placed(e.a.player, e.a.stand, e.b_to)
+
+    def placed(self, player: int, stand: int, slot: int) -> None:
+        """A wire inserted at ``slot`` lies between its nearest uncut sorted neighbours."""
+        wire = self.board.wire(player, stand, slot)
+        left, right = self.board.neighbours(player, stand, slot)
+        if left is not None:
+            self.orders.append(Order(left, wire))
+        if right is not None:
+            self.orders.append(Order(wire, right))
 
 
 def compile_table(table: Table) -> Problem:

@@ -39,7 +39,7 @@ from typing import Any, Callable, Iterable
 from .analysis import EngineChoiceError, analyze
 from .beliefs import Beliefs, Inconsistent
 from .engines import DEFAULT, ENGINES, columns
-from .facts import Compiler, CountIn, Pos, Problem, compile_table
+from .facts import CountIn, Pos, Problem, compile_table
 from .table import SlotRef, Table
 from .wires import RED, YELLOW, Key, Value, key_str, value_of
 
@@ -152,7 +152,7 @@ def _apply(problem: Problem, condition: Condition) -> Problem:
 def problem_key(problem: Problem) -> tuple:
     """A hashable identity of a problem, for caches that outlive one call."""
     return (tuple(sorted(problem.copies.items())), problem.stands, tuple(sorted(problem.domains.items())),
-            frozenset(problem.counts))
+            frozenset(problem.counts), frozenset(problem.orders), frozenset(problem.values))
 
 
 class _Analyses:
@@ -320,11 +320,13 @@ class _Suggester:
     def __init__(self, table: Table, player: int, engine: str, policy: Policy):
         self.table, self.player, self.engine, self.policy = table, player, engine, policy
         self.deck = table.deck
-        self.stand_id = Compiler(table).stand_id
-        self.cut = table.cut_slots()
+        self.board = table.board()
+        self._runs: dict[tuple[int, int], tuple[int, int] | None] = {}
         self.analyses = _Analyses(compile_table(table), engine)
         self.rng = random.Random(policy.seed)
-        self.red_keys = self.deck.keys_of_value(RED)
+        # M11's Number wires count as red: calling them explodes like a red.
+        self.red_keys = self.deck.keys_of_value(RED) | (
+            self.deck.keys_of_value(table.red_value) if table.red_value is not None else frozenset())
         self.all_keys = frozenset(self.deck.copies)
         self._holding: dict[tuple[Value, ...], Condition] = {}
         self.runs_before_kind = 0
@@ -333,10 +335,14 @@ class _Suggester:
 
     # -- table geometry
     def pos(self, ref: SlotRef) -> Pos:
-        return (self.stand_id[(ref.player, ref.stand)], ref.slot)
+        return self.board.wire(ref.player, ref.stand, ref.slot)
 
     def uncut(self, player: int) -> list[SlotRef]:
-        return [s for s in self.table.slots() if s.player == player and s not in self.cut]
+        return [ref for s in range(len(self.table.players[player].stands)) for ref in self.uncut_on(player, s)]
+
+    def visible(self, player: int) -> list[SlotRef]:
+        """The player's uncut slots they can see (not their own flipped wires): what "holds v" counts."""
+        return [ref for ref in self.uncut(player) if not self.board.owner_flipped(self.pos(ref), player)]
 
     def teammate_stands(self) -> list[tuple[int, int]]:
         return [(q, s) for q, pl in enumerate(self.table.players) if q != self.player for s in range(len(pl.stands))]
@@ -347,8 +353,8 @@ class _Suggester:
     # -- what the player holds
     def held_values(self, root: Beliefs) -> list[Value]:
         """Values the player holds with probability > 0 (certainly, when the player is the observer)."""
-        mine = [self.pos(s) for s in self.uncut(self.player)]
-        return [v for v in self.deck.values() if v != RED
+        mine = [self.pos(s) for s in self.visible(self.player)]
+        return [v for v in self.deck.values() if v != RED and v != self.table.red_value
                 and any(_p(root, pos, self.deck.keys_of_value(v)) > 0 for pos in mine)]
 
     def holding(self, values: Iterable[Value]) -> Condition:
@@ -361,7 +367,7 @@ class _Suggester:
         if values not in self._holding:
             root = self.analyses.beliefs()
             assert root is not None
-            mine = frozenset(self.pos(s) for s in self.uncut(self.player))
+            mine = frozenset(self.pos(s) for s in self.visible(self.player))
             facts: set[Fact] = set()
             for v in values:
                 keys = self.deck.keys_of_value(v)
@@ -426,18 +432,37 @@ class _Suggester:
         return out
 
     def uncut_on(self, q: int, s: int) -> list[SlotRef]:
-        return [SlotRef(q, s, j) for j in range(self.table.players[q].stands[s]) if SlotRef(q, s, j) not in self.cut]
+        return [SlotRef(q, s, j) for j, w in enumerate(self.board.stands[q][s]) if w not in self.board.cut]
+
+    def sorted_run(self, q: int, s: int) -> tuple[int, int] | None:
+        """(segment, offset) when the stand is its dealt sorted part in order, X/flipped wires aside
+        (slot offset + j holds segment position j); None once wires have moved in or out."""
+        if (q, s) not in self._runs:
+            self._runs[(q, s)] = self._sorted_run(q, s)
+        return self._runs[(q, s)]
+
+    def _sorted_run(self, q: int, s: int) -> tuple[int, int] | None:
+        row = self.board.stands[q][s]
+        inner = [w for w in row if not self.board.special(w)]
+        if not inner:
+            return None
+        sid = inner[0][0]
+        if inner != [(sid, j) for j in range(self.board.segments[sid].size)]:
+            return None
+        return sid, row.index(inner[0])
 
     # -- forced moves
     def solo_cuts(self, root: Beliefs, values: list[Value]) -> list[Suggestion]:
         """Solo cuts available with certainty: every remaining copy of v is known to be the player's."""
         out = []
-        others = [self.pos(s) for q in range(len(self.table.players)) if q != self.player for s in self.uncut(q)]
+        seen = set(self.visible(self.player))
+        others = [self.pos(s) for q in range(len(self.table.players)) for s in self.uncut(q) if s not in seen]
+        others += self.board.nano
         for v in values:
             keys = self.deck.keys_of_value(v)
             if any(_p(root, pos, keys) > 0 for pos in others):
                 continue
-            mine = [(s, _p(root, self.pos(s), keys)) for s in self.uncut(self.player)]
+            mine = [(s, _p(root, self.pos(s), keys)) for s in self.visible(self.player)]
             if any(0 < p < 1 for _, p in mine):
                 continue  # the player surely holds them all, but where is not known in this view
             slots = tuple(s for s, p in mine if p == 1)
@@ -474,7 +499,15 @@ class _Suggester:
             heapq.heappush(heap, (-value, self.rng.random(), next(order), (exact, family, w)))
 
         for q, s in self.teammate_stands():
-            uncut = [r.slot for r in self.uncut_on(q, s)]
+            run = self.sorted_run(q, s)
+            if run is None:
+                # Wires moved in or out: the v-wires need not be contiguous, which the bounds and
+                # joints below rely on.  Say so rather than rank on a wrong model.
+                if f"{kind}: not searched on player {q} stand {s + 1} (moved wires)" not in self.incomplete:
+                    self.incomplete.append(f"{kind}: not searched on player {q} stand {s + 1} (moved wires)")
+                continue
+            sid = run[0]
+            uncut = [j for j in range(self.board.segments[sid].size) if (sid, j) not in self.board.cut]
             for v in values:
                 if not isinstance(v, int):
                     continue  # detectors call blue values only
@@ -535,8 +568,13 @@ class _Suggester:
         if b is None:
             return None
         keys = self.deck.keys_of_value(v)
-        sid = self.stand_id[(q, s)]
-        return [_p(b, (sid, j), keys) for j in range(self.table.players[q].stands[s])]
+        sid = self.run_of(q, s)
+        return [_p(b, (sid, j), keys) for j in range(self.board.segments[sid].size)]
+
+    def run_of(self, q: int, s: int) -> int:
+        run = self.sorted_run(q, s)
+        assert run is not None
+        return run[0]
 
     def p_slot(self, family: tuple[int, int, int], slot: int) -> Fraction:
         pv = self.slot_probabilities(family)
@@ -547,8 +585,8 @@ class _Suggester:
         q, s, v = family
         b = self.analyses.beliefs(self.holding((v,)))
         assert b is not None
-        sid, key = self.stand_id[(q, s)], 10 * v
-        n = self.table.players[q].stands[s]
+        sid, key = self.run_of(q, s), 10 * v
+        n = self.board.segments[sid].size
         at_most = [_p(b, (sid, j), frozenset(k for k in b.weights[(sid, j)] if k <= key)) for j in range(n)]
         below = [_p(b, (sid, j), frozenset(k for k in b.weights[(sid, j)] if k < key)) for j in range(n)]
         return at_most, below
@@ -567,7 +605,7 @@ class _Suggester:
         if self.pair_exclusive(family, a, b, pv):
             return Fraction(0)
         q, s, v = family
-        sid, keys = self.stand_id[(q, s)], self.deck.keys_of_value(v)
+        sid, keys = self.run_of(q, s), self.deck.keys_of_value(v)
         given = self.analyses.beliefs(self.holding((v,)) | {((sid, a), keys)})
         return pv[a] * _p(given, (sid, b), keys) if given is not None else Fraction(0)
 
@@ -582,7 +620,7 @@ class _Suggester:
         assert pv is not None
         q, s, v = family
         if len(w) > 3:  # a whole stand: one analysis "no slot of w holds v" beats a joint per neighbour pair
-            keys, sid = self.deck.keys_of_value(v), self.stand_id[(q, s)]
+            keys, sid = self.deck.keys_of_value(v), self.run_of(q, s)
             return 1 - self.p_condition(frozenset(((sid, j), self.all_keys - keys) for j in w), self.holding((v,)))
         ordered = sorted(w)
         return sum((pv[j] for j in ordered), Fraction(0)) - sum(
@@ -590,7 +628,9 @@ class _Suggester:
 
     def detector(self, kind: str, family: tuple[int, int, int], w: tuple[int, ...]) -> Suggestion:
         q, s, v = family
-        targets = tuple(SlotRef(q, s, j) for j in w)
+        run = self.sorted_run(q, s)
+        assert run is not None
+        targets = tuple(SlotRef(q, s, run[1] + j) for j in w)
         holding = self.holding((v,))
         p_success = self.detector_success(family, w)
         p_red = self.all_red(targets, holding)

@@ -10,7 +10,10 @@ from bombbuster_core.analysis import beliefs
 from bombbuster_core.engines.signatures import BlockSpec, Budget
 from bombbuster_core.facts import CountIn, Problem, Stand, compile_table
 from bombbuster_core.record import Record
-from bombbuster_core.table import DualCut, RevealRed, SlotRef, SoloCut, load_table
+from bombbuster_core.board import Segment
+from bombbuster_core.facts import Order, SameValue, SameValueCount
+from bombbuster_core.table import (Absent, Dealt, Detector, Disintegrator, DualCut, FastPass, Label, Move, MultiCut,
+                                   Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, load_table)
 from bombbuster_core.wires import Deck, Pool
 
 TABLE = {
@@ -34,7 +37,20 @@ def records() -> list[Record]:
     return [table, *table.players, *table.events, SoloCut(0, 1, (SlotRef(0, 0, 0), SlotRef(0, 0, 1))),
             RevealRed(1, (SlotRef(1, 0, 2),), (None,)), table.events[0].at, table.deck, *table.deck.pools,
             *problem.stands, *problem.counts, problem, beliefs(table), Budget(max_steps=5),
-            BlockSpec(((10, 2),), (2,), ((None, (10,)),), ())]
+            BlockSpec(((10, 2),), (2,), ((None, (10,)),), ()), *full_rules_records()]
+
+
+def full_rules_records() -> list[Record]:
+    """The records of the full rules (equipment, mission events, segments, new facts)."""
+    at, other = SlotRef(0, 0, 0), SlotRef(1, 0, 1)
+    token = Token("count", 2)
+    return [Segment(0, 0, "main", 3), token,
+            Detector(0, "double", (other, SlotRef(1, 0, 2)), (3,), False, token_at=other, token=token),
+            Radar(3, ((True,), (False,))), Label(at, True), FastPass(0, 3, (at, SlotRef(0, 0, 1))),
+            Disintegrator(3, (at,)), Move(None, at), Swap(at, other, 0, 1), Absent(0, (3, "yellow")),
+            Dealt(0, "red", 1), MultiCut(0, "red", (at, other), True), Tripwire(0, other, False, 4),
+            Order((0, 1), (1, 0)), SameValueCount((0, 1), frozenset({(0, 1), (0, 2)}), 2),
+            SameValue((0, 1), (0, 2), False)]
 
 
 def test_every_record_class_is_covered() -> None:
