@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from gamegen import gameplay, random_game
+from gamegen import FULL_KINDS, SPECIALS, TOKEN_MODES, gameplay, random_full_game, random_game
 from oracle import Table, _replay, enumerate_table, is_consistent
 
 
@@ -551,3 +551,75 @@ def test_generator_options() -> None:
     assert_legal(table, deal)
     with pytest.raises(TypeError):
         random_game(rng, colour="blue")
+
+
+# ------------------------------------------------------------- full-rules games
+
+
+def _full_options(rng: random.Random) -> dict[str, Any]:
+    return {"special": rng.choice([None, *SPECIALS, "mixed"]), "nano": rng.choice([0, 0, 1, 2]),
+            "token_mode": rng.choice(TOKEN_MODES), "counts_as_red": rng.random() < 0.15}
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_full_game_true_deal_is_a_world_of_the_oracle(seed: int) -> None:
+    rng = random.Random(50_000 + seed)
+    table, deal = random_game(rng, full=_full_options(rng))
+    assert is_consistent(table, deal)
+    r = enumerate_table(table)
+    assert r["consistent"]
+    rows = iter(r["exact"])
+    for p, hand in enumerate(deal.final):
+        for s, stand in enumerate(hand):
+            for j, key in enumerate(stand):
+                row = next(rows)
+                assert (row["player"], row["stand"], row["slot"]) == (p, s, j)
+                assert row["p"][str(key)] > 0 and sum(row["p"].values()) == 1
+                assert row["cut"] == ((p, s, j) in deal.final_cut)
+    assert next(rows, None) is None
+
+
+def test_full_games_use_every_event_and_stand_kind() -> None:
+    seen_events: Counter[str] = Counter()
+    seen_stands: Counter[str] = Counter()
+    for seed in range(120):
+        rng = random.Random(60_000 + seed)
+        table, _ = random_full_game(rng, **_full_options(rng), turns=8)
+        for ev in table["events"]:
+            seen_events[ev["type"]] += 1
+            seen_events.update(f"{ev['type']}:{k}" for k in ("values", "stabilizer", "parity", "count", "false")
+                               if k in ev)
+            if ev["type"] == "detector":
+                seen_events[f"detector:{ev['kind']}:{ev['success']}"] += 1
+                seen_events[f"detector:{ev['kind']}"] += 1
+            if ev["type"] == "move" and ev["from"] == "nano":
+                seen_events["move:nano"] += 1
+        for player in table["players"]:
+            for st in player["stands"]:
+                seen_stands[str(st.get("x_slot") or st.get("flipped")) if isinstance(st, dict) else "plain"] += 1
+    for kind in ("info_token", "dual_cut", "solo_cut", "reveal_red", "detector", "radar", "label",
+                 "fast_pass", "disintegrator", "move", "swap", "absent", "dealt", "multi_cut", "tripwire",
+                 "dual_cut:values", "dual_cut:stabilizer", "detector:values", "info_token:parity",
+                 "info_token:count", "info_token:false", "move:nano", "detector:double:True",
+                 "detector:double:False", "detector:triple", "detector:super:False"):
+        assert seen_events[kind] > 0, kind
+    assert set(seen_stands) == {"plain", "any", "blue", "1", "2", "low", "high"}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_oracle_matches_naive_on_full_games(seed: int) -> None:
+    rng = random.Random(70_000 + seed)
+    special = [None, "x_any", "x_blue", "flip1", "flip2", "lowhigh", "mixed"][seed % 7]
+    nano = 1 if seed % 5 == 0 else 0
+    stands = [[3], [2]] if special != "lowhigh" else [[2, 2], [1]]
+    if special == "flip2":
+        stands = [[3], [3]] if nano == 0 else [[3], [2]]
+    wires = {"deck": {"1": 2, "2": 2, "1.1": 1, "1.5": 1}} if seed % 2 else {"deck": {"1": 2, "2": 2, "3": 2}}
+    while sum(map(sum, stands)) + nano < 6:
+        stands[-1][-1] += 1
+    while sum(map(sum, stands)) + nano > 6:
+        stands[-1][-1] -= 1
+    table, deal = random_full_game(rng, stands=stands, wires=wires, special=special, nano=nano,
+                                   token_mode=rng.choice(TOKEN_MODES), turns=rng.randint(1, 5))
+    assert is_consistent(table, deal)
+    assert_oracle_equals_naive(table)
