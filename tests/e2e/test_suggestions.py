@@ -209,5 +209,7 @@ def test_laptop_screenshot_and_equipment_details(new_context, server):
     page.wait_for_selector("#sheet .sug-outcomes li")
     page.screenshot(path=str(ARTIFACTS / "laptop-suggestion-detector.png"))  # the dialog over the visible screen
     page.click("#sheet [data-action='record-equipment']")
-    assert page.locator(".recorder .prompt").inner_text() == "Tap the teammate's wire they point at"
+    # The detector draft starts with the suggested wires and value: only the outcome is asked.
+    assert page.locator(".recorder .recorder-head b").inner_text() == "Double Detector"
+    assert page.locator(".recorder .prompt").inner_text() == "Did the cut succeed?"
     assert not errors, errors

@@ -8,90 +8,15 @@
 // is lost. The displayed analysis follows the chosen view (mine or public).
 import { h, openSheet, closeSheet, toast, percent, ranked } from "./ui.js";
 import { colourOf, describeEvent, label, possibleKeys, publicView, valueLabel } from "./model.js";
+import { addressIndex, replay, specialName, tileAt } from "./layout.js";
+import {
+  ACTIONS, EVENT_NAMES, actionById, actionOfEvent, eventFromDraft, optionColour, optionText, relevantActions, seenFromDraft, stepsFor,
+} from "./recorder.js";
 import { CancelledError } from "./engine.js";
 import { SuggestionsPanel } from "./suggestions.js";
 
 const slotId = (p, s, j) => `${p}:${s}:${j}`;
 const RESULT_CACHE_SIZE = 12;
-const EVENT_NAMES = { dual_cut: "Dual cut", solo_cut: "Solo cut", info_token: "Info token", reveal_red: "Reveal red" };
-
-/** The recorder's steps for a draft event, in order; the first unfilled one is asked. */
-function stepsFor(draft, screen) {
-  const uncut = (slot) => !screen.isCut(slot);
-  switch (draft.type) {
-    case "dual_cut": {
-      const steps = [
-        { field: "actor", kind: "player", prompt: "Who cuts?", allow: (p) => !draft.target || draft.target.player !== p },
-        { field: "target", kind: "slot", prompt: "Tap the teammate's wire they point at", allow: (s) => s.player !== draft.actor && uncut(s) },
-        { field: "value", kind: "value", prompt: "Which value is announced?", values: screen.announceable() },
-        { field: "success", kind: "choice", prompt: "Did the cut succeed?", choices: [["Success", true], ["Failed", false]] },
-      ];
-      if (draft.success === true) {
-        steps.push({ field: "actor_slot", kind: "slot", prompt: `Tap the wire ${screen.playerName(draft.actor)} cuts too`, allow: (s) => s.player === draft.actor && uncut(s) });
-        if (draft.value === "yellow") {
-          // The printed n.1 of both tiles is visible once cut; noting it is optional.
-          const printed = [...screen.keys().yellow, null];
-          steps.push({ field: "keyTarget", kind: "value", prompt: "Printed value of the teammate's yellow (optional)", values: printed });
-          steps.push({ field: "keyActor", kind: "value", prompt: "Printed value of the cutter's yellow (optional)", values: printed });
-        }
-      } else if (draft.success === false) {
-        steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?", values: [...screen.announceable(), null] });
-      }
-      return steps;
-    }
-    case "solo_cut":
-      return [
-        { field: "actor", kind: "player", prompt: "Who solo-cuts?" },
-        { field: "value", kind: "value", prompt: "Which value?", values: screen.announceable() },
-        { field: "slots", kind: "slots", prompt: "Tap every wire cut (2 or 4), then Done", allow: (s) => s.player === draft.actor && uncut(s) },
-      ];
-    case "info_token":
-      return [
-        { field: "at", kind: "slot", prompt: "Tap the wire the token points at", allow: uncut },
-        { field: "value", kind: "value", prompt: "Which token?", values: screen.announceable() },
-      ];
-    case "reveal_red": {
-      const steps = [{ field: "actor", kind: "player", prompt: "Who reveals their red wires?" }];
-      if (draft.actor !== undefined) {
-        screen.uncutSlotsOf(draft.actor).forEach((slot, i) => steps.push({
-          field: `reveal${i}`, kind: "value", slot, values: screen.keys().red,
-          prompt: `Which red is at ${screen.slotName(slot)}?`,
-        }));
-      }
-      return steps;
-    }
-    default:
-      return [];
-  }
-}
-
-function eventFromDraft(draft) {
-  const place = (slot) => ({ stand: slot.stand, slot: slot.slot });
-  switch (draft.type) {
-    case "dual_cut": {
-      if (!draft.success) {
-        return { type: "dual_cut", actor: draft.actor, target: draft.target, value: draft.value, success: false, token: draft.token };
-      }
-      const event = { type: "dual_cut", actor: draft.actor, target: draft.target, value: draft.value, success: true, actor_slot: place(draft.actor_slot) };
-      if (typeof draft.keyTarget === "number" && typeof draft.keyActor === "number") {
-        event.keys = { target: draft.keyTarget, actor: draft.keyActor };
-      }
-      return event;
-    }
-    case "solo_cut":
-      return { type: "solo_cut", actor: draft.actor, value: draft.value, slots: draft.slots.map(place) };
-    case "info_token":
-      return { type: "info_token", at: draft.at, value: draft.value };
-    case "reveal_red":
-      return {
-        type: "reveal_red", actor: draft.actor,
-        slots: draft.redSlots.map((slot, i) => ({ ...place(slot), value: draft[`reveal${i}`] })),
-      };
-    default:
-      throw new Error(`unknown event type ${draft.type}`);
-  }
-}
-
 export class GameScreen {
   /** engine: the scripting API; onSave(game) persists; game: the saved game record. */
   constructor(root, { engine, game, onSave }) {
@@ -131,10 +56,29 @@ export class GameScreen {
     return possibleKeys(this.table.wires);
   }
 
+  /** Every sort key that may be in play, ascending. */
+  allKeys() {
+    const keys = this.keys();
+    return [...keys.blue, ...keys.yellow, ...keys.red].sort((a, b) => a - b);
+  }
+
+  /** Blue values that count as red (M11): nobody may call them, reveal_red may reveal them. */
+  countsAsRed() {
+    const v = this.table.wires.counts_as_red;
+    return v === undefined || v === null ? [] : [v];
+  }
+
   /** Values a player can announce: the blue values, and "yellow" when yellows may be in play. */
   announceable() {
     const keys = this.keys();
-    return [...keys.blue, ...(keys.yellow.length ? ["yellow"] : [])];
+    const red = this.countsAsRed();
+    return [...keys.blue.filter((v) => !red.includes(v)), ...(keys.yellow.length ? ["yellow"] : [])];
+  }
+
+  /** Gameplay values: blue numbers, "yellow", "red" (those that may be in play). */
+  gameplayValues() {
+    const keys = this.keys();
+    return [...keys.blue, ...(keys.yellow.length ? ["yellow"] : []), ...(keys.red.length || this.countsAsRed().length ? ["red"] : [])];
   }
 
   playerName(p) {
@@ -146,18 +90,50 @@ export class GameScreen {
     return `${this.playerName(slot.player)}${stands > 1 ? ` stand ${slot.stand + 1}` : ""} slot ${slot.slot + 1}`;
   }
 
+  /** How many events the drawn table has seen: all of them, or those before the event being edited. */
+  layoutIndex() {
+    return this.draft && this.draft.editIndex !== undefined ? this.draft.editIndex : this.table.events.length;
+  }
+
+  /** The table as drawn and as the recorder addresses it (layout.js), cached per table and index. */
+  layout() {
+    const index = this.layoutIndex();
+    if (!this.layoutCache || this.layoutCache.table !== this.table || this.layoutCache.index !== index) {
+      this.layoutCache = { table: this.table, index, layout: replay(this.table, index) };
+    }
+    return this.layoutCache.layout;
+  }
+
+  /** tile id → its address after every event: the addresses of the analysis. */
+  finalAddresses() {
+    if (!this.finalCache || this.finalCache.table !== this.table) {
+      this.finalCache = { table: this.table, index: addressIndex(replay(this.table)) };
+    }
+    return this.finalCache.index;
+  }
+
+  /** The analysis of the wire drawn at `slot` (a drawn address). */
   slotInfo(slot) {
-    return this.analysis && this.analysis.consistent ? this.slotIndex.get(slotId(slot.player, slot.stand, slot.slot)) : null;
+    if (!this.analysis || !this.analysis.consistent) return null;
+    const tile = tileAt(this.layout(), slot);
+    const final = tile && this.finalAddresses().get(tile.id);
+    return final ? this.slotIndex.get(slotId(final.player, final.stand, final.slot)) : null;
   }
 
   isCut(slot) {
-    const info = this.slotInfo(slot);
-    return Boolean(info && info.cut);
+    const tile = tileAt(this.layout(), slot);
+    return Boolean(tile && tile.cut);
+  }
+
+  /** Addresses of one stand as drawn. */
+  standSlots(player, stand) {
+    const row = (this.layout().stands[player] || [])[stand] || [];
+    return row.map((_, slot) => ({ player, stand, slot }));
   }
 
   uncutSlotsOf(player) {
-    return this.table.players[player].stands.flatMap((size, stand) =>
-      Array.from({ length: size }, (_, slot) => ({ player, stand, slot }))).filter((s) => !this.isCut(s));
+    return this.layout().stands[player].flatMap((row, stand) => row.map((tile, slot) => ({ player, stand, slot, tile })))
+      .filter((s) => !s.tile.cut).map(({ player: p, stand, slot }) => ({ player: p, stand, slot }));
   }
 
   // ------------------------------------------------------------ engine
@@ -219,7 +195,7 @@ export class GameScreen {
    * Replace the table by `candidate` if the engine finds it consistent; else
    * refuse with its explanation and keep everything as it was.
    */
-  async tryCommit(candidate, redo) {
+  async tryCommit(candidate, redo, redoSeen = this.game.redoSeen || []) {
     this.status = { kind: "checking" };
     this.render();
     let result;
@@ -236,6 +212,7 @@ export class GameScreen {
     this.remember(candidate, result);
     this.game.table = candidate;
     this.game.redo = redo;
+    this.game.redoSeen = redoSeen;
     this.onSave(this.game);
     this.draft = null;
     this.refusal = null;
@@ -261,20 +238,44 @@ export class GameScreen {
     this.refresh();
   }
 
-  record(event) {
+  /**
+   * The table with `events` and my private sightings (me.seen) edited to
+   * match: `drop(entry)` removes sightings, `shift(after)` renumbers them.
+   */
+  withEvents(events, { drop = () => false, shift = (after) => after, add = [] } = {}) {
+    const table = { ...this.table, events };
+    if (!table.me) return table;
+    const seen = (table.me.seen || []).filter((entry) => !drop(entry))
+      .map((entry) => (entry.after === undefined ? entry : { ...entry, after: shift(entry.after) }));
+    seen.push(...add);
+    const me = { ...table.me, seen };
+    if (!seen.length) delete me.seen;
+    table.me = me;
+    return table;
+  }
+
+  record(event, seen = null) {
     const events = [...this.table.events];
-    if (this.draft && this.draft.editIndex !== undefined) events[this.draft.editIndex] = event;
+    const editing = this.draft && this.draft.editIndex !== undefined;
+    const index = editing ? this.draft.editIndex : events.length;
+    if (editing) events[index] = event;
     else events.push(event);
-    const redo = this.draft && this.draft.editIndex !== undefined ? this.game.redo : [];
-    return this.tryCommit({ ...this.table, events }, redo);
+    const candidate = this.withEvents(events, {
+      drop: (entry) => editing && entry.after === index,
+      add: seen ? [seen] : [],
+    });
+    return editing ? this.tryCommit(candidate, this.game.redo) : this.tryCommit(candidate, [], []);
   }
 
   undo() {
     if (!this.table.events.length) return;
     const events = [...this.table.events];
     const undone = events.pop();
-    this.game.table = { ...this.table, events };
+    const index = events.length;
+    const stashed = ((this.table.me && this.table.me.seen) || []).filter((entry) => entry.after === index);
+    this.game.table = this.withEvents(events, { drop: (entry) => entry.after === index });
     this.game.redo = [...this.game.redo, undone];
+    this.game.redoSeen = [...(this.game.redoSeen || []), stashed];
     this.onSave(this.game);
     this.draft = null;
     this.refusal = null;
@@ -284,41 +285,96 @@ export class GameScreen {
   redo() {
     if (!this.game.redo.length) return;
     const redo = [...this.game.redo];
+    const redoSeen = [...(this.game.redoSeen || [])];
     const event = redo.pop();
-    this.tryCommit({ ...this.table, events: [...this.table.events, event] }, redo);
+    const seen = (redoSeen.length === this.game.redo.length ? redoSeen.pop() : null) || [];
+    this.tryCommit(this.withEvents([...this.table.events, event], { add: seen }), redo, redoSeen);
   }
 
   deleteEvent(index) {
     const events = this.table.events.filter((_, i) => i !== index);
-    this.tryCommit({ ...this.table, events }, this.game.redo);
+    this.tryCommit(this.withEvents(events, {
+      drop: (entry) => entry.after === index,
+      shift: (after) => (after > index ? after - 1 : after),
+    }), this.game.redo);
   }
 
-  startDraft(type, prefill = {}) {
+  /** Start recording with one of the ACTIONS (its id), optionally pre-filled. */
+  startDraft(actionId, prefill = {}) {
     closeSheet();
-    this.draft = { type, ...prefill };
-    if (type === "reveal_red" && prefill.actor !== undefined) this.draft.redSlots = this.uncutSlotsOf(prefill.actor);
+    const action = actionById(actionId) || actionById("dual_cut");
+    const preset = { ...(action.preset || {}) };
+    if (preset.xy) preset.xyPreset = true;
+    if (preset.stabilizer) preset.stabilizerPreset = true;
+    this.draft = { type: action.type, action: action.id, ...preset, ...prefill };
+    if (this.draft.type === "reveal_red" && this.draft.actor !== undefined) this.draft.redSlots = this.uncutSlotsOf(this.draft.actor);
     this.refusal = null;
     this.render();
   }
 
+  steps() {
+    return stepsFor(this.draft, this);
+  }
+
   currentStep() {
-    return stepsFor(this.draft, this).find((step) => this.draft[step.field] === undefined);
+    return this.steps().find((step) => this.draft[step.field] === undefined);
   }
 
   fill(field, value) {
-    this.draft[field] = value;
+    const step = this.steps().find((s) => s.field === field);
+    if (field === "success" && value === "stabilizer") {
+      this.draft.success = false;
+      this.draft.stabilizer = true;
+    } else {
+      this.draft[field] = step && step.convert ? step.convert(value) : value;
+    }
     if (field === "actor" && this.draft.type === "reveal_red") this.draft.redSlots = this.uncutSlotsOf(value);
+    if (step && (step.kind === "slots" || step.kind === "answers" || step.kind === "multivalue")) {
+      delete this.draft.chosenSlots;
+      delete this.draft.picks;
+    }
     this.refusal = null;
-    if (!this.currentStep()) this.record(eventFromDraft(this.draft));
-    else this.render();
+    this.advance();
+  }
+
+  /** Record the draft when every step is filled, else show the next step. */
+  advance() {
+    if (!this.currentStep()) {
+      const index = this.layoutIndex();
+      this.record(eventFromDraft(this.draft), seenFromDraft(this.draft, this.table, index));
+    } else {
+      this.render();
+    }
+  }
+
+  /** An extra button of a step: "xy" (two values: X or Y ray), "nano" (from Nano). */
+  extra(action) {
+    if (action === "xy") {
+      this.draft.xy = true;
+      this.draft.xyToggled = true;
+      this.render();
+    } else if (action === "nano") {
+      this.fill("from", "nano");
+    }
   }
 
   back() {
-    const filled = stepsFor(this.draft, this).filter((step) => this.draft[step.field] !== undefined);
-    if (!filled.length) {
-      this.draft = null;
+    const draft = this.draft;
+    if ((draft.chosenSlots && draft.chosenSlots.length) || draft.picks) {
+      delete draft.chosenSlots;
+      delete draft.picks;
+    } else if (draft.xyToggled && draft.value1 === undefined) {
+      delete draft.xy;
+      delete draft.xyToggled;
     } else {
-      delete this.draft[filled[filled.length - 1].field];
+      const filled = this.steps().filter((step) => draft[step.field] !== undefined);
+      if (!filled.length) {
+        this.draft = null;
+      } else {
+        const last = filled[filled.length - 1];
+        delete draft[last.field];
+        for (const field of last.clears || []) if (!(field === "stabilizer" && draft.stabilizerPreset)) delete draft[field];
+      }
     }
     this.refusal = null;
     this.render();
@@ -330,12 +386,16 @@ export class GameScreen {
       if (step.allow(slot)) this.fill(step.field, slot);
       else toast("That wire cannot be chosen for this step.");
     } else if (step && step.kind === "slots") {
-      if (!step.allow(slot)) return toast("That wire cannot be chosen for this step.");
       const chosen = this.draft.chosenSlots || (this.draft.chosenSlots = []);
-      const at = chosen.findIndex((s) => s.stand === slot.stand && s.slot === slot.slot);
-      if (at >= 0) chosen.splice(at, 1);
-      else chosen.push(slot);
-      this.render();
+      const at = chosen.findIndex((s) => s.player === slot.player && s.stand === slot.stand && s.slot === slot.slot);
+      if (at >= 0) {
+        chosen.splice(at, 1);
+        return this.render();
+      }
+      if (!step.allow(slot, chosen)) return toast("That wire cannot be chosen for this step.");
+      chosen.push(slot);
+      if (step.count && chosen.length === step.count) this.fill(step.field, [...chosen]);
+      else this.render();
     } else {
       this.showSlot(slot);
     }
@@ -376,60 +436,120 @@ export class GameScreen {
     return h(`div.analysis-status.${kind}`, { role: "status" }, ...children);
   }
 
+  /** Addresses the draft has chosen so far (marked on the table). */
+  draftSlots() {
+    const d = this.draft;
+    if (!d) return [];
+    const isSlot = (v) => v && typeof v === "object" && typeof v.slot === "number" && typeof v.stand === "number";
+    const out = [];
+    for (const [field, value] of Object.entries(d)) {
+      if (field === "editIndex" || field === "redSlots") continue;
+      if (isSlot(value)) out.push({ player: value.player ?? d.actor, stand: value.stand, slot: value.slot });
+      else if (Array.isArray(value)) value.filter(isSlot).forEach((v) => out.push({ player: v.player ?? d.actor, stand: v.stand, slot: v.slot }));
+    }
+    const step = this.currentStep();
+    if (step && step.slot) out.push(step.slot);
+    return out;
+  }
+
   tableView() {
     const step = this.draft && this.currentStep();
-    const chosen = (this.draft && this.draft.chosenSlots) || [];
+    const picked = this.draftSlots();
     const meIndex = this.table.me ? this.table.me.player : -1;
+    const layout = this.layout();
+    const receiving = step && step.kind === "position" ? step.stand : null;
+    const tokenText = (t) => {
+      if (t.parity) return t.parity === "even" ? "even" : "odd";
+      if (t.count !== undefined) return `×${t.count}`;
+      const v = t.value === "yellow" ? "Y" : String(t.value);
+      return t.false ? `≠${v}` : v;
+    };
+    const stand = (player, p, row, s) => {
+      const spec = player.stands[s];
+      const special = specialName(spec);
+      const beside = layout.beside[p].filter((note) => note.stand === null || note.stand === s || player.stands.length === 1);
+      const isReceiving = receiving && receiving.player === p && receiving.stand === s;
+      const labels = layout.labels.map((lab) => ({ ...lab, j: row.findIndex((t) => t.id === lab.left) }))
+        .filter((lab) => lab.j >= 0 && row[lab.j + 1] && row[lab.j + 1].id === lab.right);
+      return h("div.stand-box", {},
+        h(`div.stand${isReceiving ? ".receiving" : ""}`, {
+          role: "group", "aria-label": `${player.name} stand ${s + 1}`, dataset: { stand: String(s) },
+          style: { "--slots": String(Math.max(1, row.length)) },
+        },
+        row.map((tile, j) => {
+          const slot = { player: p, stand: s, slot: j };
+          const selectable = step && (step.kind === "slot" || step.kind === "slots")
+            && step.allow(slot, this.draft.chosenSlots || []);
+          const isPicked = picked.some((c) => c.player === p && c.stand === s && c.slot === j);
+          return this.slotView(slot, tile, selectable, isPicked, j);
+        }),
+        row.map((tile, j) => (tile.tokens.length ? h("span.token-mark", {
+          style: { "grid-column": String(j + 1) }, dataset: { slot: String(j) },
+        }, tile.tokens.map(tokenText).join(" ")) : null)),
+        labels.map((lab) => h(`span.label-mark.${lab.kind}`, {
+          style: { "grid-column": `${lab.j + 1} / span 2` }, dataset: { slot: String(lab.j), kind: lab.kind },
+          title: lab.kind === "equal" ? "equal values" : "different values",
+        }, lab.kind === "equal" ? "=" : "≠"))),
+        special || beside.length ? h("div.beside", {},
+          special ? h("span.special-name", {}, special) : null,
+          beside.map((note) => h(`span.beside-note.${note.kind}`, { dataset: { kind: note.kind } },
+            note.stand !== null && player.stands.length > 1 ? `stand ${note.stand + 1}: ${note.text}` : note.text))) : null);
+    };
     return h("section.table", { "aria-label": "table" }, ...this.table.players.map((player, p) =>
       h(`div.player${p === meIndex ? ".mine" : ""}`, { dataset: { player: String(p) } },
         h("div.player-name", {}, player.name, p === meIndex ? h("span.badge", {}, "me") : null),
-        player.stands.map((size, s) => h("div.stand", {
-          role: "group", "aria-label": `${player.name} stand ${s + 1}`, dataset: { stand: String(s) },
-          style: { "--slots": String(size) },
-        }, Array.from({ length: size }, (_, j) => {
-          const slot = { player: p, stand: s, slot: j };
-          const selectable = step && (step.kind === "slot" || step.kind === "slots") && step.allow(slot);
-          const picked = chosen.some((c) => c.stand === s && c.slot === j && p === this.draft.actor)
-            || (step && step.slot && step.slot.player === p && step.slot.stand === s && step.slot.slot === j);
-          return this.slotView(slot, selectable, picked);
-        }))))),
+        layout.stands[p].map((row, s) => stand(player, p, row, s)))),
+      this.table.nano ? h("p.nano-line", { dataset: { nano: String(layout.nano.length) } },
+        `Nano holds ${layout.nano.length} hidden wire${layout.nano.length === 1 ? "" : "s"}`) : null,
+      this.draft && this.draft.editIndex !== undefined ? h("p.hint.edit-note", {},
+        `The table as it stood before event ${this.draft.editIndex + 1}.`) : null,
       h("p.legend", {}, "Most likely value and its chance · ", h("span.legend-certain", {}, "✓ certain"),
         " · struck through = cut · bottom bar = chance of ", h("span.legend-red", {}, "red"), " / ",
-        h("span.legend-yellow", {}, "yellow"), " · tap a wire for details"));
+        h("span.legend-yellow", {}, "yellow"), " · X = unsorted X slot · ⤾ = flipped · ↪ = moved · tap a wire for details"));
   }
 
-  slotView(slot, selectable, picked) {
+  slotView(slot, tile, selectable, picked, column) {
     const info = this.slotInfo(slot);
     const classes = ["slot"];
     if (selectable) classes.push("selectable");
     if (picked) classes.push("picked");
+    if (tile.special) classes.push(`special-${tile.special}`);
+    const moved = tile.deal.nano !== undefined || tile.deal.player !== slot.player || tile.deal.stand !== slot.stand;
+    if (moved) classes.push("moved");
     const attrs = {
-      dataset: { player: String(slot.player), stand: String(slot.stand), slot: String(slot.slot) },
+      dataset: { player: String(slot.player), stand: String(slot.stand), slot: String(slot.slot), tile: tile.id },
       onclick: () => this.onSlotTap(slot),
       "aria-label": this.slotName(slot),
+      style: { "grid-column": String(column + 1), "grid-row": "1" },
     };
-    if (!info) return h(`button.${classes.join(".")}.unknown`, attrs, h("span.slot-value", {}, "·"));
+    const marks = [
+      tile.special === "x" ? h("span.corner-mark", { title: "X slot (unsorted)" }, "X") : null,
+      tile.special === "flipped" ? h("span.corner-mark", { title: "flipped wire" }, "⤾") : null,
+      moved ? h("span.corner-mark.left", { title: "moved here" }, "↪") : null,
+    ];
+    if (tile.cut) classes.push("cut");
+    if (!info) return h(`button.${classes.join(".")}.unknown`, attrs, h("span.slot-value", {}, "·"), ...marks);
     const dist = ranked(info.p);
     const [topKey, topP] = dist[0];
     const risk = (colour) => dist.filter(([k]) => colourOf(k) === colour).reduce((sum, [, p]) => sum + p, 0);
     attrs.dataset.dist = JSON.stringify(info.p);
-    attrs.style = { "--conf": String(topP) };
+    attrs.style["--conf"] = String(topP);
     classes.push(colourOf(topKey));
-    if (info.cut) classes.push("cut");
-    else if (topP >= 1) classes.push("certain");
+    if (!tile.cut && topP >= 1) classes.push("certain");
     const red = risk("red");
     const yellow = risk("yellow");
     return h(`button.${classes.join(".")}`, attrs,
       h("span.slot-value", {}, label(topKey)),
-      h("span.slot-p", {}, info.cut ? "cut" : percent(topP)),
-      !info.cut && red > 0 ? h("span.risk.red", { style: { width: `${Math.max(8, red * 100)}%` }, title: `red ${percent(red)}` }) : null,
-      !info.cut && yellow > 0 ? h("span.risk.yellow", { style: { width: `${Math.max(8, yellow * 100)}%` }, title: `yellow ${percent(yellow)}` }) : null);
+      h("span.slot-p", {}, tile.cut ? "cut" : percent(topP)),
+      ...marks,
+      !tile.cut && red > 0 ? h("span.risk.red", { style: { width: `${Math.max(8, red * 100)}%` }, title: `red ${percent(red)}` }) : null,
+      !tile.cut && yellow > 0 ? h("span.risk.yellow", { style: { width: `${Math.max(8, yellow * 100)}%` }, title: `yellow ${percent(yellow)}` }) : null);
   }
 
   showSlot(slot) {
     const info = this.slotInfo(slot);
     if (!info) return toast("No analysis yet for this wire.");
-    const cut = info.cut;
+    const cut = this.isCut(slot);
     openSheet(this.slotName(slot),
       h("p.hint", {}, cut ? "This wire is cut." : `${this.view() === "me" ? "My view" : "Public view"}: chance of each value`),
       cut ? null : h("p.risk-summary", {}, ["red", "yellow"].map((colour) => {
@@ -445,44 +565,104 @@ export class GameScreen {
         h("button.secondary", { onclick: () => this.startDraft("info_token", { at: slot }) }, "Info token here")));
   }
 
+  /** The record buttons: the base actions, then the mission's relevant equipment/actions, then the rest under "More". */
+  actionButtons() {
+    const relevant = relevantActions(this.table);
+    const button = (action, cls = "secondary") => h(`button.${cls}.action-button`, {
+      dataset: { action: action.id }, onclick: () => this.startDraft(action.id),
+    }, action.name);
+    const base = ACTIONS.filter((action) => action.base);
+    const first = relevant.map(actionById);
+    const rest = ACTIONS.filter((action) => !action.base && !relevant.includes(action.id));
+    return h("div.action-groups", {},
+      h("div.record-buttons", {}, base.map((action) => button(action, "primary"))),
+      first.length ? h("div.record-buttons.mission-actions", { "aria-label": "this mission's equipment and actions" },
+        first.map((action) => button(action))) : null,
+      h("button.link.more-actions", {
+        dataset: { action: "more" }, "aria-expanded": String(Boolean(this.moreActions)),
+        onclick: () => { this.moreActions = !this.moreActions; this.render(); },
+      }, this.moreActions ? "Fewer actions" : `More actions (${rest.length}): equipment, mission tokens, moves…`),
+      this.moreActions ? h("div.record-buttons.all-actions", {}, rest.map((action) => button(action))) : null);
+  }
+
   recorder() {
     if (!this.draft) {
       return h("section.recorder", { "aria-label": "record an event" },
-        h("div.record-buttons", {}, Object.entries(EVENT_NAMES).map(([type, name]) =>
-          h("button.primary", { dataset: { action: type }, onclick: () => this.startDraft(type) }, name))),
+        this.actionButtons(),
         h("div.undo-redo", {},
           h("button.secondary", { dataset: { action: "undo" }, disabled: !this.table.events.length, onclick: () => this.undo() }, "↶ Undo"),
           h("button.secondary", { dataset: { action: "redo" }, disabled: !this.game.redo.length, onclick: () => this.redo() }, "↷ Redo")));
     }
     const step = this.currentStep();
-    const editing = this.draft.editIndex !== undefined ? ` (replacing event ${this.draft.editIndex + 1})` : "";
+    const draft = this.draft;
+    const editing = draft.editIndex !== undefined ? ` (replacing event ${draft.editIndex + 1})` : "";
     let options = null;
+    const extras = (step && step.extra ? step.extra : []).map(([text, action]) => h("button.option.extra", {
+      dataset: { action }, onclick: () => this.extra(action),
+    }, text));
     if (step && step.kind === "player") {
       options = h("div.options", {}, this.table.players.map((player, p) => h("button.option", {
         dataset: { player: String(p) }, disabled: step.allow ? !step.allow(p) : false,
-        onclick: () => this.fill("actor", p),
+        onclick: () => this.fill(step.field, p),
       }, player.name)));
     } else if (step && step.kind === "value") {
-      options = h("div.options.keypad", {}, step.values.map((value) => {
-        const text = value === null ? (step.field === "token" ? "No token" : "Not noted")
-          : typeof value === "number" && colourOf(value) !== "blue" ? label(value) : valueLabel(value);
-        const colour = value === null ? "none" : value === "yellow" ? "yellow" : colourOf(value);
-        return h(`button.option.key.${colour}`, { dataset: { value: JSON.stringify(value) }, onclick: () => this.fill(step.field, value) }, text);
-      }));
+      options = h("div.options.keypad", {}, step.values.map((value) => h(`button.option.key.${optionColour(value)}`, {
+        dataset: { value: JSON.stringify(value) }, onclick: () => this.fill(step.field, value),
+      }, optionText(value, step.nullText || (step.field === "token" ? "No token" : "Not noted")))), extras);
     } else if (step && step.kind === "choice") {
-      options = h("div.options", {}, step.choices.map(([text, value]) => h(`button.option.${value ? "good" : "bad"}`, {
+      options = h("div.options", {}, step.choices.map(([text, value]) => h(`button.option${typeof value === "boolean" ? (value ? ".good" : ".bad") : ""}`, {
         dataset: { value: JSON.stringify(value) }, onclick: () => this.fill(step.field, value),
       }, text)));
     } else if (step && step.kind === "slots") {
-      const count = (this.draft.chosenSlots || []).length;
+      const count = (draft.chosenSlots || []).length;
+      const min = step.min ?? 1;
+      const ready = step.count ? count === step.count : count >= min;
       options = h("div.options", {}, h("button.option.good", {
-        dataset: { action: "done" }, disabled: count === 0,
-        onclick: () => this.fill("slots", this.draft.chosenSlots),
+        dataset: { action: "done" }, disabled: !ready,
+        onclick: () => this.fill(step.field, [...(draft.chosenSlots || [])]),
       }, `Done (${count} chosen)`));
+    } else if (step && step.kind === "slot") {
+      options = extras.length ? h("div.options", {}, extras) : null;
+    } else if (step && step.kind === "stand") {
+      options = h("div.options", {}, this.table.players.flatMap((player, p) => (step.allow(p) ? this.layout().stands[p].map((_, s) =>
+        h("button.option", { dataset: { player: String(p), stand: String(s) }, onclick: () => this.fill(step.field, { player: p, stand: s }) },
+          player.stands.length > 1 ? `${player.name} stand ${s + 1}` : player.name)) : [])));
+    } else if (step && step.kind === "position") {
+      options = h("div.options.keypad.positions", {}, Array.from({ length: step.count }, (_, i) => h("button.option.key", {
+        dataset: { index: String(i) }, "aria-label": `position ${i + 1}`, onclick: () => this.fill(step.field, i),
+      }, String(i + 1))));
+    } else if (step && step.kind === "answers") {
+      const picks = draft.picks || (draft.picks = this.table.players.map((player, p) => this.layout().stands[p].map(() => null)));
+      const ready = picks.every((row) => row.every((answer) => answer !== null));
+      options = h("div.answers", {},
+        this.table.players.flatMap((player, p) => picks[p].map((answer, s) => h("div.answer-row", { dataset: { player: String(p), stand: String(s) } },
+          h("span.answer-name", {}, player.stands.length > 1 ? `${player.name} stand ${s + 1}` : player.name),
+          h("div.segmented", { role: "group" }, [["Yes", true], ["No", false]].map(([text, value]) => h("button", {
+            dataset: { answer: String(value) }, "aria-pressed": String(answer === value),
+            onclick: () => { picks[p][s] = value; this.render(); },
+          }, text)))))),
+        h("div.options", {}, h("button.option.good", {
+          dataset: { action: "done" }, disabled: !ready, onclick: () => this.fill(step.field, picks.map((row) => [...row])),
+        }, "Done")));
+    } else if (step && step.kind === "multivalue") {
+      const picks = draft.picks || (draft.picks = []);
+      options = h("div", {},
+        h("div.options.keypad", {}, step.values.map((value) => h(`button.option.key.${optionColour(value)}`, {
+          dataset: { value: JSON.stringify(value) }, "aria-pressed": String(picks.includes(value)),
+          onclick: () => {
+            const at = picks.indexOf(value);
+            if (at >= 0) picks.splice(at, 1);
+            else picks.push(value);
+            this.render();
+          },
+        }, optionText(value)))),
+        h("div.options", {}, h("button.option.good", {
+          dataset: { action: "done" }, disabled: !picks.length, onclick: () => this.fill(step.field, [...picks]),
+        }, `Done (${picks.length} chosen)`)));
     }
-    return h("section.recorder.active", { "aria-label": "record an event" },
+    return h("section.recorder.active", { "aria-label": "record an event", dataset: { step: step ? step.field : "" } },
       h("div.recorder-head", {},
-        h("b", {}, EVENT_NAMES[this.draft.type] + editing),
+        h("b", {}, (EVENT_NAMES[draft.action] || draft.type) + editing),
         h("span.draft-summary", {}, this.draftSummary())),
       h("p.prompt", {}, step ? step.prompt : this.refusal ? "Change a choice with Back, or Cancel." : "Checking…"),
       options,
@@ -497,11 +677,18 @@ export class GameScreen {
   draftSummary() {
     const d = this.draft;
     const parts = [];
+    if (d.kind && d.type === "detector") parts.push(d.kind);
     if (d.actor !== undefined) parts.push(this.playerName(d.actor));
+    if (d.player !== undefined) parts.push(this.playerName(d.player));
     if (d.target) parts.push(`→ ${this.slotName(d.target)}`);
+    if (d.targets) parts.push(`→ ${d.targets.map((t) => this.slotName(t)).join(", ")}`);
     if (d.at) parts.push(this.slotName(d.at));
-    if (d.value !== undefined) parts.push(`value ${valueLabel(d.value)}`);
-    if (d.success !== undefined) parts.push(d.success ? "success" : "failed");
+    if (d.from) parts.push(d.from === "nano" ? "from Nano" : `from ${this.slotName(d.from)}`);
+    if (d.a) parts.push(this.slotName(d.a));
+    if (d.b) parts.push(`⇄ ${this.slotName(d.b)}`);
+    if (d.value !== undefined && d.type !== "dealt") parts.push(`value ${optionText(d.value)}`);
+    if (d.value1 !== undefined) parts.push(`values ${optionText(d.value1)}${d.value2 !== undefined ? ` or ${optionText(d.value2)}` : ""}`);
+    if (d.success !== undefined) parts.push(d.success ? "success" : d.stabilizer ? "failed (Stabilizer)" : "failed");
     return parts.join(" · ");
   }
 
@@ -512,7 +699,7 @@ export class GameScreen {
       events.length ? h("ol.events", {}, events.map((event, i) => h("li", { dataset: { index: String(i) } },
         h("span.event-text", {}, describeEvent(event, this.table)),
         h("span.event-actions", {},
-          h("button.link", { dataset: { action: "edit" }, onclick: () => this.startDraft(event.type, { editIndex: i }) }, "Edit"),
+          h("button.link", { dataset: { action: "edit" }, onclick: () => this.startDraft(actionOfEvent(event) || event.type, { editIndex: i }) }, "Edit"),
           h("button.link", { dataset: { action: "delete" }, onclick: () => this.deleteEvent(i) }, "Delete")))))
         : h("p.hint", {}, "No events yet. Record setup info tokens first, then every cut."),
       this.game.redo.length ? h("p.hint", {}, `${this.game.redo.length} undone event(s) can be redone.`) : null);

@@ -77,30 +77,81 @@ export function publicView(table) {
 }
 
 function slotName(table, at) {
+  if (!at || !table.players[at.player]) return "?";
   const player = table.players[at.player];
   const stand = player.stands.length > 1 ? ` stand ${at.stand + 1}` : "";
   return `${player.name}${stand} slot ${at.slot + 1}`;
 }
 
+/** A token as the log names it: a value, a parity, a count, or none. */
+export function tokenLabel(token) {
+  if (token === null || token === undefined) return "no token";
+  if (typeof token === "object") {
+    if (token.parity) return `${token.parity} token`;
+    if (token.count !== undefined) return `×${token.count} token`;
+  }
+  return `token ${valueLabel(token)}`;
+}
+
+const valuesText = (event) => (event.values ? event.values.map(valueLabel).join(" or ") : valueLabel(event.value));
+
 /** One line of plain language for the event log. */
 export function describeEvent(event, table) {
   const who = (p) => (table.players[p] ? table.players[p].name : `player ${p + 1}`);
+  const own = (actor, slot) => slotName(table, { player: actor, ...slot });
   switch (event.type) {
-    case "info_token":
-      return `Info token ${valueLabel(event.value)} on ${slotName(table, event.at)}`;
+    case "info_token": {
+      const where = slotName(table, event.at);
+      if (event.parity) return `Info token ${event.parity} on ${where}`;
+      if (event.count !== undefined) return `Info token ×${event.count} on ${where}`;
+      if (event.false) return `False token ${valueLabel(event.value)} on ${where} (it is not ${valueLabel(event.value)})`;
+      return `Info token ${valueLabel(event.value)} on ${where}`;
+    }
     case "dual_cut": {
-      const head = `${who(event.actor)} cuts ${valueLabel(event.value)} at ${slotName(table, event.target)}`;
+      const equipment = [event.values ? "X or Y ray" : null, event.stabilizer ? "Stabilizer" : null].filter(Boolean);
+      const head = `${who(event.actor)} cuts ${valuesText(event)} at ${slotName(table, event.target)}${equipment.length ? ` (${equipment.join(", ")})` : ""}`;
       if (event.success) {
-        const own = slotName(table, { player: event.actor, ...event.actor_slot });
-        return `${head}: success (own wire ${own})`;
+        const value = event.cut_value !== undefined ? ` it was ${valueLabel(event.cut_value)};` : "";
+        return `${head}: success,${value} own wire ${own(event.actor, event.actor_slot)}`;
       }
-      const token = event.token === null || event.token === undefined ? "no token" : `token ${valueLabel(event.token)}`;
-      return `${head}: failed, ${token}`;
+      if (event.stabilizer && (event.token === null || event.token === undefined)) return `${head}: failed, no token: it is red`;
+      return `${head}: failed, ${tokenLabel(event.token)}`;
+    }
+    case "detector": {
+      const head = `${who(event.actor)}: ${event.kind} detector, ${valuesText(event)} on ${(event.targets || []).map((t) => slotName(table, t)).join(", ")}`;
+      if (event.success) return `${head}: success at ${slotName(table, event.cut)}, own wire ${own(event.actor, event.actor_slot)}`;
+      if (event.token === null || event.token === undefined) return `${head}: failed, no token${event.stabilizer ? ": all red" : ""}`;
+      return `${head}: failed, ${tokenLabel(event.token)} on ${slotName(table, event.token_at)}`;
     }
     case "solo_cut":
       return `${who(event.actor)} solo-cuts ${valueLabel(event.value)} (${event.slots.length} wires)`;
     case "reveal_red":
-      return `${who(event.actor)} reveals red: ${event.slots.map((s) => label(s.value)).join(", ")}`;
+      return `${who(event.actor)} reveals red: ${event.slots.map((s) => (s.value === undefined ? "?" : label(s.value))).join(", ")}`;
+    case "radar": {
+      const yes = [];
+      (event.answers || []).forEach((row, p) => row.forEach((answer, s) => {
+        if (answer) yes.push(table.players[p] && table.players[p].stands.length > 1 ? `${who(p)} stand ${s + 1}` : who(p));
+      }));
+      return `General Radar ${valueLabel(event.value)}: yes from ${yes.length ? yes.join(", ") : "nobody"}`;
+    }
+    case "label":
+      return `Label ${event.kind === "equal" ? "=" : "≠"} on ${slotName(table, event.at)} and the next wire`;
+    case "fast_pass":
+      return `${who(event.actor)} Fast Pass ${valueLabel(event.value)}: ${event.slots.map((s) => own(event.actor, s)).join(", ")}`;
+    case "disintegrator":
+      return `Disintegrator ${valueLabel(event.value)}: ${event.slots.length} wire(s) cut`;
+    case "move":
+      return `Wire moved from ${event.from === "nano" ? "Nano" : slotName(table, event.from)} to ${slotName(table, event.to)}`;
+    case "swap":
+      return `Walkie-Talkies: ${slotName(table, event.a)} ⇄ ${slotName(table, event.b)} (land at ${event.a_to + 1} / ${event.b_to + 1})`;
+    case "absent":
+      return `${who(event.player)}${event.stand !== undefined ? ` stand ${event.stand + 1}` : ""} holds no ${event.values.map(valueLabel).join(", ")}`;
+    case "dealt":
+      return `${who(event.player)}${event.stand !== undefined ? ` stand ${event.stand + 1}` : ""} was dealt ${event.count} ${event.value}`;
+    case "multi_cut":
+      return `${who(event.actor)} special cut ${valueLabel(event.value)} on ${event.slots.length} wires: ${event.success ? "success" : `failed, tokens ${(event.tokens || []).map(valueLabel).join(", ")}`}`;
+    case "tripwire":
+      return `${who(event.actor)} calls the tripwire at ${slotName(table, event.target)}: ${event.success ? "cut" : `no, token ${valueLabel(event.token)}`}`;
     default:
       return `${event.type} event`;
   }

@@ -311,14 +311,21 @@ export class SuggestionsPanel {
       return o.outcome === "red" ? "explodes (red)" : o.outcome;
     };
     const record = () => {
-      // A detector's teammate picks the wire, so only the actor and value are known;
-      // the ray points at one wire and the actor announces one of two values.
-      if (s.kind === "xy_ray") screen.startDraft("dual_cut", { actor, target: { ...s.target } });
-      else screen.startDraft("dual_cut", { actor, value: s.value });
+      // The recorder is pre-filled with the move (actor, wires, values); the
+      // player then records what happened (success, cut wire, token).
+      const copy = (t) => ({ ...t });
+      if (s.kind === "xy_ray") {
+        screen.startDraft("xy_ray", { actor, target: copy(s.target), value1: s.values[0], value2: s.values[1] });
+      } else {
+        const prefill = { actor, targets: targets.map(copy) };
+        if (s.values) Object.assign(prefill, { xy: true, value1: s.values[0], value2: s.values[1] });
+        else prefill.value = s.value;
+        screen.startDraft(s.kind, prefill);
+      }
       this.revealRecorder();
     };
     openSheet(`${KIND_NAMES[s.kind] || s.kind}: ${values}`,
-      h("p.hint", {}, "Equipment is not recorded in the table; its result is. If you use it, record the result as a dual cut."),
+      h("p.hint", {}, "If you use it, record what happened: the recorder starts with this move filled in."),
       h("ul.sug-targets", {}, targets.map((t) => h("li", {}, screen.slotName(t)))),
       h("p.risk-summary", {}, h("span", {}, `Success ${riskText(s.p_success)}`), h("span.red", {}, `Red ${riskText(s.p_red)}`),
         h("span", {}, `${Number(s.bits).toFixed(2)} bits`)),
@@ -327,7 +334,7 @@ export class SuggestionsPanel {
         h("span.dist-bar", {}, h("span.dist-fill", { style: { width: `${o.p * 100}%` } })),
         h("span.dist-p", {}, riskText(o.p))))),
       h("p.hint", {}, s.why),
-      h("div.actions", {}, h("button.secondary", { dataset: { action: "record-equipment" }, onclick: record }, "Record the result as a dual cut")));
+      h("div.actions", {}, h("button.secondary", { dataset: { action: "record-equipment" }, onclick: record }, "Record this move")));
   }
 
   revealRecorder() {

@@ -1,0 +1,418 @@
+// The recorder's catalogue: every action the page can record (the base
+// actions, equipment cards, mission actions), the steps each one asks in
+// order, and the format-1 event a finished draft becomes
+// (docs/table-format.md). The table screen (game.js) renders the first
+// unfilled step and fills it from taps. Slots are picked on the table as it
+// stood before the event (layout.js), so addresses are current positions.
+import { colourOf, label, valueLabel } from "./model.js";
+import { tileAt } from "./layout.js";
+
+/**
+ * Every recordable action: id (data-action of its button), the event type it
+ * records, what its draft starts with, and the meta.rules tags (mission
+ * presets, bombbuster_core/missions.py) that make it relevant.
+ */
+export const ACTIONS = [
+  { id: "dual_cut", name: "Dual cut", type: "dual_cut", base: true },
+  { id: "solo_cut", name: "Solo cut", type: "solo_cut", base: true },
+  { id: "info_token", name: "Info token", type: "info_token", base: true },
+  { id: "reveal_red", name: "Reveal red", type: "reveal_red", base: true },
+  { id: "double_detector", name: "Double Detector", type: "detector", preset: { kind: "double" }, tags: ["double_detector", "detector", "detectors"] },
+  { id: "triple_detector", name: "Triple Detector", type: "detector", preset: { kind: "triple" }, tags: ["triple_detector", "detector", "detectors"] },
+  { id: "super_detector", name: "Super Detector", type: "detector", preset: { kind: "super" }, tags: ["super_detector", "detector", "detectors"] },
+  { id: "xy_ray", name: "X or Y ray", type: "dual_cut", preset: { xy: true }, tags: ["xy_ray", "x_or_y_ray", "xy"] },
+  { id: "stabilizer", name: "Stabilizer", type: "dual_cut", preset: { stabilizer: true }, tags: ["stabilizer"] },
+  { id: "radar", name: "General Radar", type: "radar", tags: ["radar", "general_radar"] },
+  { id: "label_equal", name: "Label =", type: "label", preset: { kind: "equal" }, tags: ["label", "labels", "label_equal"] },
+  { id: "label_different", name: "Label ≠", type: "label", preset: { kind: "different" }, tags: ["label", "labels", "label_different"] },
+  { id: "single_wire_label", name: "Single Wire Label", type: "info_token", preset: { value: { count: 1 } }, tags: ["single_wire_label"] },
+  { id: "fast_pass", name: "Fast Pass", type: "fast_pass", tags: ["fast_pass"] },
+  { id: "disintegrator", name: "Disintegrator", type: "disintegrator", tags: ["disintegrator"] },
+  { id: "grappling_hook", name: "Grappling Hook", type: "move", tags: ["grappling_hook", "move"] },
+  { id: "walkie_talkies", name: "Walkie-Talkies", type: "swap", tags: ["walkie_talkies", "swap"] },
+  { id: "nano", name: "Nano gives a wire", type: "move", preset: { from: "nano" }, tags: ["nano"] },
+  { id: "false_token", name: "False token", type: "info_token", preset: { falseToken: true }, tags: ["false_tokens", "false_token", "false"] },
+  { id: "absent", name: "Absent values", type: "absent", tags: ["absent", "absent_tokens", "skip", "cannot_play"] },
+  { id: "dealt", name: "Dealt colours", type: "dealt", tags: ["dealt", "predealt"] },
+  { id: "multi_cut", name: "Multi cut", type: "multi_cut", tags: ["multi_cut", "special_action"] },
+  { id: "tripwire", name: "Tripwire", type: "tripwire", tags: ["tripwire", "tripwires"] },
+];
+const ACTION_BY_ID = new Map(ACTIONS.map((action) => [action.id, action]));
+
+export function actionById(id) {
+  return ACTION_BY_ID.get(id);
+}
+
+/** Ids of the actions a mission preset names in `meta.rules` (tags or action ids), in their order. */
+export function relevantActions(table) {
+  const rules = table.meta && Array.isArray(table.meta.rules) ? table.meta.rules.map(String) : [];
+  const ids = [];
+  for (const rule of rules) {
+    for (const action of ACTIONS) {
+      if (action.base || ids.includes(action.id)) continue;
+      if (action.id === rule || (action.tags || []).includes(rule)) ids.push(action.id);
+    }
+  }
+  return ids;
+}
+
+/** The action (and its draft preset) that records this event, for Edit. */
+export function actionOfEvent(event) {
+  switch (event.type) {
+    case "dual_cut":
+      if (event.values) return "xy_ray";
+      return "dual_cut";
+    case "detector":
+      return `${event.kind}_detector`;
+    case "label":
+      return event.kind === "equal" ? "label_equal" : "label_different";
+    case "info_token":
+      return event.false ? "false_token" : "info_token";
+    case "move":
+      return event.from === "nano" ? "nano" : "grappling_hook";
+    case "swap":
+      return "walkie_talkies";
+    default:
+      return ACTION_BY_ID.has(event.type) ? event.type : null;
+  }
+}
+
+export const EVENT_NAMES = Object.fromEntries(ACTIONS.map((action) => [action.id, action.name]));
+
+/** Text of an option value: a sort key, a gameplay value, a token object, or null. */
+export function optionText(value, nullText = "None") {
+  if (value === null) return nullText;
+  if (typeof value === "object") {
+    if (value.parity) return value.parity === "even" ? "Even" : "Odd";
+    if (value.count !== undefined) return `×${value.count}`;
+    return JSON.stringify(value);
+  }
+  if (value === "red") return "red";
+  if (typeof value === "number" && colourOf(value) !== "blue") return label(value);
+  return valueLabel(value);
+}
+
+export function optionColour(value) {
+  if (value === null) return "none";
+  if (value === "yellow" || value === "red") return value;
+  if (typeof value === "object") return "token";
+  return colourOf(value);
+}
+
+const PARITY_AND_COUNT = [{ parity: "even" }, { parity: "odd" }, { count: 1 }, { count: 2 }, { count: 3 }];
+
+/** The recorder's steps for a draft event, in order; the first unfilled one is asked. */
+export function stepsFor(draft, screen) {
+  const layout = screen.layout();
+  const tile = (s) => tileAt(layout, s);
+  const uncut = (s) => Boolean(tile(s) && !tile(s).cut);
+  const sorted = (s) => Boolean(tile(s) && !tile(s).special);
+  const name = (p) => screen.playerName(p);
+  const announce = screen.announceable();
+  const tokens = [...announce, ...PARITY_AND_COUNT];
+  const outcome = () => ({
+    field: "success", kind: "choice", prompt: "Did the cut succeed?",
+    choices: [["Success", true], ["Failed", false], ...(draft.stabilizerPreset ? [] : [["Failed with the Stabilizer", "stabilizer"]])],
+    clears: ["stabilizer"],
+  });
+  const valueSteps = (values, prompt) => (draft.xy
+    ? [
+      { field: "value1", kind: "value", prompt: "X or Y ray: the first value", values: announce },
+      { field: "value2", kind: "value", prompt: "X or Y ray: the second value", values: announce.filter((v) => v !== draft.value1) },
+    ]
+    : [{ field: "value", kind: "value", prompt, values, extra: draft.xyPreset ? [] : [["X or Y ray…", "xy"]] }]);
+  const yellowKeys = (cutValue) => {
+    if (cutValue !== "yellow") return [];
+    const printed = [...screen.keys().yellow, null];
+    return [
+      { field: "keyTarget", kind: "value", prompt: "Printed value of the teammate's yellow (optional)", values: printed, nullText: "Not noted" },
+      { field: "keyActor", kind: "value", prompt: "Printed value of the cutter's yellow (optional)", values: printed, nullText: "Not noted" },
+    ];
+  };
+  const actorSlot = () => ({
+    field: "actor_slot", kind: "slot", prompt: `Tap the wire ${name(draft.actor)} cuts too`,
+    allow: (s) => s.player === draft.actor && uncut(s),
+  });
+  const cutValue = draft.xy ? draft.cut_value : draft.value;
+  const seenStep = (receiving) => (screen.table.me && receiving === screen.table.me.player
+    ? [{ field: "seen", kind: "value", prompt: "Which wire did you receive? (optional, private)", values: screen.allKeys(), nullText: "Not noted" }]
+    : []);
+
+  switch (draft.type) {
+    case "dual_cut": {
+      const equipment = draft.xy || draft.stabilizer;
+      const steps = [
+        { field: "actor", kind: "player", prompt: "Who cuts?", allow: (p) => !draft.target || draft.target.player !== p },
+        { field: "target", kind: "slot", prompt: "Tap the teammate's wire they point at",
+          allow: (s) => s.player !== draft.actor && uncut(s) && (!equipment || sorted(s)) },
+        ...valueSteps(announce, "Which value is announced?"),
+        outcome(),
+      ];
+      if (draft.success === true) {
+        if (draft.xy) steps.push({ field: "cut_value", kind: "value", prompt: "Which of the two was it?", values: [draft.value1, draft.value2] });
+        steps.push(actorSlot(), ...yellowKeys(cutValue));
+      } else if (draft.success === false) {
+        steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?", values: [...tokens, null],
+          nullText: draft.stabilizer ? "No token: it is red" : "No token" });
+      }
+      return steps;
+    }
+    case "detector": {
+      const count = { double: 2, triple: 3 }[draft.kind];
+      const allow = (s) => s.player !== draft.actor && uncut(s) && sorted(s);
+      const steps = [{ field: "actor", kind: "player", prompt: "Who uses the detector?" }];
+      if (count) {
+        steps.push({ field: "targets", kind: "slots", count, prompt: `Tap the ${count} wires pointed at (one teammate stand)`,
+          allow: (s, chosen) => allow(s) && (!chosen.length || (chosen[0].player === s.player && chosen[0].stand === s.stand)) });
+      } else {
+        steps.push({ field: "targets", kind: "slot", prompt: "Tap any wire of the teammate's stand", allow,
+          convert: (s) => screen.standSlots(s.player, s.stand).filter((t) => uncut(t) && sorted(t)) });
+      }
+      steps.push(...valueSteps(screen.keys().blue, "Which value is announced?"), outcome());
+      const isTarget = (s) => (draft.targets || []).some((t) => t.player === s.player && t.stand === s.stand && t.slot === s.slot);
+      if (draft.success === true) {
+        steps.push({ field: "cut", kind: "slot", prompt: "Tap the wire that was cut", allow: isTarget });
+        if (draft.xy) steps.push({ field: "cut_value", kind: "value", prompt: "Which of the two was it?", values: [draft.value1, draft.value2] });
+        steps.push(actorSlot());
+      } else if (draft.success === false) {
+        steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?", values: [...tokens, null],
+          nullText: draft.stabilizer ? "No token: all red" : "No token" });
+        if (draft.token !== null) steps.push({ field: "token_at", kind: "slot", prompt: "Tap the wire that carries the token", allow: isTarget });
+      }
+      return steps;
+    }
+    case "solo_cut":
+      return [
+        { field: "actor", kind: "player", prompt: "Who solo-cuts?" },
+        { field: "value", kind: "value", prompt: "Which value?", values: announce },
+        { field: "slots", kind: "slots", prompt: "Tap every wire cut (2 or 4), then Done", allow: (s) => s.player === draft.actor && uncut(s) },
+      ];
+    case "info_token":
+      if (draft.falseToken) {
+        return [
+          { field: "at", kind: "slot", prompt: "Tap the wire the false token points at", allow: (s) => Boolean(tile(s)) },
+          { field: "value", kind: "value", prompt: "Which value does it show (the wire is NOT this)?", values: announce },
+        ];
+      }
+      return [
+        { field: "at", kind: "slot", prompt: "Tap the wire the token points at", allow: (s) => Boolean(tile(s)) },
+        { field: "value", kind: "value", prompt: "Which token?", values: tokens },
+      ];
+    case "reveal_red": {
+      const steps = [{ field: "actor", kind: "player", prompt: "Who reveals their red wires?" }];
+      const reds = [...screen.keys().red, ...screen.countsAsRed()];
+      if (draft.actor !== undefined) {
+        (draft.redSlots || []).forEach((slot, i) => steps.push({
+          field: `reveal${i}`, kind: "value", slot, values: reds,
+          prompt: `Which red is at ${screen.slotName(slot)}?`,
+        }));
+      }
+      return steps;
+    }
+    case "radar":
+      return [
+        { field: "value", kind: "value", prompt: "General Radar: which value?", values: screen.keys().blue },
+        { field: "answers", kind: "answers", prompt: "Which stands said yes? (uncut blue of that value)" },
+      ];
+    case "label":
+      return [{ field: "at", kind: "slot",
+        prompt: `Label ${draft.kind === "equal" ? "=" : "≠"}: tap the LEFT wire of the two`,
+        allow: (s) => sorted(s) && sorted({ ...s, slot: s.slot + 1 }) }];
+    case "fast_pass":
+      return [
+        { field: "actor", kind: "player", prompt: "Who uses the Fast Pass?" },
+        { field: "value", kind: "value", prompt: "Which value?", values: announce },
+        { field: "slots", kind: "slots", count: 2, prompt: "Tap the 2 wires cut", allow: (s) => s.player === draft.actor && uncut(s) && sorted(s) },
+      ];
+    case "disintegrator":
+      return [
+        { field: "value", kind: "value", prompt: "Disintegrator: which value was drawn?", values: announce },
+        { field: "slots", kind: "slots", min: 0, prompt: "Tap every wire cut (all uncut wires of that value), then Done",
+          allow: (s) => uncut(s) && sorted(s) },
+      ];
+    case "move": {
+      const nanoLeft = layout.nano.length;
+      const fromPlayer = draft.from && draft.from !== "nano" ? draft.from.player : null;
+      const steps = [
+        { field: "from", kind: "slot", prompt: "Tap the wire that is taken", allow: (s) => uncut(s) && sorted(s),
+          extra: nanoLeft ? [[`From Nano (${nanoLeft} left)`, "nano"]] : [] },
+        { field: "toStand", kind: "stand", prompt: "Which stand receives it?", allow: (p) => p !== fromPlayer },
+      ];
+      if (draft.toStand) {
+        const length = screen.standSlots(draft.toStand.player, draft.toStand.stand).length;
+        steps.push({ field: "toIndex", kind: "position", count: length + 1, prompt: "Where does it land? (1 = far left)", stand: draft.toStand });
+        steps.push(...seenStep(draft.toStand.player));
+      }
+      return steps;
+    }
+    case "swap": {
+      const steps = [
+        { field: "a", kind: "slot", prompt: "Walkie-Talkies: tap the first wire", allow: (s) => uncut(s) && sorted(s) },
+        { field: "b", kind: "slot", prompt: "Tap the teammate's wire it is swapped with", allow: (s) => uncut(s) && sorted(s) && s.player !== draft.a.player },
+      ];
+      if (draft.a && draft.b) {
+        const lengthB = screen.standSlots(draft.b.player, draft.b.stand).length;
+        const lengthA = screen.standSlots(draft.a.player, draft.a.stand).length;
+        steps.push({ field: "a_to", kind: "position", count: lengthB, prompt: `Where does the first wire land in ${name(draft.b.player)}'s stand? (1 = far left)`, stand: draft.b });
+        steps.push({ field: "b_to", kind: "position", count: lengthA, prompt: `Where does the second wire land in ${name(draft.a.player)}'s stand?`, stand: draft.a });
+        const me = screen.table.me ? screen.table.me.player : -1;
+        if (draft.a.player === me) steps.push(...seenStep(me));
+        else if (draft.b.player === me) steps.push(...seenStep(me));
+      }
+      return steps;
+    }
+    case "absent": {
+      const steps = [{ field: "player", kind: "player", prompt: "Whose hand holds none of the values?" }];
+      if (draft.player !== undefined && screen.table.players[draft.player].stands.length > 1) {
+        steps.push({ field: "stand", kind: "choice", prompt: "The whole hand or one stand?",
+          choices: [["Whole hand", null], ...screen.table.players[draft.player].stands.map((_, s) => [`Stand ${s + 1}`, s])] });
+      }
+      steps.push({ field: "values", kind: "multivalue", prompt: "Tap every value shown beside the stand (or skipped), then Done",
+        values: screen.gameplayValues() });
+      return steps;
+    }
+    case "dealt": {
+      const steps = [{ field: "player", kind: "player", prompt: "Who was dealt the coloured wires?" }];
+      if (draft.player !== undefined && screen.table.players[draft.player].stands.length > 1) {
+        steps.push({ field: "stand", kind: "choice", prompt: "The whole hand or one stand?",
+          choices: [["Whole hand", null], ...screen.table.players[draft.player].stands.map((_, s) => [`Stand ${s + 1}`, s])] });
+      }
+      steps.push({ field: "value", kind: "choice", prompt: "Which colour?", choices: [["Red", "red"], ["Yellow", "yellow"]] });
+      steps.push({ field: "count", kind: "choice", prompt: "How many were dealt?", choices: [0, 1, 2, 3, 4].map((c) => [String(c), c]) });
+      return steps;
+    }
+    case "multi_cut": {
+      const steps = [
+        { field: "actor", kind: "player", prompt: "Who makes the special cut?" },
+        { field: "value", kind: "value", prompt: "Which value is claimed?", values: screen.gameplayValues() },
+        { field: "slots", kind: "slots", min: 1, prompt: "Tap every wire pointed at, then Done", allow: uncut },
+        { field: "success", kind: "choice", prompt: "Did it succeed?", choices: [["Success", true], ["Failed (tokens placed)", false]] },
+      ];
+      if (draft.success === false) {
+        (draft.slots || []).forEach((slot, i) => steps.push({
+          field: `token${i}`, kind: "value", slot, values: announce, prompt: `Token on ${screen.slotName(slot)}?`,
+        }));
+      }
+      return steps;
+    }
+    case "tripwire": {
+      const steps = [
+        { field: "actor", kind: "player", prompt: "Who calls the tripwire?" },
+        { field: "target", kind: "slot", prompt: "Tap the teammate's wire called", allow: (s) => s.player !== draft.actor && uncut(s) },
+        { field: "success", kind: "choice", prompt: "Was it the yellow tripwire?", choices: [["Yes, cut", true], ["No", false]] },
+      ];
+      if (draft.success === false) steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?", values: screen.keys().blue });
+      return steps;
+    }
+    default:
+      return [];
+  }
+}
+
+/** The format-1 event a finished draft records. */
+export function eventFromDraft(draft) {
+  const place = (slot) => ({ stand: slot.stand, slot: slot.slot });
+  const full = (slot) => ({ player: slot.player, stand: slot.stand, slot: slot.slot });
+  const valueOf = (event) => {
+    if (draft.xy) event.values = [draft.value1, draft.value2];
+    else event.value = draft.value;
+    return event;
+  };
+  switch (draft.type) {
+    case "dual_cut": {
+      const event = valueOf({ type: "dual_cut", actor: draft.actor, target: full(draft.target) });
+      event.success = draft.success;
+      if (draft.stabilizer) event.stabilizer = true;
+      if (!draft.success) {
+        event.token = draft.token;
+        return event;
+      }
+      if (draft.xy) event.cut_value = draft.cut_value;
+      event.actor_slot = place(draft.actor_slot);
+      if (typeof draft.keyTarget === "number" && typeof draft.keyActor === "number") {
+        event.keys = { target: draft.keyTarget, actor: draft.keyActor };
+      }
+      return event;
+    }
+    case "detector": {
+      const event = { type: "detector", actor: draft.actor, kind: draft.kind, targets: draft.targets.map(full) };
+      valueOf(event);
+      event.success = draft.success;
+      if (draft.stabilizer) event.stabilizer = true;
+      if (draft.success) {
+        event.cut = full(draft.cut);
+        if (draft.xy) event.cut_value = draft.cut_value;
+        event.actor_slot = place(draft.actor_slot);
+      } else {
+        event.token = draft.token;
+        if (draft.token !== null) event.token_at = full(draft.token_at);
+      }
+      return event;
+    }
+    case "solo_cut":
+      return { type: "solo_cut", actor: draft.actor, value: draft.value, slots: draft.slots.map(place) };
+    case "info_token": {
+      const event = { type: "info_token", at: full(draft.at) };
+      if (draft.value !== null && typeof draft.value === "object") Object.assign(event, draft.value);
+      else event.value = draft.value;
+      if (draft.falseToken) event.false = true;
+      return event;
+    }
+    case "reveal_red":
+      return {
+        type: "reveal_red", actor: draft.actor,
+        slots: draft.redSlots.map((slot, i) => ({ ...place(slot), value: draft[`reveal${i}`] })),
+      };
+    case "radar":
+      return { type: "radar", value: draft.value, answers: draft.answers.map((row) => [...row]) };
+    case "label":
+      return { type: "label", kind: draft.kind, at: full(draft.at) };
+    case "fast_pass":
+      return { type: "fast_pass", actor: draft.actor, value: draft.value, slots: draft.slots.map(place) };
+    case "disintegrator":
+      return { type: "disintegrator", value: draft.value, slots: draft.slots.map(full) };
+    case "move":
+      return {
+        type: "move", from: draft.from === "nano" ? "nano" : full(draft.from),
+        to: { player: draft.toStand.player, stand: draft.toStand.stand, slot: draft.toIndex },
+      };
+    case "swap":
+      return { type: "swap", a: full(draft.a), b: full(draft.b), a_to: draft.a_to, b_to: draft.b_to };
+    case "absent": {
+      const event = { type: "absent", player: draft.player, values: [...draft.values] };
+      if (draft.stand !== undefined && draft.stand !== null) event.stand = draft.stand;
+      return event;
+    }
+    case "dealt": {
+      const event = { type: "dealt", player: draft.player, value: draft.value, count: draft.count };
+      if (draft.stand !== undefined && draft.stand !== null) event.stand = draft.stand;
+      return event;
+    }
+    case "multi_cut": {
+      const event = { type: "multi_cut", actor: draft.actor, value: draft.value, slots: draft.slots.map(full), success: draft.success };
+      if (!draft.success) event.tokens = draft.slots.map((_, i) => draft[`token${i}`]);
+      return event;
+    }
+    case "tripwire": {
+      const event = { type: "tripwire", actor: draft.actor, target: full(draft.target), success: draft.success };
+      if (!draft.success) event.token = draft.token;
+      return event;
+    }
+    default:
+      throw new Error(`unknown event type ${draft.type}`);
+  }
+}
+
+/**
+ * The private sighting a draft adds to me.seen (a wire I received by a move
+ * or swap), or null: {at, value, after}.
+ */
+export function seenFromDraft(draft, table, index) {
+  if (typeof draft.seen !== "number" || !table.me) return null;
+  const me = table.me.player;
+  let at = null;
+  if (draft.type === "move") at = { player: draft.toStand.player, stand: draft.toStand.stand, slot: draft.toIndex };
+  else if (draft.type === "swap" && draft.a.player === me) at = { player: me, stand: draft.a.stand, slot: draft.b_to };
+  else if (draft.type === "swap" && draft.b.player === me) at = { player: me, stand: draft.b.stand, slot: draft.a_to };
+  return at ? { at, value: draft.seen, after: index } : null;
+}
