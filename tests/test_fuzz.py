@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 import pytest
-from gamegen import random_game
+from gamegen import random_full_game, random_game
 
 from bombbuster_core import analysis, bridge
 from bombbuster_core.table import TableError, load_table
@@ -63,7 +63,18 @@ def break_table(table: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 def test_broken_tables_get_a_clear_answer(seed: int) -> None:
     rng = random.Random(seed)
     table, _ = random_game(rng)
-    broken = break_table(table, rng)
+    check_clear_answer(break_table(table, rng), seed)
+
+
+@pytest.mark.parametrize("seed", range(600))
+def test_broken_full_rules_tables_get_a_clear_answer(seed: int) -> None:
+    """The same with every equipment and mission event, X/flipped stands and Nano."""
+    rng = random.Random(10_000 + seed)
+    table, _ = random_full_game(rng)
+    check_clear_answer(break_table(table, rng), seed)
+
+
+def check_clear_answer(broken: dict[str, Any], seed: int) -> None:
     try:
         loaded = load_table(broken)
     except TableError as e:
@@ -72,7 +83,7 @@ def test_broken_tables_get_a_clear_answer(seed: int) -> None:
     if loaded is not None:
         result = analysis.analyze(loaded)
         if result["consistent"]:
-            assert len(result["slots"]) == sum(sum(p["stands"]) for p in broken["players"])
+            assert len(result["slots"]) == len(loaded.slots())
         else:
             assert result["error"] and (result["event"] is None or 0 <= result["event"] < len(loaded.events))
     answer = json.loads(bridge.handle(json.dumps({"id": seed, "method": "analyze", "params": {"table": broken}})))
