@@ -1,0 +1,9 @@
+"""Self-play: an exact deal sampler, a rules-accurate game engine, policies and a win-rate tournament.
+
+* :mod:`.sample` — deals drawn exactly from a table's posterior.
+* :mod:`.game` — deals a mission (or a wire set) and plays its turns; every
+  public event is a format-1 event, so each player's view is a table file.
+* :mod:`.policies` — decision makers that see only their player's view.
+* :mod:`.tournament` — the same deals played by several policies, win rates
+  with confidence intervals.
+"""
