@@ -1,6 +1,8 @@
 """Command line: ``python -m bombbuster_core analyze TABLE.json [--engine NAME]``,
 ``python -m bombbuster_core suggest TABLE.json [--player P] [--mode exact|entropy] ...``
-and ``python -m bombbuster_core new --mission N --players P [--yellow KEYS] [--red KEYS] [--number V]``.
+``python -m bombbuster_core new --mission N --players P [--yellow KEYS] [--red KEYS] [--number V]``,
+``python -m bombbuster_core sample TABLE.json --n N [--seed S]`` (exact posterior deals, one JSON line each)
+and ``python -m bombbuster_core tournament --mission N --players P --games G --policy NAME ...`` (sim/).
 
 Exit status: 0 with the analysis JSON (``new``: the mission's format-1
 table); 1 with ``{"consistent": false, ...}`` for an impossible table; 2 with
@@ -47,12 +49,16 @@ def main(argv: list[str] | None = None) -> int:
     args = _plain_analyze(argv) or _parse(argv)
     if args.command == "new":
         return _new(args)
+    if args.command == "tournament":
+        return _tournament(args)
     columns.PARALLEL_SWEEPS = True  # the CLI is single-threaded, so forking is safe
     try:
         table = read_table(args.table)
     except TableError as e:
         _emit({"error": str(e), **({"event": e.event} if e.event is not None else {})})
         return 2
+    if args.command == "sample":
+        return _sample(table, args)
     refused: tuple[type[Exception], ...] = (EngineLimit,)  # exit 2 with {"error": ...}
     if args.command == "suggest":
         from .suggest import SuggestError
@@ -106,6 +112,10 @@ def _parse(argv: list[str]) -> argparse.Namespace:
                        "(every candidate of a 'k of m' pool); default: placeholders")
     p_new.add_argument("--red", type=sort_keys, help="comma-separated drawn red keys, e.g. 5.5 (as --yellow)")
     p_new.add_argument("--number", type=int, help="mission 11: the face-up Number card counted as red")
+    p_sa = sub.add_parser("sample", help="deals drawn exactly from the table's posterior, one JSON line each")
+    p_to = sub.add_parser("tournament", help="self-play win rates of policies on the same deals")
+    if not argv or argv[0] != "analyze":
+        _sim_arguments(p_sa, p_to)
     return parser.parse_args(argv)
 
 
@@ -184,3 +194,59 @@ def _suggest(table: Any, args: argparse.Namespace) -> dict[str, Any]:
             return pool.map(fn, jobs, chunksize=max(1, len(jobs) // (4 * args.jobs)))
 
         return suggest(table, executor=executor, **options)
+
+def _sim_arguments(p_sa: argparse.ArgumentParser, p_to: argparse.ArgumentParser) -> None:
+    from .sim.policies import POLICIES
+
+    p_sa.add_argument("table", help="table file, format 1 (JSON)")
+    p_sa.add_argument("--n", type=nonnegative, required=True, help="number of deals")
+    p_sa.add_argument("--seed", type=int, default=0, help="random seed (the same seed prints the same deals)")
+    p_sa.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT)
+    p_to.add_argument("--mission", type=int, required=True, help="mission number (missions.py presets)")
+    p_to.add_argument("--players", type=int, required=True, help="number of players, 2-5")
+    p_to.add_argument("--games", type=nonnegative, required=True, help="deals played by every policy")
+    p_to.add_argument("--policy", action="append", choices=sorted(POLICIES), required=True,
+                      help="a policy to play (repeat the option for several)")
+    p_to.add_argument("--seed", type=int, default=0, help="seed of the deals and of the policies' choices")
+    p_to.add_argument("--jobs", type=nonnegative, default=1, help="worker processes (same numbers for any value)")
+    p_to.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p_to.add_argument("--save", help="directory for every game's table file and hidden deal")
+
+
+def _sample(table: Any, args: argparse.Namespace) -> int:
+    import random
+
+    from .beliefs import Inconsistent
+    from .sim.sample import sample
+
+    try:
+        deals = sample(table, args.n, random.Random(args.seed), args.engine)
+    except Inconsistent:
+        _emit(analyze(table, args.engine))
+        return 1
+    except EngineLimit as e:
+        _emit({"error": str(e)})
+        return 2
+    for deal in deals:
+        _emit(deal)
+    return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from .sim.game import SimError
+    from .sim.tournament import progress_bar, run, summary, text
+    from .missions import MissionError
+
+    policies = list(dict.fromkeys(args.policy))
+    try:
+        records = run(args.mission, args.players, args.games, policies, seed=args.seed, jobs=args.jobs,
+                      save=args.save, progress=progress_bar if args.games else None)
+    except (SimError, MissionError) as e:
+        _emit({"error": str(e)})
+        return 2
+    result = summary(records, policies)
+    if args.json:
+        _emit(result)
+    else:
+        sys.stdout.write(text(result) + "\n")
+    return 0

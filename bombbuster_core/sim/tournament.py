@@ -1,0 +1,162 @@
+"""Win-rate tournament: the same deals played by several policies, with confidence intervals.
+
+Game ``i`` of a tournament with seed ``S`` is dealt from ``Random(f"{S}-{i}")``
+for every policy (a paired comparison: each policy meets the same deals);
+the policy's own random choices come from ``Random(f"{S}-{i}-{policy}")``.
+A game's numbers therefore depend on (seed, i, policy) only, so any number
+of worker processes gives the same tables (decision times aside).
+
+Per policy: wins, the win rate with its 95% Wilson score interval, mean
+failed cuts (detonator advances), losses by cause (a red cut, the
+detonator), and mean seconds per decision.  Per pair of policies: the mean
+paired difference of the win indicators over the same deals, with a 95%
+normal interval from the paired differences' standard deviation.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import sys
+import time
+from itertools import combinations
+
+from .game import new_game
+from .policies import POLICIES, View
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (0, 1 when n = 0)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def paired_difference(a: list[int], b: list[int], z: float = Z95) -> tuple[float, float, float]:
+    """Mean of a_i - b_i and its normal interval (sample standard deviation of the differences)."""
+    n = len(a)
+    d = [x - y for x, y in zip(a, b)]
+    mean = sum(d) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else 0.0
+    half = z * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def play_game(task: tuple[int, int, int, str, int, str | None]) -> dict[str, Any]:
+    """One game of one policy: (mission, players, seed, policy, index, save dir) -> its record."""
+    mission, players, seed, name, index, save = task
+    game = new_game(random.Random(f"{seed}-{index}"), mission=mission, players=players)
+    policy = POLICIES[name](random.Random(f"{seed}-{index}-{name}"))
+    spent, decisions = 0.0, 0
+    for p in game.setup_token_players():
+        t0 = time.perf_counter()
+        slot = policy.setup_token(View(game.table(p), p))
+        spent, decisions = spent + time.perf_counter() - t0, decisions + 1
+        game.place_token(slot)
+    while not game.over:
+        t0 = time.perf_counter()
+        action = policy.move(View(game.table(game.turn), game.turn))
+        spent, decisions = spent + time.perf_counter() - t0, decisions + 1
+        game.play(action)
+    record = {"policy": name, "game": index, "result": game.result, "failed_cuts": game.strikes,
+              "turns": game.turns, "decisions": decisions, "seconds": spent}
+    if save:
+        stem = os.path.join(save, f"{name}-{index:05d}")
+        table = game.table()
+        table["meta"] = {**table.get("meta", {}), "simulated": {**record, "seed": seed}}
+        with open(stem + ".json", "w", encoding="utf-8") as f:
+            json.dump(table, f)
+        with open(stem + ".deal.json", "w", encoding="utf-8") as f:
+            json.dump({**game.deal_json(), "result": game.result}, f)
+    return record
+
+
+def run(mission: int, players: int, games: int, policies: list[str], seed: int = 0, jobs: int = 1,
+        save: str | None = None, progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+    """Every (policy, game) record, sorted by policy order then game index."""
+    unknown = [p for p in policies if p not in POLICIES]
+    if unknown:
+        raise ValueError(f"unknown policy {unknown[0]!r} (choose from {', '.join(POLICIES)})")
+    if save:
+        os.makedirs(save, exist_ok=True)
+    tasks = [(mission, players, seed, name, i, save) for i in range(games) for name in policies]
+    records = []
+    if progress:
+        progress(0, len(tasks))
+    if jobs <= 1:
+        for task in tasks:
+            records.append(play_game(task))
+            if progress:
+                progress(len(records), len(tasks))
+    else:
+        from concurrent.futures import ProcessPoolExecutor, as_completed  # not in Pyodide: jobs 1 there
+
+        with ProcessPoolExecutor(jobs) as pool:
+            for future in as_completed([pool.submit(play_game, t) for t in tasks]):
+                records.append(future.result())
+                if progress:
+                    progress(len(records), len(tasks))
+    order = {name: i for i, name in enumerate(policies)}
+    return sorted(records, key=lambda r: (order[r["policy"]], r["game"]))
+
+
+def summary(records: list[dict[str, Any]], policies: list[str]) -> dict[str, Any]:
+    """Per-policy figures and paired differences (module docstring)."""
+    by: dict[str, list[dict[str, Any]]] = {name: [r for r in records if r["policy"] == name] for name in policies}
+    rows = []
+    for name, rs in by.items():
+        n, wins = len(rs), sum(r["result"] == "win" for r in rs)
+        lo, hi = wilson(wins, n)
+        decisions = sum(r["decisions"] for r in rs)
+        rows.append({"policy": name, "games": n, "wins": wins, "win_rate": wins / n if n else 0.0,
+                     "ci95": [lo, hi], "mean_failed_cuts": sum(r["failed_cuts"] for r in rs) / n if n else 0.0,
+                     "losses": {"red": sum(r["result"] == "red" for r in rs),
+                                "detonator": sum(r["result"] == "detonator" for r in rs)},
+                     "seconds_per_decision": sum(r["seconds"] for r in rs) / decisions if decisions else 0.0})
+    pairs = []
+    for a, b in combinations(policies, 2):
+        wa = [int(r["result"] == "win") for r in by[a]]
+        wb = [int(r["result"] == "win") for r in by[b]]
+        if wa:
+            mean, lo, hi = paired_difference(wa, wb)
+            pairs.append({"a": a, "b": b, "difference": mean, "ci95": [lo, hi]})
+    return {"policies": rows, "pairs": pairs}
+
+
+def text(result: dict[str, Any]) -> str:
+    """The summary as a plain table."""
+    lines = [f"{'policy':14} {'games':>6} {'wins':>5} {'win rate':>8} {'95% CI':>15} {'failed':>7} "
+             f"{'red':>4} {'deton.':>6} {'s/decision':>10}"]
+    for r in result["policies"]:
+        lo, hi = r["ci95"]
+        lines.append(f"{r['policy']:14} {r['games']:6d} {r['wins']:5d} {r['win_rate']:8.3f} "
+                     f"{f'[{lo:.3f}, {hi:.3f}]':>15} {r['mean_failed_cuts']:7.2f} {r['losses']['red']:4d} "
+                     f"{r['losses']['detonator']:6d} {r['seconds_per_decision']:10.4f}")
+    if result["pairs"]:
+        lines.append("")
+        lines.append("paired difference of win rates (a - b), same deals, 95% interval:")
+        for p in result["pairs"]:
+            lo, hi = p["ci95"]
+            lines.append(f"  {p['a']:>14} - {p['b']:<14} {p['difference']:+.3f}  [{lo:+.3f}, {hi:+.3f}]")
+    return "\n".join(lines)
+
+
+def progress_bar(done: int, total: int) -> None:
+    """A one-line progress bar on stderr."""
+    width = 30
+    filled = width * done // total if total else width
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
