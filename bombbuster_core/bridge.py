@@ -23,6 +23,7 @@ import json
 from typing import Any, Callable
 
 from . import __version__
+from .jsonio import StrictJSONError, loads_strict
 from .analysis import EngineChoiceError, analyze
 from .beliefs import EngineLimit
 from .engines import DEFAULT
@@ -111,7 +112,7 @@ def handle(message: str, progress: Progress | None = None) -> str:
     """
     request_id = None
     try:
-        request = json.loads(message)
+        request = loads_strict(message)
         if not isinstance(request, dict):
             raise RequestError("request: expected an object")
         request_id = request.get("id")
@@ -125,7 +126,12 @@ def handle(message: str, progress: Progress | None = None) -> str:
         if e.event is not None:
             error["event"] = e.event
         return json.dumps({"id": request_id, "error": error})
-    except (RequestError, EngineChoiceError, EngineLimit, SuggestError, MissionError, json.JSONDecodeError) as e:
+    except (RequestError, EngineChoiceError, EngineLimit, SuggestError, MissionError, json.JSONDecodeError,
+            StrictJSONError) as e:
         return json.dumps({"id": request_id, "error": {"message": str(e)}})
+    except KeyboardInterrupt:  # e.g. raised by a progress callback to stop a long request
+        return json.dumps({"id": request_id, "error": {"message": "interrupted"}})
+    except RecursionError:
+        return json.dumps({"id": request_id, "error": {"message": "the request nests too deeply"}})
     except Exception as e:  # the boundary: a bug must still come back as a value, not kill the worker
         return json.dumps({"id": request_id, "error": {"message": f"internal error: {type(e).__name__}: {e}"}})

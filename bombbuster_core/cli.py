@@ -35,7 +35,7 @@ def read_table(path: str):
     """Load and validate a table file; raise TableError with a clear message."""
     try:
         with open(path, encoding="utf-8") as f:
-            raw = jsonio.loads(f.read())
+            raw = jsonio.loads_strict(f.read(jsonio.MAX_CHARS + 1))
     except OSError as e:
         raise TableError(f"cannot read {path}: {e.strerror}") from None
     except ValueError as e:  # json.JSONDecodeError, UnicodeDecodeError
@@ -44,8 +44,14 @@ def read_table(path: str):
 
 
 def main(argv: list[str] | None = None) -> int:
-    if argv is None:
-        argv = sys.argv[1:]
+    """Run one command; Ctrl-C stops it with exit status 130 and no traceback."""
+    try:
+        return _run(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _run(argv: list[str]) -> int:
     args = _plain_analyze(argv) or _parse(argv)
     if args.command == "new":
         return _new(args)
@@ -184,16 +190,28 @@ def _suggest(table: Any, args: argparse.Namespace) -> dict[str, Any]:
                     equipment_budget=args.budget, failure_token=not args.no_token)
     options = dict(player=args.player, mode=args.mode, probabilities=args.probabilities, top=args.top,
                    engine=args.engine, policy=policy)
-    if args.jobs <= 1:
+    from .children import bind_to_parent, usable_jobs
+
+    jobs = usable_jobs(args.jobs)
+    if jobs <= 1:
         return suggest(table, **options)
+    import os
     from concurrent.futures import ProcessPoolExecutor  # only here: Pyodide has no processes
     columns.PARALLEL_SWEEPS = False  # the pool is the parallelism; no forking beside its threads
-    with ProcessPoolExecutor(args.jobs) as pool:
-        def executor(fn: Any, jobs: Any) -> Any:
-            jobs = list(jobs)  # a few chunks per worker: balanced, yet cheap to ship
-            return pool.map(fn, jobs, chunksize=max(1, len(jobs) // (4 * args.jobs)))
+    pool = ProcessPoolExecutor(jobs, initializer=bind_to_parent, initargs=(os.getpid(),))
+    try:
+        def executor(fn: Any, work: Any) -> Any:
+            work = list(work)  # a few chunks per worker: balanced, yet cheap to ship
+            return pool.map(fn, work, chunksize=max(1, len(work) // (4 * jobs)))
 
-        return suggest(table, executor=executor, **options)
+        result = suggest(table, executor=executor, **options)
+    except KeyboardInterrupt:
+        # Stop now: waiting for the workers' chunks is not prompt; they die with this process.
+        sys.stdout.flush()
+        os._exit(130)
+    pool.shutdown()
+    return result
+
 
 def _sim_arguments(p_sa: argparse.ArgumentParser, p_to: argparse.ArgumentParser) -> None:
     from .sim.policies import POLICIES

@@ -10,6 +10,12 @@ with json's default settings and gives exactly what ``json.loads`` and
 Malformed text is handed to ``json.loads`` for its usual error message, and
 where ``_json`` is missing or differs (other Pythons) :mod:`json` does all
 the work.  Checked on CPython 3.11 and Pyodide's 3.14.
+
+:func:`loads_strict` is the reader of table files and worker requests: JSON
+as the standard spells it and nothing more — no NaN or Infinity, no number
+too large for a float, no duplicate key in an object, no nesting deeper than
+:data:`MAX_DEPTH` (checked before the recursive scan), no text longer than
+:data:`MAX_CHARS`.  Each is refused with :class:`StrictJSONError` saying why.
 """
 from __future__ import annotations
 
@@ -33,15 +39,52 @@ class _Defaults:
     parse_constant = {"-Infinity": -inf, "Infinity": inf, "NaN": nan}.__getitem__
 
 
+MAX_DEPTH = 64  # a table nests 5 levels; far beyond that is not a table
+MAX_CHARS = 4_000_000  # a 5-player table with hundreds of events is ~100 kB
+
+
+class StrictJSONError(ValueError):
+    """Text that is JSON only by a lenient reading (or not a sane document)."""
+
+
+def _no_constant(name: str) -> Any:
+    raise StrictJSONError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (inf, -inf):
+        raise StrictJSONError(f"the number {text} is too large")
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise StrictJSONError(f"the key {key!r} appears twice in one object")
+            seen.add(key)
+    return obj
+
+
+class _Strict(_Defaults):
+    object_pairs_hook = staticmethod(_unique_keys)
+    parse_float = staticmethod(_finite_float)
+    parse_constant = staticmethod(_no_constant)
+
+
 try:
     from _json import encode_basestring_ascii, make_encoder, make_scanner
 
     _scan = make_scanner(_Defaults)
+    _strict_scan = make_scanner(_Strict)
     # json.dumps' defaults: no indent, ", " and ": ", ASCII escapes, NaN allowed,
     # no circular-reference check (this module only prints trees it built).
     _encode = make_encoder(None, None, encode_basestring_ascii, None, ": ", ", ", False, False, True)
 except (ImportError, TypeError):  # pragma: no cover - no _json, or another signature: json does it all
-    _scan = _encode = None
+    _scan = _strict_scan = _encode = None
 
 
 def loads(text: str) -> Any:
@@ -60,6 +103,51 @@ def loads(text: str) -> Any:
     import json
 
     return json.loads(text)
+
+
+def loads_strict(text: str) -> Any:
+    """Read a standard JSON document; :class:`StrictJSONError` for what only a lenient
+    reader accepts (see the module docstring), ``json.JSONDecodeError`` for malformed text."""
+    if len(text) > MAX_CHARS:
+        raise StrictJSONError(f"the text is {len(text):,} characters long; at most {MAX_CHARS:,} are read")
+    _check_depth(text)
+    if _strict_scan is not None:
+        start = len(text) - len(text.lstrip(_WHITESPACE))
+        try:
+            value, end = _strict_scan(text, start)
+        except StrictJSONError:
+            raise
+        except Exception:  # noqa: BLE001 - malformed: json.loads below says where and why
+            pass
+        else:
+            if not text[end:].strip(_WHITESPACE):
+                return value
+    import json
+
+    return json.loads(text, object_pairs_hook=_unique_keys, parse_float=_finite_float, parse_constant=_no_constant)
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH before any recursive reader sees it."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    depth, in_string, escaped = 0, False, False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c == "[" or c == "{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise StrictJSONError(f"the document nests more than {MAX_DEPTH} levels deep")
+        elif c == "]" or c == "}":
+            depth -= 1
 
 
 def dumps(value: Any) -> str:

@@ -801,6 +801,13 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
         raise SuggestError(f"unknown equipment {unknown[0]!r} (choose from {', '.join(EQUIPMENT)})")
     if top is not None and top < 0:
         raise SuggestError("top must be >= 0")
+    # NaN compares false both ways, so "not 0 <= cap <= 1" also refuses it (and inf).
+    if isinstance(policy.red_cap, bool) or not 0 <= policy.red_cap <= 1:
+        raise SuggestError(f"red_cap must be a probability between 0 and 1, not {policy.red_cap!r}")
+    if policy.per_kind < 0:
+        raise SuggestError(f"per_kind must be >= 0, not {policy.per_kind}")
+    if policy.equipment_budget is not None and policy.equipment_budget < 0:
+        raise SuggestError(f"budget must be >= 0 or none, not {policy.equipment_budget}")
     if player is None:
         if table.me is None:
             raise SuggestError("no player to move: the table has no 'me'; name the player")

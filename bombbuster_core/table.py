@@ -171,7 +171,7 @@ def load_table(obj: Any) -> Table:
     """Validate a decoded format-1 table file; raise :class:`TableError` when malformed."""
     top = _Reader(obj, "table", None, {"format", "meta", "players", "wires", "me", "events", "nano"},
                   {"players", "wires"})
-    if "format" in obj and obj["format"] != FORMAT:
+    if "format" in obj and (type(obj["format"]) is not int or obj["format"] != FORMAT):
         raise top.fail("format", f"unsupported format {obj['format']!r} (this is format {FORMAT})")
     players = _parse_players(top)
     deck, red_value = _parse_wires(obj["wires"])
@@ -331,7 +331,7 @@ def _parse_me(raw: Any, table: Table) -> tuple[int | None, tuple[tuple[Key | Non
                 continue
             key = r.key("stands", k)
             if key not in deck.copies:
-                raise r.fail("stands", f"{key_str(key)} is not in play")
+                raise r.fail("stands", f"{key_str(key)} is not in play (nearest: {deck.nearest(key)})")
             if seg.kind == "x" and shapes[s] == X_BLUE and colour(key) != "blue":
                 raise r.fail("stands", f"stand {s} slot {j} is an X slot of blue wires; {key_str(key)} is not blue")
             used[key] = used.get(key, 0) + 1
@@ -405,7 +405,7 @@ class _EventParser:
             ref = self.slot(r, "at", entry["at"])
             key = r.key("value", entry["value"])
             if key not in self.deck.copies:
-                raise r.fail("value", f"{key_str(key)} is not in play")
+                raise r.fail("value", f"{key_str(key)} is not in play (nearest: {self.deck.nearest(key)})")
             wire = self.board.wire(ref.player, ref.stand, ref.slot)
             if self.table.me is not None and self.board.owner_flipped(wire, self.table.me):
                 raise r.fail("at", f"{ref} is my own flipped wire: I cannot have seen it")
@@ -671,7 +671,7 @@ class _EventParser:
             slots.append(self.uncut(r, "slots", self.slot(r, "slots", s, player=actor, extra={"value"})))
             key = r.key("slots", s["value"]) if "value" in s else None
             if key is not None and key not in self.deck.copies:
-                raise r.fail("slots", f"{key_str(key)} is not in play")
+                raise r.fail("slots", f"{key_str(key)} is not in play (nearest: {self.deck.nearest(key)})")
             if key is not None and colour(key) != RED and value_of(key) != self.table.red_value:
                 raise r.fail("slots", f"{key_str(key)} is not a red wire")
             keys.append(key)

@@ -25,20 +25,27 @@ class WireError(ValueError):
 
 
 def parse_key(raw: object) -> Key:
-    """Parse a JSON sort key (``3``, ``3.1``, ``"5.5"``) into tenths."""
+    """Parse a JSON sort key (``3``, ``3.1``, ``"5.5"``) into tenths.
+
+    Strict: a number with at most one decimal written exactly (``2.1000001``
+    is refused, naming the nearest key), or a string of ASCII digits with at
+    most one decimal digit (no ``"1_0"``, no full-width digits, no exponent).
+    """
     if isinstance(raw, bool):
         raise WireError(f"{raw!r} is not a sort key")
     if isinstance(raw, str):
-        try:
-            raw = float(raw) if "." in raw else int(raw)
-        except ValueError:
-            raise WireError(f"{raw!r} is not a sort key") from None
+        whole, dot, digit = raw.partition(".")
+        if not whole or not all(c in "0123456789" for c in whole + digit) or (dot and len(digit) != 1):
+            raise WireError(f"{raw!r} is not a sort key (write it as 3, 3.1 or 5.5)")
+        raw = int(whole) if not dot else int(whole) + int(digit) / 10
     if isinstance(raw, int):
         tenths = raw * 10
     elif isinstance(raw, float):
+        if raw != raw or raw in (float("inf"), float("-inf")) or abs(raw) > 1e6:
+            raise WireError(f"{raw!r} is not a sort key")
         tenths = round(raw * 10)
-        if abs(tenths - raw * 10) > 1e-6:
-            raise WireError(f"{raw!r} is not a sort key (one decimal at most)")
+        if tenths / 10 != raw:
+            raise WireError(f"{raw!r} is not a sort key (one decimal at most; nearest: {key_str(tenths)})")
     else:
         raise WireError(f"{raw!r} is not a sort key")
     if tenths < 10 or tenths % 10 not in _COLOUR_OF_DIGIT:
@@ -111,6 +118,10 @@ class Deck(Record):
     def in_play(self) -> int:
         """Number of tiles dealt to the stands."""
         return sum(self.copies.values()) - sum(len(p.candidates) - p.count for p in self.pools)
+
+    def nearest(self, key: Key) -> str:
+        """The sort key in play nearest to ``key``, for error messages."""
+        return key_str(min(self.copies, key=lambda k: (abs(k - key), k)))
 
     def keys_of_value(self, value: Value) -> frozenset[Key]:
         """Every sort key in the deck whose gameplay value is ``value``."""

@@ -1,0 +1,57 @@
+"""Child processes of the command line that never outlive it.
+
+The CLI forks its mirrored sweep (engines/columns.py) and may run a process
+pool (``suggest --jobs``).  If the CLI dies — Ctrl-C, a timeout's SIGKILL, a
+crashed caller — those children must go too, or a harness with timeouts
+leaks processes.  A child calls :func:`bind_to_parent` first thing:
+
+* on Linux the kernel sends it SIGKILL when its parent dies
+  (``prctl(PR_SET_PDEATHSIG)``), the one way that also covers SIGKILL;
+* elsewhere a daemon thread polls the parent's pid and exits when it changes.
+
+Children ignore SIGINT: Ctrl-C reaches the whole process group, and the
+parent alone decides to stop (exit 130, no traceback), which then ends them.
+Pyodide has no processes; nothing here runs there.
+"""
+from __future__ import annotations
+
+import os
+import signal
+
+_PR_SET_PDEATHSIG = 1
+
+
+def bind_to_parent(parent: int) -> None:
+    """Make this (child) process die with ``parent``; call it right after the fork or spawn."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not _kernel_binds():
+        _poll_parent(parent)
+    if os.getppid() != parent:  # the parent died before the binding took hold
+        os._exit(1)
+
+
+def _kernel_binds() -> bool:
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError, ImportError):
+        return False
+
+
+def _poll_parent(parent: int) -> None:
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def usable_jobs(asked: int) -> int:
+    """Worker processes worth starting: never more than the machine's cores."""
+    return max(1, min(asked, os.cpu_count() or 1))

@@ -1,0 +1,171 @@
+"""Hostile and odd inputs: a clear error or a result, never a traceback; no orphan processes.
+
+Issue 13's cases: non-finite and huge numbers, deep nesting, duplicate keys,
+numbers JSON does not spell, booleans for numbers, near-miss sort keys; bad
+suggestion options through the CLI and the bridge; killing the CLI while its
+forked sweep or process pool runs.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bombbuster_core import bridge
+from bombbuster_core.children import usable_jobs
+from bombbuster_core.table import TableError, load_table
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = '{"players": [{"stands": [3]}, {"stands": [3]}], "wires": {"deck": {"1": 2, "2": 2, "3": 1, "3.1": 1}}, %s}'
+SLOT = '{"player": 0, "stand": 0, "slot": 0}'
+
+
+def cli(tmp_path: Path, text: str, *args: str, command: str = "analyze") -> tuple[int, dict[str, Any]]:
+    path = tmp_path / "t.json"
+    path.write_text(text)
+    proc = subprocess.run([sys.executable, "-m", "bombbuster_core", command, str(path), *args], capture_output=True,
+                          text=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+HOSTILE = {
+    "NaN key": BASE % '"me": {"player": 0, "stands": [[NaN, 1, 2]]}',
+    "Infinity key": BASE % '"me": {"player": 0, "stands": [[Infinity, 1, 2]]}',
+    "1e308 key": BASE % '"me": {"player": 0, "stands": [[1e308, 1, 2]]}',
+    "1e400 key": BASE % '"me": {"player": 0, "stands": [[1, 2, 1e400]]}',
+    "near-miss yellow": BASE % '"me": {"player": 0, "stands": [[1, 2, 3.1000001]]}',
+    "underscore key": BASE.replace('"3": 1', '"1_0": 1') % '"events": []',
+    "full-width key": BASE.replace('"3": 1', '"\uff13": 1') % '"events": []',
+    "format true": BASE % '"format": true',
+    "duplicate key": BASE % '"events": [], "events": []',
+    "deep nesting": BASE % ('"meta": ' + "[" * 100_000 + "]" * 100_000),
+    "boolean size": '{"players": [{"stands": [true]}, {"stands": [5]}], "wires": {"deck": {"1": 6}}}',
+    "no type": BASE % ('"events": [{"at": %s, "value": 1}]' % SLOT),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_tables_get_a_clear_error(tmp_path: Path, name: str) -> None:
+    code, out = cli(tmp_path, HOSTILE[name])
+    assert code == 2 and out["error"], out
+    reply = json.loads(bridge.handle('{"id": 1, "method": "analyze", "params": {"table": %s}}' % HOSTILE[name]))
+    assert reply["id"] in (1, None) and reply["error"]["message"]
+    assert "internal error" not in reply["error"]["message"]
+
+
+def test_messages_say_what_is_wrong() -> None:
+    with pytest.raises(TableError, match="nearest: 3.1"):
+        load_table(json.loads(BASE % '"me": {"player": 0, "stands": [[1, 2, 3.1000001]]}'))
+    with pytest.raises(TableError, match="nearest: 3.1"):
+        load_table(json.loads(BASE % '"me": {"player": 0, "stands": [[1, 2, 3.5]]}'))
+    with pytest.raises(TableError, match="missing field 'type'"):
+        load_table(json.loads(BASE % ('"events": [{"at": %s, "value": 1}]' % SLOT)))
+
+
+def test_huge_text_is_refused(tmp_path: Path) -> None:
+    code, out = cli(tmp_path, BASE % ('"meta": "%s"' % ("x" * 5_000_000)))
+    assert code == 2 and "at most" in out["error"]
+
+
+@pytest.mark.parametrize("cap", ["nan", "inf", "1e400", "-0.5", "2"])
+def test_bad_red_cap_is_refused(tmp_path: Path, cap: str) -> None:
+    code, out = cli(tmp_path, BASE % '"me": {"player": 0, "stands": [[1, 1, 2]]}', "--red-cap", cap,
+                    command="suggest")
+    assert code == 2 and "red_cap" in out["error"]
+
+
+def test_bridge_refuses_bad_options_and_stops_when_interrupted() -> None:
+    table = json.loads(BASE % '"me": {"player": 0, "stands": [[1, 1, 2]]}')
+    for params in ({"per_kind": -1}, {"budget": -1}, {"red_cap": 1.5}):
+        reply = json.loads(bridge.handle(json.dumps({"id": 7, "method": "suggest", "params": {"table": table, **params}})))
+        assert reply["id"] == 7 and "error" in reply and "internal" not in reply["error"]["message"]
+    reply = json.loads(bridge.handle('{"id": NaN, "method": "ping"}'))  # the reply is JSON, the id is refused
+    assert reply == {"id": None, "error": {"message": "NaN is not a JSON number"}}
+
+    def stop(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    public = json.loads(BASE % '"events": []')
+    reply = json.loads(bridge.handle(json.dumps({"id": 3, "method": "suggest", "params": {"table": public, "player": 0,
+                                                                                         "mode": "entropy"}}), stop))
+    assert reply["id"] == 3 and reply.get("error", {}).get("message") in ("interrupted", None)
+
+
+def test_jobs_never_exceed_the_cores() -> None:
+    assert usable_jobs(64) == (os.cpu_count() or 1) and usable_jobs(0) == 1
+
+
+# ---------------------------------------------------------------- no orphans
+
+def heavy_table(name: str = "5p public, setup tokens") -> str:
+    """A benchmark state; the 5-player public one is big enough that the CLI forks its mirrored sweep."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench_analyze import states  # noqa: PLC0415
+
+    return json.dumps(states()[name])
+
+
+def processes_running(marker: str) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes()
+                status = (entry / "status").read_text()
+            except OSError:
+                continue
+            if marker.encode() in cmdline and "State:\tZ" not in status:
+                pids.append(int(entry.name))
+    return pids
+
+
+def wait_for_children(marker: str, proc: subprocess.Popen) -> None:
+    """Until the CLI has started its forked sweep or its pool (so the kill tests what it should)."""
+    deadline = time.time() + 30
+    while len(processes_running(marker)) < 2:
+        assert proc.poll() is None and time.time() < deadline, "the CLI ended before it started a child"
+        time.sleep(0.02)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
+@pytest.mark.parametrize("command", [("analyze",), ("suggest", "--player", "0", "--mode", "entropy", "--jobs", "2")])
+def test_killing_the_cli_leaves_no_process(tmp_path: Path, command: tuple[str, ...]) -> None:
+    path = tmp_path / f"kill-{random.randrange(10**9)}.json"
+    path.write_text(heavy_table("5p public, setup tokens" if command[0] == "analyze" else "5p observer, setup tokens"))
+    rng = random.Random(13)
+    for _ in range(3):
+        proc = subprocess.Popen([sys.executable, "-m", "bombbuster_core", command[0], str(path), *command[1:]],
+                                cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        wait_for_children(path.name, proc)
+        time.sleep(rng.uniform(0, 0.3))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        deadline = time.time() + 1.0  # the kernel ends them at once; a worker finishing its chunk is too late
+        while processes_running(path.name) and time.time() < deadline:
+            time.sleep(0.1)
+        assert processes_running(path.name) == []
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
+def test_ctrl_c_exits_130_without_traceback(tmp_path: Path) -> None:
+    path = tmp_path / f"int-{random.randrange(10**9)}.json"
+    path.write_text(heavy_table("5p observer, setup tokens"))
+    proc = subprocess.Popen([sys.executable, "-m", "bombbuster_core", "suggest", str(path), "--player", "0", "--mode", "entropy",
+                             "--jobs", "2"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for_children(path.name, proc)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "Traceback" not in out + err
+    time.sleep(0.5)
+    assert processes_running(path.name) == []
