@@ -164,9 +164,11 @@ class Compiler:
                 for j in range(set_aside):
                     self.domains[(sid, j)] = frozenset(pool.candidates)
         self.stands = tuple(stands)
-        self.counts: list[CountIn] = []
-        self.orders: list[Order] = []
-        self.values: list[ValueFact] = []
+        # Ordered sets: a fact repeated (40,000 identical failed calls) is kept once,
+        # so the engines' cost stays linear in the number of events.
+        self.counts: dict[CountIn, None] = {}
+        self.orders: dict[Order, None] = {}
+        self.values: dict[ValueFact, None] = {}
         self.all_keys = frozenset(self.deck.copies)
         of = self.deck.keys_of_value
         self.red = of(RED) | (of(table.red_value) if table.red_value and rules.COUNTS_AS_RED_EXPLODES else frozenset())
@@ -180,6 +182,10 @@ class Compiler:
         """The facts gathered so far."""
         return Problem(dict(self.deck.copies), self.stands, dict(self.domains), tuple(self.counts),
                        tuple(self.orders), tuple(self.values))
+
+    def add(self, fact: CountIn | Order | ValueFact) -> None:
+        facts: dict = self.counts if isinstance(fact, CountIn) else self.orders if isinstance(fact, Order) else self.values
+        facts[fact] = None
 
     def pos(self, ref: SlotRef) -> Pos:
         """The identity (problem position) of the wire now at ``ref``."""
@@ -203,7 +209,7 @@ class Compiler:
         """The actor holds an uncut wire of each value (of those they can see)."""
         hand = frozenset(self.board.visible_uncut(actor))
         for v in values:
-            self.counts.append(CountIn(hand, self.deck.keys_of_value(v), 1, len(hand)))
+            self.add(CountIn(hand, self.deck.keys_of_value(v), 1, len(hand)))
 
     def not_called(self, pos: Pos, values: tuple[Value, ...]) -> None:
         self.only(pos, self.all_keys - frozenset().union(*(self.deck.keys_of_value(v) for v in values)))
@@ -224,7 +230,7 @@ class Compiler:
             stand = [w for w in self.board.hand(p, s)
                      if rules.COUNT_TOKEN_SEES_OWN_FLIPPED or not self.board.owner_flipped(w, p)]
             del seg
-            self.values.append(SameValueCount(pos, frozenset(stand), int(token.arg)))
+            self.add(SameValueCount(pos, frozenset(stand), int(token.arg)))
 
     def failed(self, pos: Pos, values: tuple[Value, ...], token: Token | None, stabilizer: bool) -> None:
         """A failed cut on ``pos``: not a called value; the token's meaning, or red with the Stabilizer."""
@@ -273,7 +279,7 @@ class Compiler:
                     for pos in targets:
                         self.only(pos, self.red)
                 elif rules.DETECTOR_NOT_ALL_RED:
-                    self.counts.append(CountIn(frozenset(targets), self.red, 0, len(targets) - 1))
+                    self.add(CountIn(frozenset(targets), self.red, 0, len(targets) - 1))
         elif isinstance(e, SoloCut):
             mine = {self.pos(s) for s in e.slots}
             for pos in mine:
@@ -293,11 +299,11 @@ class Compiler:
             for p, row in enumerate(e.answers):
                 for s, yes in enumerate(row):
                     slots = frozenset(w for w in self.board.uncut(p, s) if not self.board.special(w))
-                    self.counts.append(CountIn(slots, keys, 1, len(slots)) if yes else CountIn(slots, keys, 0, 0))
+                    self.add(CountIn(slots, keys, 1, len(slots)) if yes else CountIn(slots, keys, 0, 0))
         elif isinstance(e, Label):
             a = self.pos(e.at)
             b = self.board.wire(e.at.player, e.at.stand, e.at.slot + 1)
-            self.values.append(SameValue(a, b, e.equal))
+            self.add(SameValue(a, b, e.equal))
         elif isinstance(e, FastPass):
             for s in e.slots:
                 self.only(self.pos(s), of(e.value))
@@ -314,11 +320,11 @@ class Compiler:
         elif isinstance(e, Absent):
             hand = frozenset(self.board.visible_uncut(e.player, e.stand))
             keys = frozenset().union(*(of(v) for v in e.values))
-            self.counts.append(CountIn(hand, keys, 0, 0))
+            self.add(CountIn(hand, keys, 0, 0))
         elif isinstance(e, Dealt):
             rows = self.dealt_layout[e.player] if e.stand is None else [self.dealt_layout[e.player][e.stand]]
             hand = frozenset(w for row in rows for w in row)
-            self.counts.append(CountIn(hand, of(e.value), e.count, e.count))
+            self.add(CountIn(hand, of(e.value), e.count, e.count))
         elif isinstance(e, MultiCut):
             if e.success:
                 for s in e.slots:
@@ -347,9 +353,9 @@ class Compiler:
         wire = self.board.wire(player, stand, slot)
         left, right = self.board.neighbours(player, stand, slot)
         if left is not None:
-            self.orders.append(Order(left, wire))
+            self.add(Order(left, wire))
         if right is not None:
-            self.orders.append(Order(wire, right))
+            self.add(Order(wire, right))
 
 
 def compile_table(table: Table) -> Problem:

@@ -169,3 +169,15 @@ def test_ctrl_c_exits_130_without_traceback(tmp_path: Path) -> None:
     assert proc.returncode == 130 and "Traceback" not in out + err
     time.sleep(0.5)
     assert processes_running(path.name) == []
+
+
+def test_repeated_identical_facts_are_merged() -> None:
+    """Cost linear in the events: 4,000 identical failed calls give one count fact, not 4,000."""
+    from bombbuster_core.facts import compile_table
+
+    call = {"type": "dual_cut", "actor": 0, "target": {"player": 1, "stand": 0, "slot": 0}, "value": 2,
+            "success": False, "token": 1}
+    table = {"players": [{"stands": [6]}, {"stands": [6]}], "wires": {"blue": [1, 2, 3]}}
+    once = compile_table(load_table({**table, "events": [call]}))
+    many = compile_table(load_table({**table, "events": [call] * 4000}))
+    assert many.counts == once.counts and len(many.counts) == 1
