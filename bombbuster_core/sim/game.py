@@ -188,6 +188,25 @@ class Game:
         self.events.append({"type": "info_token", "at": _ref(slot), "value": key // 10})
 
     # -- turns
+    def legal_moves(self) -> list[Action]:
+        """Every legal action of the player to move (it depends only on their hand and what is cut)."""
+        p = self.turn
+        mine = self.uncut(p)
+        held = sorted({value_of(self.key(x)) for x in mine} - {RED}, key=str)
+        out: list[Action] = []
+        if mine and all(value_of(self.key(x)) == RED for x in mine):
+            out.append(RevealRed(p))
+        others = [x for q in range(self.players) if q != p for x in self.uncut(q)]
+        out += [DualCut(t, v) for t in others for v in held]
+        out += [SoloCut(v) for v in held if not any(value_of(self.key(x)) == v for x in others)]
+        if "no_double_detector" not in self.tags and p not in self.detectors_used:
+            for q in range(self.players):
+                for s in range(len(self.hands[q]) if q != p else 0):
+                    row = [x for x in self.uncut(q) if x[1] == s]
+                    out += [DoubleDetector((a, b), v) for i, a in enumerate(row) for b in row[i + 1:]
+                            for v in held if isinstance(v, int)]
+        return out
+
     def play(self, action: Action) -> None:
         """The player to move does ``action``; then the turn passes (or the game ends)."""
         if self.over:
