@@ -102,7 +102,9 @@ def run(mission: int, players: int, games: int, policies: list[str], seed: int =
     else:
         from concurrent.futures import ProcessPoolExecutor, as_completed  # not in Pyodide: jobs 1 there
 
-        with ProcessPoolExecutor(jobs) as pool:
+        from ..children import bind_to_parent
+
+        with ProcessPoolExecutor(jobs, initializer=bind_to_parent, initargs=(os.getpid(),)) as pool:
             for future in as_completed([pool.submit(play_game, t) for t in tasks]):
                 records.append(future.result())
                 if progress:
