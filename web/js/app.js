@@ -79,6 +79,7 @@ function showSetup() {
   renderSetup(screenRoot, {
     onStart: (table) => startGame(storage.newGame(table)),
     onCancel: hasGames ? () => openCurrentOrSetup() : null,
+    engine,
   });
   window.scrollTo(0, 0);
 }

@@ -240,6 +240,10 @@ export function installScriptingApi(pool, extras = {}) {
     analyze: (table, options = {}) => pool.request("analyze", { table, ...stripCallbacks(options) }, options),
     /** Promise of exactly the CLI's `suggest` JSON (rejects until the core provides it). */
     suggest: (table, options = {}) => pool.request("suggest", { table, ...stripCallbacks(options) }, options),
+    /** Promise of the mission catalogue (bridge method `missions`: number, name, players, rules, choices). */
+    missions: () => pool.request("missions", {}),
+    /** Promise of a mission's format-1 table (bridge method `new`: {mission, players, yellow?, red?, number?}). */
+    newTable: (params) => pool.request("new", params),
     /** Promise of {version} of the core running in the workers. */
     ping: () => pool.request("ping", {}),
     cancelAll: () => pool.cancelAll(),

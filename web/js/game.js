@@ -307,6 +307,7 @@ export class GameScreen {
     if (preset.xy) preset.xyPreset = true;
     if (preset.stabilizer) preset.stabilizerPreset = true;
     this.draft = { type: action.type, action: action.id, ...preset, ...prefill };
+    this.moreActions = false;
     if (this.draft.type === "reveal_red" && this.draft.actor !== undefined) this.draft.redSlots = this.uncutSlotsOf(this.draft.actor);
     this.refusal = null;
     this.render();

@@ -18,8 +18,9 @@ export function dealSizes(total, standCount) {
 
 /** The number of wires the wire set puts in play. */
 export function wireCount(wires) {
+  if (wires.deck) return Object.values(wires.deck).reduce((sum, copies) => sum + copies, 0);
   const pools = (wires.uncertain || []).reduce((sum, pool) => sum + pool.count, 0);
-  return 4 * wires.blue.length + wires.yellow.length + wires.red.length + pools;
+  return 4 * (wires.blue || []).length + (wires.yellow || []).length + (wires.red || []).length + pools;
 }
 
 export function range(lo, hi) {
@@ -57,9 +58,9 @@ export function possibleKeys(wires) {
     return { blue: of("blue"), yellow: of("yellow"), red: of("red") };
   }
   const pooled = (wires.uncertain || []).flatMap((pool) => pool.candidates);
-  const yellow = [...wires.yellow, ...pooled.filter((k) => colourOf(k) === "yellow")];
-  const red = [...wires.red, ...pooled.filter((k) => colourOf(k) === "red")];
-  return { blue: wires.blue, yellow: yellow.sort((a, b) => a - b), red: red.sort((a, b) => a - b) };
+  const yellow = [...(wires.yellow || []), ...pooled.filter((k) => colourOf(k) === "yellow")];
+  const red = [...(wires.red || []), ...pooled.filter((k) => colourOf(k) === "red")];
+  return { blue: wires.blue || [], yellow: yellow.sort((a, b) => a - b), red: red.sort((a, b) => a - b) };
 }
 
 /** Stand list in table order: [{player, stand, size, index}]. */
@@ -155,28 +156,4 @@ export function describeEvent(event, table) {
     default:
       return `${event.type} event`;
   }
-}
-
-/** Build a format-1 table from the setup form's state. */
-export function tableFromSetup(setup) {
-  const table = {
-    players: setup.players.map((player) => ({ name: player.name, stands: [...player.stands] })),
-    wires: {
-      blue: range(setup.blueLow, setup.blueHigh),
-      yellow: [...setup.yellow],
-      red: [...setup.red],
-    },
-    events: [],
-  };
-  const pools = setup.pools.filter((pool) => pool.candidates.length);
-  if (pools.length) {
-    table.wires.uncertain = pools.map((pool) => ({
-      candidates: [...pool.candidates].sort((a, b) => a - b),
-      count: pool.count,
-    }));
-  }
-  if (setup.me !== null && setup.me !== undefined) {
-    table.me = { player: setup.me, stands: setup.myStands.map((wires) => [...wires].sort((a, b) => a - b)) };
-  }
-  return table;
 }

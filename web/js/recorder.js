@@ -17,25 +17,25 @@ export const ACTIONS = [
   { id: "solo_cut", name: "Solo cut", type: "solo_cut", base: true },
   { id: "info_token", name: "Info token", type: "info_token", base: true },
   { id: "reveal_red", name: "Reveal red", type: "reveal_red", base: true },
-  { id: "double_detector", name: "Double Detector", type: "detector", preset: { kind: "double" }, tags: ["double_detector", "detector", "detectors"] },
-  { id: "triple_detector", name: "Triple Detector", type: "detector", preset: { kind: "triple" }, tags: ["triple_detector", "detector", "detectors"] },
-  { id: "super_detector", name: "Super Detector", type: "detector", preset: { kind: "super" }, tags: ["super_detector", "detector", "detectors"] },
-  { id: "xy_ray", name: "X or Y ray", type: "dual_cut", preset: { xy: true }, tags: ["xy_ray", "x_or_y_ray", "xy"] },
+  { id: "double_detector", name: "Double Detector", type: "detector", preset: { kind: "double" }, tags: ["double_detector_every_turn"] },
+  { id: "triple_detector", name: "Triple Detector", type: "detector", preset: { kind: "triple" }, tags: ["new_characters"] },
+  { id: "super_detector", name: "Super Detector", type: "detector", preset: { kind: "super" }, tags: [] },
+  { id: "xy_ray", name: "X or Y ray", type: "dual_cut", preset: { xy: true }, tags: ["new_characters"] },
   { id: "stabilizer", name: "Stabilizer", type: "dual_cut", preset: { stabilizer: true }, tags: ["stabilizer"] },
-  { id: "radar", name: "General Radar", type: "radar", tags: ["radar", "general_radar"] },
-  { id: "label_equal", name: "Label =", type: "label", preset: { kind: "equal" }, tags: ["label", "labels", "label_equal"] },
-  { id: "label_different", name: "Label ≠", type: "label", preset: { kind: "different" }, tags: ["label", "labels", "label_different"] },
-  { id: "single_wire_label", name: "Single Wire Label", type: "info_token", preset: { value: { count: 1 } }, tags: ["single_wire_label"] },
-  { id: "fast_pass", name: "Fast Pass", type: "fast_pass", tags: ["fast_pass"] },
-  { id: "disintegrator", name: "Disintegrator", type: "disintegrator", tags: ["disintegrator"] },
-  { id: "grappling_hook", name: "Grappling Hook", type: "move", tags: ["grappling_hook", "move"] },
-  { id: "walkie_talkies", name: "Walkie-Talkies", type: "swap", tags: ["walkie_talkies", "swap"] },
+  { id: "radar", name: "General Radar", type: "radar", tags: ["radar_each_turn", "new_characters"] },
+  { id: "label_equal", name: "Label =", type: "label", preset: { kind: "equal" }, tags: [] },
+  { id: "label_different", name: "Label ≠", type: "label", preset: { kind: "different" }, tags: [] },
+  { id: "single_wire_label", name: "Single Wire Label", type: "info_token", preset: { value: { count: 1 } }, tags: ["double_numbered_equipment"] },
+  { id: "fast_pass", name: "Fast Pass", type: "fast_pass", tags: ["double_numbered_equipment"] },
+  { id: "disintegrator", name: "Disintegrator", type: "disintegrator", tags: ["double_numbered_equipment"] },
+  { id: "grappling_hook", name: "Grappling Hook", type: "move", tags: ["double_numbered_equipment"] },
+  { id: "walkie_talkies", name: "Walkie-Talkies", type: "swap", tags: ["new_characters"] },
   { id: "nano", name: "Nano gives a wire", type: "move", preset: { from: "nano" }, tags: ["nano"] },
-  { id: "false_token", name: "False token", type: "info_token", preset: { falseToken: true }, tags: ["false_tokens", "false_token", "false"] },
-  { id: "absent", name: "Absent values", type: "absent", tags: ["absent", "absent_tokens", "skip", "cannot_play"] },
-  { id: "dealt", name: "Dealt colours", type: "dealt", tags: ["dealt", "predealt"] },
-  { id: "multi_cut", name: "Multi cut", type: "multi_cut", tags: ["multi_cut", "special_action"] },
-  { id: "tripwire", name: "Tripwire", type: "tripwire", tags: ["tripwire", "tripwires"] },
+  { id: "false_token", name: "False token", type: "info_token", preset: { falseToken: true }, tags: ["false_tokens"] },
+  { id: "absent", name: "Absent values", type: "absent", tags: ["absent_tokens", "cannot_play_skips", "random_setup_tokens", "forced_value"] },
+  { id: "dealt", name: "Dealt colours", type: "dealt", tags: ["dealt"] },
+  { id: "multi_cut", name: "Multi cut", type: "multi_cut", tags: ["multi_cut"] },
+  { id: "tripwire", name: "Tripwire", type: "tripwire", tags: ["tripwire"] },
 ];
 const ACTION_BY_ID = new Map(ACTIONS.map((action) => [action.id, action]));
 
@@ -43,16 +43,26 @@ export function actionById(id) {
   return ACTION_BY_ID.get(id);
 }
 
-/** Ids of the actions a mission preset names in `meta.rules` (tags or action ids), in their order. */
+/** The mission's rule tags (meta.rules of a preset), or []. */
+export function ruleTags(table) {
+  return table.meta && Array.isArray(table.meta.rules) ? table.meta.rules.map(String) : [];
+}
+
+/**
+ * Ids of the actions shown first, in order: those the mission's meta.rules
+ * tags name (bombbuster_core/missions.py RULE_TAGS), the Double Detector every
+ * character carries (unless the mission removes it), then every action this
+ * game has already recorded.
+ */
 export function relevantActions(table) {
-  const rules = table.meta && Array.isArray(table.meta.rules) ? table.meta.rules.map(String) : [];
+  const rules = ruleTags(table);
   const ids = [];
+  const add = (id) => { if (ACTION_BY_ID.has(id) && !ACTION_BY_ID.get(id).base && !ids.includes(id)) ids.push(id); };
   for (const rule of rules) {
-    for (const action of ACTIONS) {
-      if (action.base || ids.includes(action.id)) continue;
-      if (action.id === rule || (action.tags || []).includes(rule)) ids.push(action.id);
-    }
+    for (const action of ACTIONS) if ((action.tags || []).includes(rule)) add(action.id);
   }
+  if (!rules.includes("no_double_detector") && !rules.includes("no_equipment")) add("double_detector");
+  for (const event of table.events || []) add(actionOfEvent(event));
   return ids;
 }
 
@@ -109,7 +119,13 @@ export function stepsFor(draft, screen) {
   const sorted = (s) => Boolean(tile(s) && !tile(s).special);
   const name = (p) => screen.playerName(p);
   const announce = screen.announceable();
-  const tokens = [...announce, ...PARITY_AND_COUNT];
+  // Mission tokens first where they replace the number tokens (M21/M33 parity, M24/M40 counts).
+  const rules = ruleTags(screen.table);
+  const parity = PARITY_AND_COUNT.filter((t) => t.parity);
+  const counts = PARITY_AND_COUNT.filter((t) => t.count !== undefined);
+  const tokens = rules.includes("parity_tokens") ? [...parity, ...announce, ...counts]
+    : rules.includes("count_tokens") ? [...counts, ...announce, ...parity]
+      : [...announce, ...PARITY_AND_COUNT];
   const outcome = () => ({
     field: "success", kind: "choice", prompt: "Did the cut succeed?",
     choices: [["Success", true], ["Failed", false], ...(draft.stabilizerPreset ? [] : [["Failed with the Stabilizer", "stabilizer"]])],

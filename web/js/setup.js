@@ -1,13 +1,43 @@
-// The new-game screen: players and names, wire set (blue range, yellow/red
-// values in play or in a k-of-m pool), stands and their sizes (computed by the
-// rules, editable for uneven deals), who "me" is and my wires (tapped in,
-// shown sorted). Produces a format-1 table through model.tableFromSetup.
+// The new-game screen: the mission picker (bridge methods `missions` and
+// `new`: the mission fills the wire set, the stands and their special slots,
+// Nano and the rule tags; the page then asks only which yellow/red values the
+// table drew), players and names, the wire set for a free setup (blue range,
+// yellow/red values in play or in a k-of-m pool), stands with their sizes and
+// special slots (X slot, flipped wires; computed, editable), who "me" is and
+// my wires (tapped in, shown sorted; an X wire at its place, my own flipped
+// wires unknown) and the teammates' flipped wires I see (me.seen).
 import { h, toast } from "./ui.js";
-import { colourOf, dealSizes, label, possibleKeys, range, standsPerPlayer, tableFromSetup, wireCount } from "./model.js";
+import { colourOf, dealSizes, label, possibleKeys, range, standsPerPlayer, wireCount } from "./model.js";
+import { specialSlots } from "./layout.js";
 
 const COLOUR_KEYS = { yellow: range(1, 11).map((n) => n + 0.1), red: range(1, 11).map((n) => n + 0.5) };
 // Tapping a yellow/red value cycles: not used → in play → maybe (k-of-m pool) → not used.
 const NEXT_STATE = { off: "in", in: "maybe", maybe: "off" };
+// A stand's special layout (docs/table-format.md, "Stands") and its name in the picker.
+const SPECIALS = [
+  ["", "plain"], ["x_any", "X slot"], ["x_blue", "X slot, blue"], ["f1", "1 flipped"], ["f2", "2 flipped"],
+  ["low", "flipped low"], ["high", "flipped high"],
+];
+
+function specOf(size, special) {
+  switch (special) {
+    case "x_any": return { size, x_slot: "any" };
+    case "x_blue": return { size, x_slot: "blue" };
+    case "f1": return { size, flipped: 1 };
+    case "f2": return { size, flipped: 2 };
+    case "low": return { size, flipped: "low" };
+    case "high": return { size, flipped: "high" };
+    default: return size;
+  }
+}
+
+function specialOf(spec) {
+  if (typeof spec !== "object" || !spec) return "";
+  if (spec.x_slot) return spec.x_slot === "blue" ? "x_blue" : "x_any";
+  return { 1: "f1", 2: "f2", low: "low", high: "high" }[spec.flipped] || "";
+}
+
+const sizeOf = (spec) => (typeof spec === "number" ? spec : spec.size);
 
 function defaultSetup() {
   return {
@@ -17,32 +47,72 @@ function defaultSetup() {
     blueHigh: 12,
     colourState: { yellow: {}, red: {} },
     poolCount: { yellow: 1, red: 1 },
-    sizes: null, // null = computed from the wire set
+    specs: null, // null = computed from the wire set (or the mission); else [player][stand] spec
+    nano: 0,
     me: 0,
     myStands: [[], []],
+    myX: [null, null],
+    xMode: false,
     activeStand: 0,
+    seen: {}, // "p.s.j" → sort key of a teammate's flipped wire I see
+    // Mission presets
+    catalogue: null,
+    mission: null,
+    drawn: { yellow: [], red: [] },
+    number: null,
+    preset: null,
+    presetKey: null,
   };
 }
 
+function missionEntry(setup) {
+  return setup.mission && setup.catalogue ? setup.catalogue.find((m) => m.mission === setup.mission) : null;
+}
+
+/** What the mission still needs from the table: {yellow: {values, in_play, range}, red, number}. */
+function missionChoices(setup) {
+  const entry = missionEntry(setup);
+  return entry && entry.choices ? entry.choices[String(setup.playerCount)] || null : null;
+}
+
+function drawnComplete(setup) {
+  const choices = missionChoices(setup);
+  if (!choices) return false;
+  return ["yellow", "red"].every((colour) => !choices[colour] || setup.drawn[colour].length === choices[colour].values)
+    && (!choices.number || setup.number !== null);
+}
+
 function wiresOf(setup) {
+  if (setup.mission && setup.preset) return setup.preset.wires;
   const chosen = (colour, state) => COLOUR_KEYS[colour].filter((k) => setup.colourState[colour][k] === state);
   const pools = ["yellow", "red"].map((colour) => {
     const candidates = chosen(colour, "maybe");
     return { candidates, count: Math.min(setup.poolCount[colour], Math.max(1, candidates.length - 1)) };
   }).filter((pool) => pool.candidates.length);
-  return {
+  const wires = {
     blue: range(setup.blueLow, setup.blueHigh),
     yellow: chosen("yellow", "in"),
     red: chosen("red", "in"),
-    uncertain: pools,
   };
+  if (pools.length) wires.uncertain = pools;
+  return wires;
 }
 
+function nanoOf(setup) {
+  if (setup.mission && setup.preset) return Number(setup.preset.nano) || 0;
+  return setup.nano;
+}
+
+/** Stand specs per player: the edited ones, the mission's, or the even deal. */
 function standsOfSetup(setup) {
   const perPlayer = standsPerPlayer(setup.playerCount);
+  if (setup.specs && setup.specs.length === perPlayer.length
+      && setup.specs.every((stands, p) => stands.length === perPlayer[p])) return setup.specs;
+  if (setup.mission && setup.preset && setup.preset.players.length === setup.playerCount) {
+    return setup.preset.players.map((player) => [...player.stands]);
+  }
   const total = perPlayer.reduce((a, b) => a + b, 0);
-  const computed = dealSizes(wireCount(wiresOf(setup)), total);
-  const sizes = setup.sizes && setup.sizes.length === total ? setup.sizes : computed;
+  const sizes = dealSizes(wireCount(wiresOf(setup)) - nanoOf(setup), total);
   let next = 0;
   return perPlayer.map((count) => sizes.slice(next, (next += count)));
 }
@@ -51,11 +121,23 @@ function playerName(setup, p) {
   return setup.names[p].trim() || `Player ${p + 1}`;
 }
 
+/** My stand as dealt: the sorted wires in the ordinary slots, the X wire at its place, null for my flipped wires. */
+function myHand(setup, spec, s) {
+  const sorted = [...(setup.myStands[s] || [])].sort((a, b) => a - b);
+  let next = 0;
+  return specialSlots(spec).map((kind) => {
+    if (kind === "x") return setup.myX[s];
+    if (kind === "flipped") return null;
+    return sorted[next++];
+  });
+}
+
 /**
  * Render the setup screen into `root`; `onStart(table)` receives the new table
- * and resolves to whether the game started.
+ * and resolves to whether the game started. `engine` (window.bombbuster)
+ * gives the mission presets.
  */
-export function renderSetup(root, { onStart, onCancel }) {
+export function renderSetup(root, { onStart, onCancel, engine }) {
   const setup = defaultSetup();
 
   const rerender = () => {
@@ -64,8 +146,45 @@ export function renderSetup(root, { onStart, onCancel }) {
     root.scrollTop = scroll;
   };
   const resetSizes = () => {
-    setup.sizes = null;
+    setup.specs = null;
     setup.myStands = [[], []];
+    setup.myX = [null, null];
+    setup.seen = {};
+  };
+
+  // The catalogue comes from the engine once it is ready.
+  if (engine && engine.missions) {
+    engine.missions().then((catalogue) => { setup.catalogue = catalogue; rerender(); }, () => {
+      setup.catalogue = [];
+      rerender();
+    });
+  }
+
+  /** Ask the engine for the mission's table (placeholders until the drawn values are complete). */
+  const loadPreset = () => {
+    if (!setup.mission) return;
+    const params = { mission: setup.mission, players: setup.playerCount };
+    const choices = missionChoices(setup);
+    if (drawnComplete(setup)) {
+      if (choices.yellow) params.yellow = [...setup.drawn.yellow].sort((a, b) => a - b);
+      if (choices.red) params.red = [...setup.drawn.red].sort((a, b) => a - b);
+      if (choices.number) params.number = setup.number;
+    }
+    const key = JSON.stringify(params);
+    if (key === setup.presetKey) return;
+    setup.presetKey = key;
+    engine.newTable(params).then((table) => {
+      if (setup.presetKey !== key) return;
+      const keepSpecs = setup.preset && JSON.stringify(setup.preset.players) === JSON.stringify(table.players);
+      setup.preset = table;
+      if (!keepSpecs) resetSizes();
+      rerender();
+    }, (error) => {
+      if (setup.presetKey !== key) return;
+      setup.preset = null;
+      toast(`Mission preset: ${error.message}`, "error", 8000);
+      rerender();
+    });
   };
 
   const segmented = (values, current, onPick, name) => h("div.segmented", { role: "group", "aria-label": name },
@@ -75,18 +194,55 @@ export function renderSetup(root, { onStart, onCancel }) {
       onclick: () => { onPick(value); rerender(); },
     }, String(value))));
 
-  const playersSection = () => h("section.card", {},
-    h("h2", {}, "Players"),
-    h("div.row", {}, h("span.label", {}, "How many"),
-      segmented([2, 3, 4, 5], setup.playerCount, (n) => { setup.playerCount = n; setup.me = setup.me === null ? null : Math.min(setup.me, n - 1); resetSizes(); }, "player count")),
-    h("div.names", {}, range(0, setup.playerCount - 1).map((p) => h("label.name-field", {},
-      h("span", {}, p === 0 ? "Captain" : `Seat ${p + 1}`),
-      h("input", {
-        type: "text", value: setup.names[p], placeholder: `Player ${p + 1}`, maxlength: "20",
-        "aria-label": `name of player ${p + 1}`, dataset: { player: String(p) },
-        oninput: (event) => { setup.names[p] = event.target.value; },
-        onchange: rerender,
-      })))));
+  const missionSection = () => {
+    const entry = missionEntry(setup);
+    const catalogue = setup.catalogue;
+    return h("section.card.mission-picker", {},
+      h("h2", {}, "Mission"),
+      h("select", {
+        id: "mission", "aria-label": "mission", disabled: !catalogue,
+        onchange: (event) => {
+          setup.mission = event.target.value ? Number(event.target.value) : null;
+          setup.preset = null;
+          setup.presetKey = null;
+          setup.drawn = { yellow: [], red: [] };
+          setup.number = null;
+          resetSizes();
+          const chosen = missionEntry(setup);
+          if (chosen && !chosen.players.includes(setup.playerCount)) setup.playerCount = chosen.players[chosen.players.length - 1];
+          loadPreset();
+          rerender();
+        },
+      },
+      h("option", { value: "", selected: !setup.mission }, catalogue ? "Free setup (no mission)" : "Loading the missions…"),
+      (catalogue || []).map((m) => h("option", { value: String(m.mission), selected: m.mission === setup.mission },
+        `${m.mission} · ${m.name}`))),
+      entry ? h("p.hint.mission-summary", {}, entry.summary) : null,
+      entry && entry.rules.length ? h("p.hint", {}, `Rules: ${entry.rules.join(", ").replace(/_/g, " ")}`) : null);
+  };
+
+  const playersSection = () => {
+    const entry = missionEntry(setup);
+    const counts = entry ? entry.players : [2, 3, 4, 5];
+    return h("section.card", {},
+      h("h2", {}, "Players"),
+      h("div.row", {}, h("span.label", {}, "How many"),
+        segmented(counts, setup.playerCount, (n) => {
+          setup.playerCount = n;
+          setup.me = setup.me === null ? null : Math.min(setup.me, n - 1);
+          setup.drawn = { yellow: [], red: [] };
+          resetSizes();
+          loadPreset();
+        }, "player count")),
+      h("div.names", {}, range(0, setup.playerCount - 1).map((p) => h("label.name-field", {},
+        h("span", {}, p === 0 ? "Captain" : `Seat ${p + 1}`),
+        h("input", {
+          type: "text", value: setup.names[p], placeholder: `Player ${p + 1}`, maxlength: "20",
+          "aria-label": `name of player ${p + 1}`, dataset: { player: String(p) },
+          oninput: (event) => { setup.names[p] = event.target.value; },
+          onchange: rerender,
+        })))));
+  };
 
   const colourChips = (colour) => h("div.chips", { role: "group", "aria-label": `${colour} wires` },
     COLOUR_KEYS[colour].map((key) => {
@@ -111,92 +267,227 @@ export function renderSetup(root, { onStart, onCancel }) {
     onchange: (event) => { const n = parseInt(event.target.value, 10); if (Number.isFinite(n)) onValue(n); rerender(); },
   });
 
-  const wiresSection = () => h("section.card", {},
-    h("h2", {}, "Wires"),
-    h("div.row", {}, h("span.label", {}, "Blue values"),
-      numberInput(setup.blueLow, (n) => { setup.blueLow = Math.max(1, Math.min(n, setup.blueHigh)); resetSizes(); }, { min: "1", max: "12", "aria-label": "lowest blue value" }),
-      h("span", {}, "to"),
-      numberInput(setup.blueHigh, (n) => { setup.blueHigh = Math.min(12, Math.max(n, setup.blueLow)); resetSizes(); }, { min: "1", max: "12", "aria-label": "highest blue value" }),
-      h("span.hint", {}, "4 of each")),
-    h("h3", {}, "Yellow"), colourChips("yellow"), poolControl("yellow"),
-    h("h3", {}, "Red"), colourChips("red"), poolControl("red"),
-    h("p.hint", {}, "Tap a value: once = in play, twice = maybe (a k-of-m pool), three times = not used."));
+  /** The mission's draws: tap exactly the values the table drew (a pool: the m revealed candidates). */
+  const drawnChips = (colour, choice) => {
+    const [lo, hi] = choice.range;
+    const keys = COLOUR_KEYS[colour].filter((k) => k >= lo && k <= hi);
+    const picked = setup.drawn[colour];
+    const what = choice.values === choice.in_play
+      ? `Tap the ${choice.values} ${colour} value${choice.values > 1 ? "s" : ""} drawn`
+      : `Tap the ${choice.values} ${colour} candidates revealed ("?" markers; ${choice.in_play} in play)`;
+    return h("div", {},
+      h("h3", {}, `${what} (${picked.length}/${choice.values})`),
+      h("div.chips", { role: "group", "aria-label": `drawn ${colour}` }, keys.map((key) => {
+        const on = picked.includes(key);
+        return h(`button.chip.${colour}.state-${on ? (choice.values === choice.in_play ? "in" : "maybe") : "off"}`, {
+          dataset: { key: String(key) }, "aria-pressed": String(on),
+          onclick: () => {
+            if (on) picked.splice(picked.indexOf(key), 1);
+            else if (picked.length < choice.values) picked.push(key);
+            else return toast(`Already ${choice.values} chosen: tap one to remove it first.`);
+            loadPreset();
+            rerender();
+          },
+        }, label(key));
+      })));
+  };
+
+  const wiresSection = () => {
+    const choices = missionChoices(setup);
+    if (setup.mission && choices) {
+      const wires = wiresOf(setup);
+      const keys = possibleKeys(wires || { blue: [] });
+      return h("section.card", {},
+        h("h2", {}, "Wires"),
+        h("p.hint", {}, wires
+          ? `Blue ${keys.blue[0]}–${keys.blue[keys.blue.length - 1]} (4 of each)${wires.counts_as_red !== undefined ? ` · the 4 blue ${wires.counts_as_red} count as red` : ""}`
+          : "Loading the mission…"),
+        choices.yellow ? drawnChips("yellow", choices.yellow) : null,
+        choices.red ? drawnChips("red", choices.red) : null,
+        choices.number ? h("div", {}, h("h3", {}, "The face-up Number card (its 4 wires count as red)"),
+          segmented(range(choices.number.range[0], choices.number.range[1]), setup.number,
+            (n) => { setup.number = n; loadPreset(); }, "number card")) : null,
+        drawnComplete(setup) ? null : h("p.hint.warn", {}, "Choose what the table drew to start."));
+    }
+    return h("section.card", {},
+      h("h2", {}, "Wires"),
+      h("div.row", {}, h("span.label", {}, "Blue values"),
+        numberInput(setup.blueLow, (n) => { setup.blueLow = Math.max(1, Math.min(n, setup.blueHigh)); resetSizes(); }, { min: "1", max: "12", "aria-label": "lowest blue value" }),
+        h("span", {}, "to"),
+        numberInput(setup.blueHigh, (n) => { setup.blueHigh = Math.min(12, Math.max(n, setup.blueLow)); resetSizes(); }, { min: "1", max: "12", "aria-label": "highest blue value" }),
+        h("span.hint", {}, "4 of each")),
+      h("h3", {}, "Yellow"), colourChips("yellow"), poolControl("yellow"),
+      h("h3", {}, "Red"), colourChips("red"), poolControl("red"),
+      h("p.hint", {}, "Tap a value: once = in play, twice = maybe (a k-of-m pool), three times = not used."));
+  };
 
   const standsSection = () => {
     const stands = standsOfSetup(setup);
-    const total = wireCount(wiresOf(setup));
-    const dealt = stands.flat().reduce((a, b) => a + b, 0);
+    const wires = wiresOf(setup);
+    const total = wires ? wireCount(wires) : 0;
+    const nano = nanoOf(setup);
+    const dealt = stands.flat().reduce((a, spec) => a + sizeOf(spec), 0);
+    const edit = (p, s, spec) => {
+      setup.specs = stands.map((row) => [...row]);
+      setup.specs[p][s] = spec;
+      setup.myStands = [[], []];
+      setup.myX = [null, null];
+      setup.seen = {};
+    };
     let flat = 0;
     return h("section.card", {},
       h("h2", {}, "Stands"),
-      h("div.stand-sizes", {}, stands.map((sizes, p) => h("div.row", {},
+      h("div.stand-sizes", {}, stands.map((specs, p) => h("div.row", {},
         h("span.label", {}, playerName(setup, p)),
-        sizes.map((size, s) => {
+        specs.map((spec, s) => {
           const index = flat++;
-          return numberInput(size, (n) => {
-            setup.sizes = stands.flat();
-            setup.sizes[index] = Math.max(1, n);
-          }, { min: "1", max: "30", "aria-label": `stand size ${p + 1}.${s + 1}`, dataset: { stand: String(index) } });
+          return h("span.stand-specials", {},
+            numberInput(sizeOf(spec), (n) => edit(p, s, specOf(Math.max(1, n), specialOf(spec))),
+              { min: "1", max: "30", "aria-label": `stand size ${p + 1}.${s + 1}`, dataset: { stand: String(index) } }),
+            h("select.special", {
+              "aria-label": `special slots ${p + 1}.${s + 1}`, dataset: { special: String(index) },
+              onchange: (event) => { edit(p, s, specOf(sizeOf(spec), event.target.value)); rerender(); },
+            }, SPECIALS.map(([value, name]) => h("option", { value, selected: value === specialOf(spec) }, name))));
         })))),
-      h(`p.hint${dealt === total ? "" : ".warn"}`, {},
-        dealt === total ? `${total} wires dealt as evenly as possible. Edit a size if your deal differs.`
-          : `The stands hold ${dealt} wires but the wire set has ${total}.`));
+      setup.mission ? (nano ? h("p.hint", {}, `Nano holds ${nano} hidden wires.`) : null)
+        : h("div.row", {}, h("span.label", {}, "Nano holds"),
+          numberInput(setup.nano, (n) => { setup.nano = Math.max(0, n); resetSizes(); }, { min: "0", max: "6", "aria-label": "nano wires" }),
+          h("span.hint", {}, "hidden wires (mission 43)")),
+      h(`p.hint${dealt + nano === total ? "" : ".warn"}`, {},
+        dealt + nano === total ? `${total} wires dealt as evenly as possible. Edit a size if your deal differs.`
+          : `The stands${nano ? " and Nano" : ""} hold ${dealt + nano} wires but the wire set has ${total}.`));
   };
 
   const meSection = () => {
     const stands = standsOfSetup(setup);
-    const keys = possibleKeys(wiresOf(setup));
+    const wires = wiresOf(setup);
+    const keys = possibleKeys(wires || { blue: [] });
+    const allKeys = [...keys.blue, ...keys.yellow, ...keys.red];
     const mine = setup.me === null ? [] : stands[setup.me];
     const active = Math.min(setup.activeStand, mine.length - 1);
-    const wires = setup.myStands[active] || [];
+    const spec = mine[active];
+    const kinds = spec === undefined ? [] : specialSlots(spec);
+    const sortedSize = kinds.filter((k) => k === null).length;
+    const hasX = kinds.includes("x");
+    const flippedCount = kinds.filter((k) => k === "flipped").length;
+    const sorted = setup.myStands[active] || [];
     const copiesAllowed = (key) => (colourOf(key) === "blue" ? 4 : 1);
-    const held = (key) => setup.myStands.flat().filter((k) => k === key).length;
+    const held = (key) => setup.myStands.flat().filter((k) => k === key).length + setup.myX.filter((k) => k === key).length;
+    const xMode = hasX && setup.xMode;
     const keypad = () => h("div.keypad", { role: "group", "aria-label": "add my wire" },
-      [...keys.blue, ...keys.yellow, ...keys.red].map((key) => h(`button.key.${colourOf(key)}`, {
+      allKeys.map((key) => h(`button.key.${colourOf(key)}`, {
         dataset: { key: String(key) },
-        disabled: wires.length >= mine[active] || held(key) >= copiesAllowed(key),
-        onclick: () => { wires.push(key); wires.sort((a, b) => a - b); setup.myStands[active] = wires; rerender(); },
+        disabled: xMode ? held(key) >= copiesAllowed(key) || (spec.x_slot === "blue" && colourOf(key) !== "blue")
+          : sorted.length >= sortedSize || held(key) >= copiesAllowed(key),
+        onclick: () => {
+          if (xMode) {
+            setup.myX[active] = key;
+            setup.xMode = false;
+          } else {
+            sorted.push(key);
+            sorted.sort((a, b) => a - b);
+            setup.myStands[active] = sorted;
+          }
+          rerender();
+        },
       }, label(key))));
+    // Teammates' flipped wires: I see them.
+    const flippedSeen = [];
+    if (setup.me !== null) {
+      stands.forEach((specs, p) => specs.forEach((teammateSpec, s) => specialSlots(teammateSpec).forEach((kind, j) => {
+        if (kind === "flipped" && p !== setup.me) flippedSeen.push({ player: p, stand: s, slot: j, specs });
+      })));
+    }
     return h("section.card", {},
       h("h2", {}, "Who is using this phone?"),
       h("div.chips", { role: "group", "aria-label": "me" },
         [...range(0, setup.playerCount - 1), null].map((p) => h("button.chip", {
           "aria-pressed": String(p === setup.me),
           dataset: { me: p === null ? "none" : String(p) },
-          onclick: () => { setup.me = p; setup.myStands = [[], []]; setup.activeStand = 0; rerender(); },
+          onclick: () => { setup.me = p; setup.myStands = [[], []]; setup.myX = [null, null]; setup.seen = {}; setup.activeStand = 0; rerender(); },
         }, p === null ? "Nobody (public only)" : playerName(setup, p)))),
-      setup.me === null ? null : h("div", {},
+      setup.me === null || spec === undefined ? null : h("div", {},
         mine.length > 1 ? segmented(mine.map((_, s) => `Stand ${s + 1}`), `Stand ${active + 1}`,
-          (name) => { setup.activeStand = Number(name.split(" ")[1]) - 1; }, "my stand") : null,
-        h("p.hint", {}, `My wires (${wires.length} of ${mine[active]}), sorted. Tap a wire to remove it.`),
-        h("div.my-wires", {}, wires.map((key, i) => h(`button.wire.${colourOf(key)}`, {
-          onclick: () => { wires.splice(i, 1); rerender(); }, "aria-label": `remove ${label(key)}`,
-        }, label(key)))),
-        keypad()));
+          (name) => { setup.activeStand = Number(name.split(" ")[1]) - 1; setup.xMode = false; }, "my stand") : null,
+        h("p.hint", {}, `My wires (${sorted.length} of ${sortedSize}), sorted. Tap a wire to remove it.`
+          + (flippedCount ? ` My ${flippedCount} flipped wire${flippedCount > 1 ? "s are" : " is"} unknown to me (shown as ?).` : "")),
+        h("div.my-wires", {},
+          kinds[0] === "flipped" ? h("span.wire.flipped", { title: "my flipped wire" }, "?") : null,
+          sorted.map((key, i) => h(`button.wire.${colourOf(key)}`, {
+            onclick: () => { sorted.splice(i, 1); rerender(); }, "aria-label": `remove ${label(key)}`,
+          }, label(key))),
+          kinds.length > 1 && kinds[kinds.length - 1] === "flipped" ? h("span.wire.flipped", { title: "my flipped wire" }, "?") : null,
+          hasX ? h(`button.wire.x-wire${setup.myX[active] === null ? ".empty" : `.${colourOf(setup.myX[active])}`}`, {
+            dataset: { action: "x-wire" }, "aria-pressed": String(xMode),
+            onclick: () => { setup.xMode = !setup.xMode; rerender(); },
+          }, `X: ${setup.myX[active] === null ? "?" : label(setup.myX[active])}`) : null),
+        hasX ? h(`p.hint${xMode ? ".warn" : ""}`, {}, xMode ? "Tap the value of my X wire (the unsorted one at the far right)."
+          : "Tap \"X\" to enter my X wire.") : null,
+        keypad()),
+      flippedSeen.length ? h("div.flipped-seen", {},
+        h("h3", {}, "Teammates' flipped wires I see"),
+        flippedSeen.map(({ player, stand, slot, specs }) => {
+          const key = `${player}.${stand}.${slot}`;
+          return h("label.row", {},
+            h("span.label", {}, `${playerName(setup, player)}${specs.length > 1 ? ` stand ${stand + 1}` : ""} slot ${slot + 1}`),
+            h("select.special", {
+              dataset: { seen: key }, "aria-label": `flipped wire of ${playerName(setup, player)} slot ${slot + 1}`,
+              onchange: (event) => {
+                if (event.target.value === "") delete setup.seen[key];
+                else setup.seen[key] = Number(event.target.value);
+              },
+            }, h("option", { value: "" }, "not noted"),
+            allKeys.map((k) => h("option", { value: String(k), selected: setup.seen[key] === k }, label(k)))));
+        })) : null);
+  };
+
+  const buildTable = () => {
+    const stands = standsOfSetup(setup);
+    const wires = wiresOf(setup);
+    const table = {
+      players: stands.map((specs, p) => ({ name: playerName(setup, p), stands: specs.map((spec) => (typeof spec === "object" ? { ...spec } : spec)) })),
+      wires: JSON.parse(JSON.stringify(wires)),
+      events: [],
+    };
+    if (!table.wires.uncertain || !table.wires.uncertain.length) delete table.wires.uncertain;
+    const nano = nanoOf(setup);
+    if (nano) table.nano = nano;
+    if (setup.mission && setup.preset) {
+      table.meta = JSON.parse(JSON.stringify(setup.preset.meta || {}));
+      delete table.meta.placeholders;
+      delete table.meta.notes;
+      // Pre-dealt colours are public facts about the deal: recorded as the first events.
+      table.events = (table.meta.dealt || []).map((event) => ({ ...event }));
+    }
+    if (setup.me !== null) {
+      table.me = { player: setup.me, stands: stands[setup.me].map((spec, s) => myHand(setup, spec, s)) };
+      const seen = Object.entries(setup.seen).map(([key, value]) => {
+        const [player, stand, slot] = key.split(".").map(Number);
+        return { at: { player, stand, slot }, value };
+      });
+      if (seen.length) table.me.seen = seen;
+    }
+    return table;
   };
 
   const start = async (event) => {
+    if (setup.mission && (!setup.preset || !drawnComplete(setup))) return toast("Choose the values the table drew first.", "error");
     const stands = standsOfSetup(setup);
     const wires = wiresOf(setup);
-    const dealt = stands.flat().reduce((a, b) => a + b, 0);
+    const dealt = stands.flat().reduce((a, spec) => a + sizeOf(spec), 0) + nanoOf(setup);
     if (dealt !== wireCount(wires)) return toast(`The stands hold ${dealt} wires but the wire set has ${wireCount(wires)}.`, "error");
     if (setup.me !== null) {
-      const missing = stands[setup.me].findIndex((size, s) => (setup.myStands[s] || []).length !== size);
+      const missing = stands[setup.me].findIndex((spec, s) => {
+        const kinds = specialSlots(spec);
+        return (setup.myStands[s] || []).length !== kinds.filter((k) => k === null).length
+          || (kinds.includes("x") && setup.myX[s] === null);
+      });
       if (missing >= 0) return toast(`Enter all your wires (stand ${missing + 1}) or choose "Nobody".`, "error");
     }
     const button = event.currentTarget;
     button.disabled = true;
     button.textContent = "Checking…";
-    const started = await onStart(tableFromSetup({
-      players: stands.map((sizes, p) => ({ name: playerName(setup, p), stands: sizes })),
-      blueLow: setup.blueLow,
-      blueHigh: setup.blueHigh,
-      yellow: wires.yellow,
-      red: wires.red,
-      pools: wires.uncertain,
-      me: setup.me,
-      myStands: setup.me === null ? [] : stands[setup.me].map((_, s) => setup.myStands[s]),
-    }));
+    const started = await onStart(buildTable());
     if (!started) {
       button.disabled = false;
       button.textContent = "Start game";
@@ -205,7 +496,7 @@ export function renderSetup(root, { onStart, onCancel }) {
 
   const view = () => h("div.setup", {},
     h("h1.screen-title", {}, "New game"),
-    playersSection(), wiresSection(), standsSection(), meSection(),
+    missionSection(), playersSection(), wiresSection(), standsSection(), meSection(),
     h("div.actions", {},
       onCancel ? h("button.secondary", { onclick: onCancel }, "Cancel") : null,
       h("button.primary", { id: "start-game", onclick: start }, "Start game")));

@@ -292,10 +292,13 @@ export class SuggestionsPanel {
     const table = this.screen.table;
     if (!table.me || table.me.player !== actor) return null;
     const matches = [];
-    table.me.stands.forEach((keys, stand) => keys.forEach((key, slot) => {
-      const at = { player: actor, stand, slot };
-      if (typeof key !== "number" || this.screen.isCut(at)) return;
-      if (value === "yellow" ? colourOf(key) === "yellow" : colourOf(key) === "blue" && key === value) matches.push(at);
+    // My wires as they stand now (moves and swaps renumber stands): a tile
+    // dealt to me carries its key from me.stands; a wire I received, none.
+    this.screen.layout().stands[actor].forEach((row, stand) => row.forEach((tile, slot) => {
+      const dealt = tile.deal.player === actor && table.me.stands[tile.deal.stand];
+      const key = dealt ? table.me.stands[tile.deal.stand][tile.deal.slot] : null;
+      if (typeof key !== "number" || tile.cut || tile.special) return;
+      if (value === "yellow" ? colourOf(key) === "yellow" : colourOf(key) === "blue" && key === value) matches.push({ player: actor, stand, slot });
     }));
     if (value === "yellow" && matches.length !== 1) return null;
     return matches[0] || null;

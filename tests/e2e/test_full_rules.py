@@ -1,0 +1,424 @@
+"""Full-rules games played by taps on a phone (390×844, touch): a mission
+preset chosen on the setup screen, equipment and mission tokens recorded with
+the step-by-step recorder, and at the end the page's probabilities equal to
+the CLI's for the table the page exports (docs/table-format.md, "Full
+rules").
+
+The games follow a real deal, generated here with a fixed seed and replayed
+by `Truth` (moves and swaps renumber stands), so every recorded event is what
+a table with that deal could see."""
+from __future__ import annotations
+
+import bisect
+import json
+import random
+
+from e2e_helpers import ARTIFACTS, cli_analyze, export_table, open_app, screenshot
+
+PHONE = {"width": 390, "height": 844}
+
+
+def js(value) -> str:
+    """A value as the page's data-value attribute holds it (JSON.stringify)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def gameplay(key):
+    """The gameplay value of a sort key: a blue int, "yellow" or "red"."""
+    tenth = round(key * 10) % 10
+    return "yellow" if tenth == 1 else "red" if tenth == 5 else int(key)
+
+
+class Truth:
+    """The true deal and every wire's place, replaying moves/swaps as the table does."""
+
+    def __init__(self, keys, sizes, seed):
+        rng = random.Random(seed)
+        keys = list(keys)
+        rng.shuffle(keys)
+        self.stands = []
+        for size in sizes:
+            self.stands.append([{"key": k, "cut": False} for k in sorted(keys[:size])])
+            keys = keys[size:]
+
+    def key(self, p, j):
+        return self.stands[p][j]["key"]
+
+    def uncut(self, p):
+        return [j for j, w in enumerate(self.stands[p]) if not w["cut"]]
+
+    def find(self, p, test):
+        return [j for j in self.uncut(p) if test(self.stands[p][j]["key"])]
+
+    def count_on_stand(self, p, j):
+        value = gameplay(self.key(p, j))
+        return sum(1 for w in self.stands[p] if gameplay(w["key"]) == value)
+
+    def swap(self, a, b):
+        """Walkie-Talkies between (p, j) and (q, k): returns (a_to, b_to)."""
+        (p, j), (q, k) = a, b
+        wire_a = self.stands[p].pop(j)
+        wire_b = self.stands[q].pop(k)
+        a_to = bisect.bisect_left([w["key"] for w in self.stands[q]], wire_a["key"])
+        b_to = bisect.bisect_left([w["key"] for w in self.stands[p]], wire_b["key"])
+        self.stands[q].insert(a_to, wire_a)
+        self.stands[p].insert(b_to, wire_b)
+        return a_to, b_to
+
+
+# ---------------------------------------------------------------- page helpers
+
+
+def slot(page, player, index, stand=0):
+    return page.locator(f".table .slot[data-player='{player}'][data-stand='{stand}'][data-slot='{index}']")
+
+
+def wait_events(page, count):
+    page.wait_for_function(
+        f"document.querySelectorAll('.log .events li').length === {count} || document.querySelector('.refusal')",
+        timeout=60_000)
+    refusal = page.locator(".recorder .refusal")
+    assert not refusal.count(), refusal.inner_text()
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+
+
+def tap(page, selector):
+    page.locator(selector).first.tap()
+
+
+def action(page, name):
+    """Start recording an action: its button, opening "More actions" when it is not shown."""
+    button = page.locator(f".recorder button[data-action='{name}']")
+    if not button.count():
+        tap(page, ".recorder [data-action='more']")
+    button.first.tap()
+
+
+def value(page, v):
+    tap(page, f".recorder .option[data-value='{js(v)}']")
+
+
+def player(page, p):
+    tap(page, f".recorder .option[data-player='{p}']")
+
+
+def position(page, index):
+    tap(page, f".recorder .positions .option[data-index='{index}']")
+
+
+def displayed_matches_cli(page, table):
+    expected = cli_analyze(table)
+    assert expected["consistent"], expected
+    assert page.locator("#worlds").inner_text().replace(",", "") == str(expected["worlds"])
+    for entry in expected["slots"]:
+        element = slot(page, entry["player"], entry["slot"], entry["stand"])
+        assert json.loads(element.get_attribute("data-dist")) == entry["p"], entry
+        assert ("cut" in element.get_attribute("class").split()) == entry["cut"], entry
+
+
+def touch_phone(new_context):
+    context = new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
+
+
+def choose_mission(page, mission, names, drawn):
+    page.wait_for_selector("#mission option[value='1']", state="attached", timeout=120_000)
+    page.select_option("#mission", str(mission))
+    for p, name in enumerate(names):
+        field = page.locator(f"input[data-player='{p}']")
+        field.fill(name)
+        field.dispatch_event("change")
+    for colour, keys in drawn.items():
+        for key in keys:
+            tap(page, f".chips[aria-label='drawn {colour}'] .chip[data-key='{key}']")
+    # The preset with the drawn values has arrived: no placeholder warning left.
+    page.wait_for_function("!document.querySelector('.setup .warn')", timeout=30_000)
+
+
+def enter_my_wires(page, keys):
+    for key in keys:
+        tap(page, f".keypad[aria-label='add my wire'] .key[data-key='{key}']")
+
+
+# ---------------------------------------------------------------- mission 9
+
+
+def test_mission_9_equipment_by_taps(new_context, server):
+    page, errors = touch_phone(new_context)
+    open_app(page, server.url)
+    yellow, red = [3.1, 8.1], [5.5]
+    keys = [v for v in range(1, 13) for _ in range(4)] + yellow + red
+    truth = Truth(keys, [13, 13, 13, 12], seed=9)
+    holder = next(p for p in range(4) for w in truth.stands[p] if w["key"] == 5.5)
+    assert holder != 0, "the seed puts the red wire in a teammate's hand"
+
+    choose_mission(page, 9, ["Ann", "Bob", "Cy", "Di"], {"yellow": yellow, "red": red})
+    assert [page.locator(f"input[data-stand='{i}']").input_value() for i in range(4)] == ["13", "13", "13", "12"]
+    mine = [w["key"] for w in truth.stands[0]]
+    enter_my_wires(page, list(reversed(mine)))
+    screenshot(page, "phone-mission-setup")
+    tap(page, "#start-game")
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    expected = []
+
+    # Setup tokens: every teammate on their first blue wire.
+    for p in (1, 2, 3):
+        j = truth.find(p, lambda k: gameplay(k) not in ("yellow", "red"))[0]
+        action(page, "info_token")
+        slot(page, p, j).tap()
+        value(page, gameplay(truth.key(p, j)))
+        expected.append({"type": "info_token", "at": {"player": p, "stand": 0, "slot": j}, "value": gameplay(truth.key(p, j))})
+        wait_events(page, len(expected))
+
+    # Double Detector failure: Ann calls a value of hers on two of Bob's wires, neither holds it.
+    my_blue = sorted({gameplay(truth.key(0, j)) for j in truth.find(0, lambda k: gameplay(k) not in ("yellow", "red"))})
+    v = next(v for v in my_blue if len(truth.find(1, lambda k, v=v: gameplay(k) != v)) >= 2)
+    pair = [j for j in truth.find(1, lambda k, v=v: gameplay(k) != v)][-2:]
+    token_at = next(j for j in pair if gameplay(truth.key(1, j)) != "red")
+    token = gameplay(truth.key(1, token_at))
+    action(page, "double_detector")
+    player(page, 0)
+    for j in pair:
+        slot(page, 1, j).tap()
+    value(page, v)
+    value(page, False)
+    value(page, token)
+    slot(page, 1, token_at).tap()
+    expected.append({"type": "detector", "actor": 0, "kind": "double",
+                     "targets": [{"player": 1, "stand": 0, "slot": j} for j in pair], "value": v, "success": False,
+                     "token": token, "token_at": {"player": 1, "stand": 0, "slot": token_at}})
+    wait_events(page, len(expected))
+    assert page.locator(f".player[data-player='1'] .token-mark[data-slot='{token_at}']").inner_text() == \
+        ("Y" if token == "yellow" else str(token))
+
+    # Double Detector success: Ann calls a value Cy holds; Cy cuts it, Ann cuts hers.
+    v2 = next(v for v in my_blue if truth.find(2, lambda k, v=v: gameplay(k) == v))
+    hit = truth.find(2, lambda k: gameplay(k) == v2)[0]
+    other = next(j for j in truth.uncut(2) if j != hit)
+    mine_v2 = truth.find(0, lambda k: gameplay(k) == v2)[0]
+    action(page, "double_detector")
+    player(page, 0)
+    slot(page, 2, other).tap()
+    slot(page, 2, hit).tap()
+    value(page, v2)
+    value(page, True)
+    slot(page, 2, hit).tap()
+    slot(page, 0, mine_v2).tap()
+    truth.stands[2][hit]["cut"] = truth.stands[0][mine_v2]["cut"] = True
+    expected.append({"type": "detector", "actor": 0, "kind": "double",
+                     "targets": [{"player": 2, "stand": 0, "slot": other}, {"player": 2, "stand": 0, "slot": hit}],
+                     "value": v2, "success": True, "cut": {"player": 2, "stand": 0, "slot": hit},
+                     "actor_slot": {"stand": 0, "slot": mine_v2}})
+    wait_events(page, len(expected))
+    assert "cut" in slot(page, 2, hit).get_attribute("class").split()
+
+    # Walkie-Talkies: one of Ann's wires for one of Bob's; Ann notes the wire she receives.
+    a = truth.find(0, lambda k: gameplay(k) not in ("yellow", "red"))[-1]
+    b = next(j for j in truth.uncut(1) if j != token_at and gameplay(truth.key(1, j)) not in ("red",))
+    received = truth.key(1, b)
+    a_to, b_to = truth.swap((0, a), (1, b))
+    action(page, "walkie_talkies")
+    slot(page, 0, a).tap()
+    slot(page, 1, b).tap()
+    position(page, a_to)
+    position(page, b_to)
+    value(page, received)
+    swap_index = len(expected)
+    expected.append({"type": "swap", "a": {"player": 0, "stand": 0, "slot": a}, "b": {"player": 1, "stand": 0, "slot": b},
+                     "a_to": a_to, "b_to": b_to})
+    wait_events(page, len(expected))
+    assert "moved" in slot(page, 0, b_to).get_attribute("class").split()
+    assert slot(page, 1, a_to).get_attribute("data-tile") == f"0.0.{a}"  # Ann's wire, now on Bob's stand
+    seen = [{"at": {"player": 0, "stand": 0, "slot": b_to}, "value": received, "after": swap_index}]
+    assert export_table(page)["me"].get("seen") == seen
+
+    # Undo and redo the swap: my private sighting goes and comes back with it.
+    tap(page, ".recorder [data-action='undo']")
+    page.wait_for_function(f"document.querySelectorAll('.log .events li').length === {len(expected) - 1}")
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    assert "seen" not in export_table(page)["me"]
+    tap(page, ".recorder [data-action='redo']")
+    wait_events(page, len(expected))
+    assert export_table(page)["me"].get("seen") == seen
+
+    # General Radar: every stand answers whether it holds an uncut blue of the value.
+    r = next(r for r in range(1, 13)
+             if len({bool(truth.find(p, lambda k, r=r: k == r)) for p in range(4)}) == 2)
+    answers = [[bool(truth.find(p, lambda k: k == r))] for p in range(4)]
+    action(page, "radar")
+    value(page, r)
+    for p in range(4):
+        tap(page, f".answer-row[data-player='{p}'][data-stand='0'] button[data-answer='{js(answers[p][0])}']")
+    tap(page, ".recorder .answers [data-action='done']")
+    expected.append({"type": "radar", "value": r, "answers": answers})
+    wait_events(page, len(expected))
+
+    # A label on two of Di's adjacent wires (tap the left one).
+    j = truth.uncut(3)[0]
+    kind = "equal" if gameplay(truth.key(3, j)) == gameplay(truth.key(3, j + 1)) else "different"
+    action(page, f"label_{kind}")
+    slot(page, 3, j).tap()
+    expected.append({"type": "label", "kind": kind, "at": {"player": 3, "stand": 0, "slot": j}})
+    wait_events(page, len(expected))
+    assert page.locator(f".player[data-player='3'] .label-mark[data-slot='{j}']").inner_text() == ("=" if kind == "equal" else "≠")
+
+    # Stabilizer: Ann calls a value of hers on the red wire: it fails, no token, the wire is red.
+    red_at = next(j for j, w in enumerate(truth.stands[holder]) if w["key"] == 5.5)
+    s = next(gameplay(truth.key(0, j)) for j in truth.find(0, lambda k: gameplay(k) not in ("yellow", "red")))
+    action(page, "stabilizer")
+    player(page, 0)
+    slot(page, holder, red_at).tap()
+    value(page, s)
+    assert page.locator(".recorder .option[data-value='\"stabilizer\"']").count() == 0  # already the Stabilizer
+    value(page, False)
+    assert page.locator(".recorder .option[data-value='null']").inner_text() == "No token: it is red"
+    value(page, None)
+    expected.append({"type": "dual_cut", "actor": 0, "target": {"player": holder, "stand": 0, "slot": red_at},
+                     "value": s, "success": False, "stabilizer": True, "token": None})
+    wait_events(page, len(expected))
+    assert json.loads(slot(page, holder, red_at).get_attribute("data-dist")) == {"5.5": 1.0}
+
+    table = export_table(page)
+    assert table["meta"]["mission"] == 9
+    assert table["events"] == expected
+    assert table["me"] == {"player": 0, "stands": [mine], "seen": seen}
+    screenshot(page, "phone-mission-9")
+    page.screenshot(path=str(ARTIFACTS / "phone-mission-9-screen.png"))  # what the phone shows
+    (ARTIFACTS / "mission-9.table.json").write_text(json.dumps(table, indent=1))
+    displayed_matches_cli(page, table)
+    page.click("#view-toggle button[data-view='public']")
+    page.wait_for_selector(".game[data-view='public'] .analysis-status.ok #worlds", timeout=60_000)
+    displayed_matches_cli(page, {k: v for k, v in table.items() if k != "me"})
+    assert not errors, errors
+
+
+# ---------------------------------------------------------------- mission 24
+
+
+def test_mission_24_count_tokens_by_taps(new_context, server):
+    page, errors = touch_phone(new_context)
+    open_app(page, server.url)
+    red = [2.5, 9.5]
+    keys = [v for v in range(1, 13) for _ in range(4)] + red
+    truth = Truth(keys, [13, 13, 12, 12], seed=24)
+    choose_mission(page, 24, ["Ann", "Bob", "Cy", "Di"], {"red": red})
+    tap(page, ".chip[data-me='none']")  # public: nobody's wires
+    tap(page, "#start-game")
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    expected = []
+
+    def countable(p):
+        return [j for j in truth.uncut(p)
+                if gameplay(truth.key(p, j)) != "red" and truth.count_on_stand(p, j) <= 3]
+
+    # x-count setup tokens: the token keypad offers the counts first in this mission.
+    for p in range(4):
+        j = countable(p)[0]
+        c = truth.count_on_stand(p, j)
+        action(page, "info_token")
+        slot(page, p, j).tap()
+        first = page.locator(".recorder .options.keypad .option").first.get_attribute("data-value")
+        assert first == js({"count": 1})
+        value(page, {"count": c})
+        expected.append({"type": "info_token", "at": {"player": p, "stand": 0, "slot": j}, "count": c})
+        wait_events(page, len(expected))
+        assert page.locator(f".player[data-player='{p}'] .token-mark[data-slot='{j}']").inner_text() == f"×{c}"
+
+    # Failed dual cuts with an x-count token: the value is not shown, its count on the stand is.
+    for actor, target_player in ((0, 1), (2, 3)):
+        v = gameplay(truth.key(actor, truth.find(actor, lambda k: gameplay(k) != "red")[0]))
+        j = next(j for j in countable(target_player)[1:] if gameplay(truth.key(target_player, j)) != v)
+        c = truth.count_on_stand(target_player, j)
+        action(page, "dual_cut")
+        player(page, actor)
+        slot(page, target_player, j).tap()
+        value(page, v)
+        value(page, False)
+        value(page, {"count": c})
+        expected.append({"type": "dual_cut", "actor": actor, "target": {"player": target_player, "stand": 0, "slot": j},
+                         "value": v, "success": False, "token": {"count": c}})
+        wait_events(page, len(expected))
+
+    table = export_table(page)
+    assert table["meta"]["mission"] == 24 and "count_tokens" in table["meta"]["rules"]
+    assert table["wires"]["red"] == red and "me" not in table
+    assert table["events"] == expected
+    screenshot(page, "phone-mission-24")
+    (ARTIFACTS / "mission-24.table.json").write_text(json.dumps(table, indent=1))
+    displayed_matches_cli(page, table)
+    assert not errors, errors
+
+
+# ---------------------------------------------------------------- mission 64: flipped wires, a Grappling Hook
+
+
+def test_mission_64_flipped_wires_and_a_grappling_hook(new_context, server):
+    page, errors = touch_phone(new_context)
+    open_app(page, server.url)
+    red = [7.5]
+    keys = [v for v in range(1, 13) for _ in range(4)] + red
+    rng = random.Random(64)
+    rng.shuffle(keys)
+    sizes = [13, 12, 12, 12]
+    stands = []  # per player: [lower flipped, sorted..., higher flipped], as at the table
+    for size in sizes:
+        dealt, keys = keys[:size], keys[size:]
+        low, high = sorted(dealt[:2])  # flipped without looking: the lower to the far left, the higher to the far right
+        stands.append([low, *sorted(dealt[2:]), high])
+    me = 1
+    my_dealt = list(stands[me][1:-1])
+    choose_mission(page, 64, ["Ann", "Bob", "Cy", "Di"], {"red": red})
+    assert page.locator("select[data-special='1']").input_value() == "f2"
+    tap(page, f".chip[data-me='{me}']")
+    enter_my_wires(page, stands[me][1:-1])
+    assert page.locator(".my-wires .wire.flipped").count() == 2
+    seen = []
+    for p in (0, 2, 3):
+        for j in (0, sizes[p] - 1):
+            page.select_option(f"select[data-seen='{p}.0.{j}']", str(stands[p][j]))
+            seen.append({"at": {"player": p, "stand": 0, "slot": j}, "value": stands[p][j]})
+    screenshot(page, "phone-mission-64-setup")
+    tap(page, "#start-game")
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    assert slot(page, 0, 0).get_attribute("class").split().count("special-flipped") == 1
+    expected = []
+
+    # Grappling Hook: Bob takes one of Cy's sorted wires and puts it in order in his stand.
+    j = 1 + len(stands[2][1:-1]) // 2
+    moved = stands[2].pop(j)
+    to = 1 + bisect.bisect_left(stands[me][1:-1], moved)
+    stands[me].insert(to, moved)
+    action(page, "grappling_hook")
+    slot(page, 2, 0).tap()  # a flipped wire: equipment cannot reach it
+    assert page.locator(".recorder").get_attribute("data-step") == "from"
+    slot(page, 2, j).tap()
+    tap(page, f".recorder .option[data-player='{me}'][data-stand='0']")
+    position(page, to)
+    value(page, moved)
+    expected.append({"type": "move", "from": {"player": 2, "stand": 0, "slot": j}, "to": {"player": me, "stand": 0, "slot": to}})
+    seen.append({"at": {"player": me, "stand": 0, "slot": to}, "value": moved, "after": 0})
+    wait_events(page, 1)
+    assert slot(page, me, to).get_attribute("data-tile") == f"2.0.{j}"
+    assert slot(page, 2, sizes[2] - 2).get_attribute("data-tile") == f"2.0.{sizes[2] - 1}"  # Cy's flipped wire shifted left
+
+    # Di's hand holds none of these values (a skip, or tokens beside the stand); her flipped wires do not count.
+    absent = [v for v in range(1, 13) if v not in stands[3][1:-1]][:2]
+    action(page, "absent")
+    player(page, 3)
+    for v in absent:
+        value(page, v)
+    tap(page, ".recorder [data-action='done']")
+    expected.append({"type": "absent", "player": 3, "values": absent})
+    wait_events(page, 2)
+    assert page.locator(".player[data-player='3'] .beside-note.absent").count() == 1
+
+    table = export_table(page)
+    assert table["players"][me]["stands"] == [{"size": 12, "flipped": 2}]
+    assert table["me"] == {"player": me, "stands": [[None, *my_dealt, None]], "seen": seen}
+    assert table["events"] == expected
+    screenshot(page, "phone-mission-64")
+    displayed_matches_cli(page, table)
+    assert not errors, errors
