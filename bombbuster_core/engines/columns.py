@@ -86,11 +86,13 @@ class _Check:
     (``fields``: (slots, cap), each counting the slots given a key of ``layers``,
     saturating at cap) and the tuples of final counter values it accepts."""
 
-    __slots__ = ("fields", "layers", "accept")
+    __slots__ = ("fields", "layers", "accept", "at")
 
     def __init__(self, fields: list[tuple[frozenset[Pos], int]], layers: frozenset[int],
-                 accept: frozenset[tuple[int, ...]]):
-        self.fields, self.layers, self.accept = fields, layers, accept
+                 accept: frozenset[tuple[int, ...]], at: Pos | None = None):
+        # ``at``: (SameValueCount) the slot the first field flags; once it is
+        # filled with the flag unset, the check holds whatever comes next.
+        self.fields, self.layers, self.accept, self.at = fields, layers, accept, at
 
 
 class _Prepared:
@@ -304,7 +306,7 @@ class _Prepared:
                     maybe = frozenset((t, i) for t, i in v.slots if dom[t][i] & c and not dom[t][i] <= c)
                     need = v.count - sure
                     accept = frozenset([(0, n) for n in range(need + 2)] + [(1, need)])
-                    checks.append(_Check([(frozenset((at,)), 1), (maybe, need + 1)], c, accept))
+                    checks.append(_Check([(frozenset((at,)), 1), (maybe, need + 1)], c, accept, at))
         return checks
 
     def _simplify(self, counts: list[_Count]) -> list[_Count]:
@@ -381,14 +383,15 @@ class _Layer:
     (code delta, multiplicity) pairs (see _Plan._group_tables).
     ``masked`` are the chunks whose moves an exclusion forbids in some
     component: their tables hold (code delta, weight bits kept) pairs.
-    ``counting`` is set when a count fact is tracked at this key (the
-    per-stand slow path); ``trackers`` are the indexes of those facts,
+    ``counting`` is set when a count fact or value check is tracked at this
+    key: the stands of the chunks holding its slots, placed stand by stand
+    (the other chunks keep their tables); ``trackers`` are the indexes of those facts,
     ``closes`` the trackers whose last key this is, and ``estimate`` the
     product of the stands' fill ranges, a bound on the states.
     """
 
     __slots__ = ("copies", "movers", "weighted", "masked", "needs", "counting", "trackers", "closes", "estimate",
-                 "orders", "checks")
+                 "orders", "checks", "resolves")
 
     def __init__(self, copies: int, movers: list[_Movers], weighted: list[_Movers], masked: list[_Movers],
                  needs: list[_Needs], counting: list[_StandLayer] | None, trackers: set[int], closes: list[_Tracker],
@@ -397,6 +400,7 @@ class _Layer:
         self.needs, self.counting = needs, counting
         self.trackers, self.closes, self.estimate = trackers, closes, estimate
         self.orders: list[_OrderCheck] = []  # order facts checked at the boundary after this key
+        self.resolves: list[_Resolve] = []  # SameValueCount checks settled early (see _Plan._resolve)
         self.checks: list[_ValueCheck] = []  # value checks whose last key this is
 
 
@@ -406,14 +410,23 @@ class _Layer:
 _OrderCheck = tuple[int, int, int, int, int, int]  # (x shift, x mask, x index, y shift, y mask, y index)
 
 
+# A SameValueCount check while it is live: (at's stand shift, mask, at's index, flag
+# shift, count shift, count mask, count cap, mask clearing the check's fields).
+_Resolve = tuple[int, int, int, int, int, int, int, int]
+
+
 class _ValueCheck:
     """A value check's counter fields in a plan (trackers with no bound of their own)
     and the tuples of their values it accepts."""
 
-    __slots__ = ("fields", "accept")
+    __slots__ = ("fields", "accept", "shift", "mask", "packed")
 
     def __init__(self, fields: tuple[_Tracker, ...], accept: frozenset[tuple[int, ...]]):
         self.fields, self.accept = fields, accept
+        # The fields are adjacent bits: the accepted tuples packed as those bits read.
+        self.shift = fields[0].shift
+        self.mask = sum(tr.mask << (tr.shift - self.shift) for tr in fields)
+        self.packed = frozenset(sum(v << (tr.shift - self.shift) for v, tr in zip(values, fields)) for values in accept)
 
 
 class _GroupMoves:
@@ -478,7 +491,9 @@ class _Plan:
         # Value checks: each field is a tracker that never rejects (lo 0, no bound) and
         # saturates at its cap; the check's predicate is applied when its last key is placed.
         self.checks: list[tuple[_ValueCheck, list[int]]] = []
+        check_at: list[Pos | None] = []
         for ch in prep.checks:
+            check_at.append(ch.at)
             fields, indexes = [], []
             for slots, cap in ch.fields:
                 width = max(cap.bit_length(), 1)
@@ -496,7 +511,6 @@ class _Plan:
             shift += self.size[s].bit_length()
         self.full = sum(self.size[s] << self.shift[s] for s in prep.free)
         self.fills_mask = ((1 << shift) - 1) ^ ((1 << fills_start) - 1)
-        self.sorted_fields: dict[int, dict[int, int]] = {}  # group base shift -> field value -> sorted value
         self.chunks: list[list[int]] = []
         for s in prep.free:
             width = self.size[s].bit_length()
@@ -548,11 +562,24 @@ class _Plan:
                 last_touch[ti].closes.append(tr)
             elif c.lo > 0:
                 raise _Zero
-        for check, indexes in self.checks:
+        for (check, indexes), at in zip(self.checks, check_at):
             if indexes[0] in last_touch:
                 last_touch[indexes[0]].checks.append(check)
             elif (0,) * len(indexes) not in check.accept:
                 raise _Zero
+            if at is None or indexes[0] not in last_touch:
+                continue
+            # Between the check's first and last key, after each key that moves its
+            # fields or may fill ``at``: settle it early (see _resolve).
+            s, j = self._local(at)
+            flag, count = check.fields
+            resolve = (self.shift[s], (1 << self.size[s].bit_length()) - 1, j, flag.shift,
+                       count.shift, count.mask, count.cap, ~(check.mask << check.shift))
+            first = min(tracked_at[indexes[0]], key=lambda i: self.sweep_index(i))
+            last = self.sweep_index(max(tracked_at[indexes[0]], key=lambda i: self.sweep_index(i)))
+            for t in range(self.sweep_index(first), last):
+                if t in doms[s][j] or self.key_layer(t) in tracked_at[indexes[0]]:
+                    self.layers[t].resolves.append(resolve)
         # Order facts: slot x filled and y not at a boundary means key(x) < key(y) (forward,
         # x = hi); the first such boundary follows a key x may hold, so only those are checked.
         for lo, hi in prep.orders:
@@ -569,6 +596,10 @@ class _Plan:
         """A slot in this direction's slot order."""
         s, j = pos
         return (s, self.size[s] - 1 - j) if self.mirrored else pos
+
+    def sweep_index(self, i: int) -> int:
+        """The sweep position of key (layer index) i: key_layer's inverse."""
+        return self.prep.n_layers - 1 - i if self.mirrored else i
 
     def key_layer(self, t: int) -> int:
         """The key (layer index) placed at sweep position t."""
@@ -622,12 +653,17 @@ class _Plan:
         if copies and not moving:
             raise _Zero
         estimate = prod(len(st.fills) for st in moving)
-        if trackers:
-            return _Layer(copies, [], [], [], [], list(stands.values()), trackers, [], estimate)
         movers, weighted, masked, needs = [], [], [], []
+        # With trackers at this key, the chunks holding a counted slot go stand by stand
+        # (counting as copies land); the others keep their tables.  A group is never
+        # counted (stands of facts are not interchangeable), so groups stay sorted.
+        counting: list[_StandLayer] | None = [] if trackers else None
         groups = {g[0] for g in self.prep.groups}
         for chunk in self.move_chunks:
             if not any(s in stands for s in chunk):
+                continue
+            if counting is not None and any(any(stands[s].counts) for s in chunk):
+                counting += [stands[s] for s in chunk]
                 continue
             members = [stands[s] for s in chunk]
             is_moving = any(st.moving for st in members)
@@ -642,7 +678,7 @@ class _Plan:
                     (weighted if group else masked if keeping else movers).append((base, mask, moves, urgent))
                 if is_needy:
                     needs.append((base, mask, short))
-        return _Layer(copies, movers, weighted, masked, needs, None, set(), [], estimate)
+        return _Layer(copies, movers, weighted, masked, needs, counting, trackers, [], estimate)
 
     def _group_tables(self, members: list[_StandLayer]):
         """Moves, urgent moves and unfilled must-fill slots of a group of interchangeable stands.
@@ -713,9 +749,7 @@ class _Plan:
             for placed in range(layer.copies):
                 left = layer.copies - placed
                 if layer.counting is not None:
-                    cur = self._place_counting(layer.counting, cur, left)
-                    if self.prep.groups:
-                        cur = self._canonical(cur)  # stand by stand, the groups' order is not kept
+                    cur = self._place_counting(layer, cur, left)
                 elif layer.masked or layer.weighted or layer.needs:
                     cur = self._place_general(layer, cur, left)
                 else:
@@ -724,8 +758,10 @@ class _Plan:
                 cur = self._drop_unfilled(layer, cur)
             if layer.orders:
                 cur = self._check_orders(layer.orders, cur)
-            for check in layer.checks:
-                cur = self._close_check(check, cur)
+            if layer.resolves:
+                cur = self._resolve(layer.resolves, cur)
+            if layer.checks:
+                cur = self._close_checks(layer.checks, cur)
             for tr in layer.closes:
                 cur = self._close(tr, cur)
             out.append(cur)
@@ -775,17 +811,34 @@ class _Plan:
         return new
 
     @staticmethod
-    def _place_counting(stands: list[_StandLayer], cur: State, left: int) -> State:
-        """One copy, stand by stand, counting the slots of count facts as it lands
-        (and keeping only the weight bits an exclusion leaves a move)."""
+    def _place_counting(layer: _Layer, cur: State, left: int) -> State:
+        """One copy: on the counted stands stand by stand, counting the slots of count
+        facts as it lands (and keeping only the weight bits an exclusion leaves a
+        move); on the other chunks as :meth:`_place_general` does."""
         new: State = {}
         get = new.get
+        stands, movers, weighted, masked, needs = layer.counting, layer.movers, layer.weighted, layer.masked, layer.needs
         for code, w in cur.items():
             spare = left
+            for sh, mask, short in needs:
+                spare -= short[(code >> sh) & mask]
             for st in stands:
                 spare -= max(st.need - ((code >> st.shift) & st.mask), 0)
             if spare < 0:
                 continue
+            pick = 2 if spare else 3  # every move, or only those filling a must-fill slot
+            for mover in movers:
+                for d in mover[pick][(code >> mover[0]) & mover[1]]:
+                    nc = code + d
+                    new[nc] = get(nc, 0) + w
+            for mover in weighted:
+                for d, times in mover[pick][(code >> mover[0]) & mover[1]]:
+                    nc = code + d
+                    new[nc] = get(nc, 0) + w * times
+            for mover in masked:
+                for d, keep in mover[pick][(code >> mover[0]) & mover[1]]:
+                    nc = code + d
+                    new[nc] = get(nc, 0) + (w & keep)
             for st in stands:
                 f = (code >> st.shift) & st.mask
                 d = st.put[f]
@@ -807,7 +860,8 @@ class _Plan:
         """A key with no copy to place: keep the states that need none."""
         if layer.counting is not None:
             return {code: w for code, w in cur.items()
-                    if all((code >> st.shift) & st.mask >= st.need for st in layer.counting)}
+                    if all((code >> st.shift) & st.mask >= st.need for st in layer.counting)
+                    and not any(short[(code >> sh) & mask] for sh, mask, short in layer.needs)}
         return {code: w for code, w in cur.items()
                 if not any(short[(code >> sh) & mask] for sh, mask, short in layer.needs)}
 
@@ -830,42 +884,41 @@ class _Plan:
                 if not any((code >> xs) & xm > xj and (code >> ys) & ym <= yj for xs, xm, xj, ys, ym, yj in orders)}
 
     @staticmethod
-    def _close_check(check: _ValueCheck, cur: State) -> State:
-        """Apply a value check after its last key and free its fields."""
+    def _resolve(resolves: list[_Resolve], cur: State) -> State:
+        """Settle SameValueCount checks early, so states merge: once ``at`` is filled
+        with its flag unset, its key is not of the class and the check holds
+        whatever comes (its fields are cleared; at the join the other side's
+        ``at`` is unfilled, so its flag is unset too); with the flag set and the
+        count past its cap, nothing can satisfy it (the state is dropped)."""
         new: State = {}
         get = new.get
-        fields, accept = check.fields, check.accept
-        clear = ~sum(tr.mask << tr.shift for tr in fields)
         for code, w in cur.items():
-            if tuple([(code >> tr.shift) & tr.mask for tr in fields]) in accept:
+            for ss, sm, j, fsh, csh, cm, cap, clear in resolves:
+                if (code >> fsh) & 1:
+                    if (code >> csh) & cm == cap:
+                        break
+                elif (code >> ss) & sm > j:
+                    code &= clear
+            else:
+                new[code] = get(code, 0) + w
+        return new
+
+    @staticmethod
+    def _close_checks(checks: list[_ValueCheck], cur: State) -> State:
+        """Apply the value checks whose last key this is and free their fields (one pass:
+        a check's fields are adjacent bits, tested as one packed value)."""
+        new: State = {}
+        get = new.get
+        clear = ~sum(ch.mask << ch.shift for ch in checks)
+        tests = [(ch.shift, ch.mask, ch.packed) for ch in checks]
+        for code, w in cur.items():
+            for sh, m, packed in tests:
+                if (code >> sh) & m not in packed:
+                    break
+            else:
                 nc = code & clear
                 new[nc] = get(nc, 0) + w
         return new
-
-    def _canonical(self, cur: State) -> State:
-        """Sort each group of interchangeable stands (descending when mirrored).
-
-        A group's fields are adjacent bits of the code, so the sorted form of
-        each distinct group field value is computed once and looked up after.
-        """
-        for g in self.prep.groups:
-            width = self.size[g[0]].bit_length()
-            base, span = self.shift[g[0]], (1 << (width * len(g))) - 1
-            memo = self.sorted_fields.setdefault(base, {})
-            new: State = {}
-            get = new.get
-            keep = ~(span << base)
-            for code, w in cur.items():
-                sub = (code >> base) & span
-                canon = memo.get(sub)
-                if canon is None:
-                    vals = sorted(((sub >> (i * width)) & ((1 << width) - 1) for i in range(len(g))),
-                                  reverse=self.mirrored)
-                    canon = memo[sub] = sum(v << (i * width) for i, v in enumerate(vals))
-                c = (code & keep) | (canon << base)
-                new[c] = get(c, 0) + w
-            cur = new
-        return cur
 
 
 def _estimated_states(plan: _Plan) -> int:
@@ -880,9 +933,13 @@ def _sweep_both(forward: _Plan, mirrored: _Plan) -> tuple[list[State], list[Stat
     import pickle  # only the CLI's forked sweep needs it; not worth its import time elsewhere
 
     read_end, write_end = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # child: the mirrored sweep, pickled into the pipe
         try:
+            from ..children import bind_to_parent  # dies with the CLI, even on SIGKILL
+
+            bind_to_parent(parent)
             with os.fdopen(write_end, "wb") as out:
                 out.write(pickle.dumps(mirrored.sweep(), protocol=pickle.HIGHEST_PROTOCOL))
         finally:
