@@ -422,3 +422,163 @@ def test_mission_64_flipped_wires_and_a_grappling_hook(new_context, server):
     screenshot(page, "phone-mission-64")
     displayed_matches_cli(page, table)
     assert not errors, errors
+
+
+# ---------------------------------------------------------------- mission 43: Nano and the rest of the equipment
+
+
+def test_mission_43_nano_and_equipment_by_taps(new_context, server):
+    """Opened from a share link of the mission's preset (bombbuster_core.missions) with my hand;
+    then a Nano wire into my hand, Triple and Super Detectors, an X or Y ray, a Fast Pass, a
+    Disintegrator, a multi cut and dealt colours, all by taps."""
+    import base64
+
+    from bombbuster_core.missions import new_table
+
+    page, errors = touch_phone(new_context)
+    red = [1.5, 2.5, 3.5]
+    keys = [v for v in range(1, 13) for _ in range(4)] + red
+    truth = Truth(keys, [12, 12, 12, 11, 4], seed=43)  # the last "stand" is Nano's 4 hidden wires
+    nano = [w["key"] for w in truth.stands.pop()]
+    table = new_table(43, 4, red=red)
+    table["players"] = [{"name": n, "stands": [len(truth.stands[p])]} for p, n in enumerate(["Ann", "Bob", "Cy", "Di"])]
+    table["me"] = {"player": 0, "stands": [[w["key"] for w in truth.stands[0]]]}
+    encoded = base64.urlsafe_b64encode(json.dumps(table).encode()).decode().rstrip("=")
+    open_app(page, server.url + "#game=" + encoded)
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    assert page.locator(".nano-line").get_attribute("data-nano") == "4"
+    expected = []
+    blue = lambda k: gameplay(k) not in ("yellow", "red")  # noqa: E731
+
+    # Nano gives Ann a wire (its first hidden one, as the page replays it); she notes its value.
+    key = nano[0]
+    to = bisect.bisect_left([w["key"] for w in truth.stands[0]], key)
+    truth.stands[0].insert(to, {"key": key, "cut": False})
+    action(page, "nano")  # a rule tag of this mission: shown without "More actions"
+    tap(page, f".recorder .option[data-player='0'][data-stand='0']")
+    position(page, to)
+    value(page, key)
+    expected.append({"type": "move", "from": "nano", "to": {"player": 0, "stand": 0, "slot": to}})
+    wait_events(page, len(expected))
+    assert page.locator(".nano-line").get_attribute("data-nano") == "3"
+    assert "moved" in slot(page, 0, to).get_attribute("class").split()
+
+    def mine(v):
+        return truth.find(0, lambda k: gameplay(k) == v)
+
+    # Triple Detector success on Bob.
+    v = next(v for v in range(1, 13) if mine(v) and truth.find(1, lambda k, v=v: k == v))
+    hit = truth.find(1, lambda k: k == v)[0]
+    targets = [hit] + [j for j in truth.uncut(1) if j != hit][:2]
+    action(page, "triple_detector")
+    player(page, 0)
+    for j in targets:
+        slot(page, 1, j).tap()
+    value(page, v)
+    value(page, True)
+    slot(page, 1, hit).tap()
+    slot(page, 0, mine(v)[0]).tap()
+    expected.append({"type": "detector", "actor": 0, "kind": "triple",
+                     "targets": [{"player": 1, "stand": 0, "slot": j} for j in targets], "value": v, "success": True,
+                     "cut": {"player": 1, "stand": 0, "slot": hit}, "actor_slot": {"stand": 0, "slot": mine(v)[0]}})
+    truth.stands[1][hit]["cut"] = truth.stands[0][mine(v)[0]]["cut"] = True
+    wait_events(page, len(expected))
+
+    # Super Detector failure on Cy's stand: none of her uncut wires is w; a token on a blue one.
+    w = next(w for w in range(1, 13) if mine(w) and not truth.find(2, lambda k, w=w: k == w))
+    token_at = truth.find(2, blue)[0]
+    action(page, "super_detector")
+    player(page, 0)
+    slot(page, 2, truth.uncut(2)[-1]).tap()
+    value(page, w)
+    value(page, False)
+    value(page, truth.key(2, token_at))
+    slot(page, 2, token_at).tap()
+    expected.append({"type": "detector", "actor": 0, "kind": "super",
+                     "targets": [{"player": 2, "stand": 0, "slot": j} for j in truth.uncut(2)], "value": w,
+                     "success": False, "token": truth.key(2, token_at), "token_at": {"player": 2, "stand": 0, "slot": token_at}})
+    wait_events(page, len(expected))
+
+    # X or Y ray on one of Di's wires: it was the first value.
+    x = next(x for x in range(1, 13) if mine(x) and truth.find(3, lambda k, x=x: k == x))
+    y = next(y for y in range(1, 13) if y != x and mine(y))
+    target = truth.find(3, lambda k: k == x)[0]
+    action(page, "xy_ray")
+    player(page, 0)
+    slot(page, 3, target).tap()
+    value(page, x)
+    value(page, y)
+    value(page, True)
+    value(page, x)
+    slot(page, 0, mine(x)[0]).tap()
+    expected.append({"type": "dual_cut", "actor": 0, "target": {"player": 3, "stand": 0, "slot": target},
+                     "values": [x, y], "success": True, "cut_value": x, "actor_slot": {"stand": 0, "slot": mine(x)[0]}})
+    truth.stands[3][target]["cut"] = truth.stands[0][mine(x)[0]]["cut"] = True
+    wait_events(page, len(expected))
+
+    # Fast Pass: Bob cuts two equal wires of his.
+    f, pair = next((f, js_) for f in range(1, 13) if len(js_ := truth.find(1, lambda k, f=f: k == f)) >= 2)
+    action(page, "fast_pass")
+    player(page, 1)
+    value(page, f)
+    slot(page, 1, pair[0]).tap()
+    slot(page, 1, pair[1]).tap()
+    expected.append({"type": "fast_pass", "actor": 1, "value": f, "slots": [{"stand": 0, "slot": j} for j in pair[:2]]})
+    for j in pair[:2]:
+        truth.stands[1][j]["cut"] = True
+    wait_events(page, len(expected))
+
+    # Disintegrator: every uncut wire of the drawn value is cut, wherever it is.
+    d = next(d for d in range(1, 13) if 0 < sum(len(truth.find(p, lambda k, d=d: k == d)) for p in range(4)) < 4)
+    where = [(p, j) for p in range(4) for j in truth.find(p, lambda k: k == d)]
+    action(page, "disintegrator")
+    value(page, d)
+    for p, j in where:
+        slot(page, p, j).tap()
+    tap(page, ".recorder [data-action='done']")
+    expected.append({"type": "disintegrator", "value": d, "slots": [{"player": p, "stand": 0, "slot": j} for p, j in where]})
+    for p, j in where:
+        truth.stands[p][j]["cut"] = True
+    wait_events(page, len(expected))
+
+    # A multi cut: Cy points at every uncut wire of a number, all at once.
+    m = next(m for m in range(1, 13) if m != d and sum(len(truth.find(p, lambda k, m=m: k == m)) for p in range(4)) == 4)
+    where = [(p, j) for p in range(4) for j in truth.find(p, lambda k: k == m)]
+    action(page, "multi_cut")
+    player(page, 2)
+    value(page, m)
+    for p, j in where:
+        slot(page, p, j).tap()
+    tap(page, ".recorder [data-action='done']")
+    value(page, True)
+    expected.append({"type": "multi_cut", "actor": 2, "value": m, "slots": [{"player": p, "stand": 0, "slot": j} for p, j in where],
+                     "success": True})
+    wait_events(page, len(expected))
+
+    # Dealt colours: how many reds Di was dealt.
+    reds = sum(1 for w in truth.stands[3] if gameplay(w["key"]) == "red")
+    action(page, "dealt")
+    player(page, 3)
+    value(page, "red")
+    value(page, reds)
+    expected.append({"type": "dealt", "player": 3, "value": "red", "count": reds})
+    wait_events(page, len(expected))
+    assert page.locator(".player[data-player='3'] .beside-note.dealt").inner_text() == f"dealt {reds} red"
+
+    # Edit the Nano move (re-recorded on the table as it stood before it: Ann's 12 dealt wires).
+    tap(page, ".log li[data-index='0'] [data-action='edit']")
+    assert page.locator(".table .slot[data-player='0']").count() == 12
+    assert page.locator(".nano-line").get_attribute("data-nano") == "4"
+    tap(page, f".recorder .option[data-player='0'][data-stand='0']")
+    position(page, to)
+    value(page, key)
+    page.wait_for_selector(".recorder:not(.active)")
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    assert page.locator(".table .slot[data-player='0']").count() == 13
+
+    exported = export_table(page)
+    assert exported["events"] == expected
+    assert exported["me"]["seen"] == [{"at": {"player": 0, "stand": 0, "slot": to}, "value": key, "after": 0}]
+    screenshot(page, "phone-mission-43")
+    displayed_matches_cli(page, exported)
+    assert not errors, errors
