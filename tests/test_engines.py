@@ -5,6 +5,10 @@ construction; the facts are random truths about that deal (slot domains
 that contain the true key, count facts whose bounds hold), which exercises
 every code path of the engines: fixed stands, interchangeable stands, pool
 pseudo-stands, single-key and multi-key count trackers, two-stand hands.
+Order, SameValueCount and SameValue facts (``relation_problem``) are mostly
+truths about the deal too, with a few false ones so that inconsistent
+problems are compared as well; the deck then has several yellow and red
+keys, so those classes span many keys.
 """
 from __future__ import annotations
 

@@ -33,6 +33,22 @@ Count facts ride along as small counter fields in the state code while a
 key of theirs is being placed on a stand of theirs; a fact about one key
 (a blue value) lives for one key only, so it never multiplies the states.
 
+Order facts (``key(lo) <= key(hi)``, wires moved between stands) need no
+state: at every key boundary a violation shows as "hi filled, lo not"
+(mirrored: the reverse), so states are filtered at the boundaries after the
+keys the first of them may hold; forward and backward states still join
+exactly.  Their bounds also enter the slot domains, and an order the domains
+imply (a known side) is dropped.
+
+Value facts speak of gameplay classes (a blue key, every yellow, every red).
+SameValue(different) is one count fact per class; a SameValue(equal) or
+SameValueCount whose class is decided becomes domains or a count fact; the
+rest are checks, per class that can matter: counter fields like a count
+fact's (saturating, never rejecting on their own) and the tuples of final
+values they accept, applied when the class's last key is placed and, for
+classes spanning a key boundary (yellow, red), at the join of the two
+sweeps.  Stands of order or value facts are not interchangeable.
+
 Marginals: a second sweep over the mirrored problem (keys descending, stands
 reversed) gives, at every key boundary, the weight of completing each state;
 the product with the forward weight is the exact weight of each fill vector,
