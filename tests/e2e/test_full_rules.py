@@ -116,6 +116,17 @@ def displayed_matches_cli(page, table):
         assert ("cut" in element.get_attribute("class").split()) == entry["cut"], entry
 
 
+SMALL_CONTROLS = """() => [...document.querySelectorAll('button, select, input')]
+  .filter((b) => b.offsetParent !== null)
+  .map((b) => { const r = b.getBoundingClientRect(); return [b.className, b.textContent.slice(0, 24), r.width, r.height]; })
+  .filter(([, , w, h]) => w < 44 || h < 44)"""
+
+
+def small_controls(page):
+    """Visible controls smaller than 44 × 44 px."""
+    return page.evaluate(SMALL_CONTROLS)
+
+
 def touch_phone(new_context):
     context = new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
@@ -285,6 +296,15 @@ def test_mission_9_equipment_by_taps(new_context, server):
     assert table["meta"]["mission"] == 9
     assert table["events"] == expected
     assert table["me"] == {"player": 0, "stands": [mine], "seen": seen}
+    # Every control on the table screen is at least 44 × 44 px, also with every action shown and mid-recording.
+    assert small_controls(page) == []
+    tap(page, ".recorder [data-action='more']")
+    assert small_controls(page) == []
+    action(page, "walkie_talkies")
+    assert small_controls(page) == []
+    slot(page, 0, 1).tap()
+    assert small_controls(page) == []
+    tap(page, ".recorder [data-action='cancel']")
     screenshot(page, "phone-mission-9")
     page.screenshot(path=str(ARTIFACTS / "phone-mission-9-screen.png"))  # what the phone shows
     (ARTIFACTS / "mission-9.table.json").write_text(json.dumps(table, indent=1))
@@ -581,4 +601,174 @@ def test_mission_43_nano_and_equipment_by_taps(new_context, server):
     assert exported["me"]["seen"] == [{"at": {"player": 0, "stand": 0, "slot": to}, "value": key, "after": 0}]
     screenshot(page, "phone-mission-43")
     displayed_matches_cli(page, exported)
+    assert not errors, errors
+
+
+# ---------------------------------------------------------------- mission 20: X slots and the remaining recorder paths
+
+
+def test_mission_20_x_slots_and_more_tokens(new_context, server):
+    page, errors = touch_phone(new_context)
+    open_app(page, server.url)
+    yellow, red = [4.1, 9.1], [6.5, 10.5]
+    keys = [v for v in range(1, 13) for _ in range(4)] + yellow + red
+    rng = random.Random(20)
+    rng.shuffle(keys)
+    stands = []  # per player: 12 sorted wires, then the X wire (the last one dealt)
+    for _ in range(4):
+        dealt, keys = keys[:13], keys[13:]
+        stands.append([*sorted(dealt[:12]), dealt[12]])
+    choose_mission(page, 20, ["Ann", "Bob", "Cy", "Di"], {"yellow": yellow, "red": red})
+    enter_my_wires(page, stands[0][:12])
+    tap(page, ".my-wires [data-action='x-wire']")
+    tap(page, f".keypad[aria-label='add my wire'] .key[data-key='{stands[0][12]}']")
+    assert page.locator(".my-wires [data-action='x-wire']").inner_text() == f"X: {label_of(stands[0][12])}"
+    tap(page, "#start-game")
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    assert "special-x" in slot(page, 1, 12).get_attribute("class").split()
+    expected = []
+    cut = set()
+
+    def sorted_where(p, test):
+        return [j for j in range(12) if (p, j) not in cut and test(stands[p][j])]
+
+    mine = {gameplay(k) for k in stands[0][:12] if gameplay(k) not in ("red",)}
+    blue_mine = sorted(v for v in mine if v != "yellow")
+
+    # A dual cut on Bob's X wire (a plain cut may target it): failed, its true value as token.
+    xp = next(p for p in (1, 2, 3) if gameplay(stands[p][12]) != "red")
+    v = next(v for v in blue_mine if v != gameplay(stands[xp][12]))
+    action(page, "dual_cut")
+    player(page, 0)
+    slot(page, xp, 12).tap()
+    value(page, v)
+    value(page, False)
+    value(page, gameplay(stands[xp][12]))
+    expected.append({"type": "dual_cut", "actor": 0, "target": {"player": xp, "stand": 0, "slot": 12}, "value": v,
+                     "success": False, "token": gameplay(stands[xp][12])})
+    wait_events(page, len(expected))
+
+    # The Stabilizer chosen at the outcome of a plain dual cut: failed, a token as usual.
+    j = sorted_where(2, lambda k: gameplay(k) not in ("red",) and gameplay(k) != blue_mine[0])[0]
+    action(page, "dual_cut")
+    player(page, 0)
+    slot(page, 2, j).tap()
+    value(page, blue_mine[0])
+    value(page, "stabilizer")
+    value(page, gameplay(stands[2][j]))
+    expected.append({"type": "dual_cut", "actor": 0, "target": {"player": 2, "stand": 0, "slot": j}, "value": blue_mine[0],
+                     "success": False, "stabilizer": True, "token": gameplay(stands[2][j])})
+    wait_events(page, len(expected))
+
+    # A Double Detector with the X or Y ray: two values, neither on the two wires; the token on one of them.
+    a, b = blue_mine[0], blue_mine[-1]
+    pair = sorted_where(3, lambda k: gameplay(k) not in (a, b, "red"))[:2]
+    action(page, "double_detector")
+    player(page, 0)
+    for j in pair:
+        slot(page, 3, j).tap()
+    tap(page, ".recorder [data-action='xy']")
+    value(page, a)
+    value(page, b)
+    value(page, False)
+    value(page, gameplay(stands[3][pair[1]]))
+    slot(page, 3, pair[1]).tap()
+    expected.append({"type": "detector", "actor": 0, "kind": "double",
+                     "targets": [{"player": 3, "stand": 0, "slot": j} for j in pair], "values": [a, b], "success": False,
+                     "token": gameplay(stands[3][pair[1]]), "token_at": {"player": 3, "stand": 0, "slot": pair[1]}})
+    wait_events(page, len(expected))
+
+    # A false token (the wire is NOT that value) and a Single Wire Label (×1).
+    j = sorted_where(1, lambda k: True)[3]
+    wrong = next(w for w in range(1, 13) if w != gameplay(stands[1][j]))
+    action(page, "false_token")
+    slot(page, 1, j).tap()
+    value(page, wrong)
+    expected.append({"type": "info_token", "at": {"player": 1, "stand": 0, "slot": j}, "value": wrong, "false": True})
+    wait_events(page, len(expected))
+    assert page.locator(f".player[data-player='1'] .token-mark[data-slot='{j}']").inner_text() == f"≠{wrong}"
+    values2 = [gameplay(k) for k in stands[2]]
+    single = next(j for j in range(12) if isinstance(values2[j], int) and values2.count(values2[j]) == 1)
+    action(page, "single_wire_label")
+    slot(page, 2, single).tap()
+    expected.append({"type": "info_token", "at": {"player": 2, "stand": 0, "slot": single}, "count": 1})
+    wait_events(page, len(expected))
+
+    # Tripwire calls: one on a yellow (cut), one on a blue (a token).
+    yp, yj = next((p, j) for p in (1, 2, 3) for j in sorted_where(p, lambda k: gameplay(k) == "yellow"))
+    action(page, "tripwire")
+    player(page, 0)
+    slot(page, yp, yj).tap()
+    value(page, True)
+    expected.append({"type": "tripwire", "actor": 0, "target": {"player": yp, "stand": 0, "slot": yj}, "success": True})
+    cut.add((yp, yj))
+    wait_events(page, len(expected))
+    bj = sorted_where(1, lambda k: isinstance(gameplay(k), int))[0]
+    action(page, "tripwire")
+    player(page, 0)
+    slot(page, 1, bj).tap()
+    value(page, False)
+    value(page, gameplay(stands[1][bj]))
+    expected.append({"type": "tripwire", "actor": 0, "target": {"player": 1, "stand": 0, "slot": bj}, "success": False,
+                     "token": gameplay(stands[1][bj])})
+    wait_events(page, len(expected))
+
+    table = export_table(page)
+    assert table["me"] == {"player": 0, "stands": [stands[0]]}
+    assert table["players"][0]["stands"] == [{"size": 13, "x_slot": "any"}]
+    assert table["events"] == expected
+    screenshot(page, "phone-mission-20")
+    displayed_matches_cli(page, table)
+    assert not errors, errors
+
+
+def label_of(key):
+    """The page's short label of a sort key (model.js label)."""
+    colour = gameplay(key)
+    return f"Y{int(key)}" if colour == "yellow" else f"R{int(key)}" if colour == "red" else str(int(key))
+
+
+# ---------------------------------------------------------------- the mission picker across missions
+
+
+def test_mission_setups_start_and_match_the_cli(new_context, server):
+    """Missions whose setup asks something else: a k-of-m pool (M5), the Number card (M11),
+    pre-dealt reds with a 2-stand Captain (M13, 3 players: recorded as `dealt` events), 5 players
+    (M41), Nano (M43). Each starts public and shows what the CLI computes for its table."""
+    from bombbuster_core.missions import catalogue, new_table
+
+    page, errors = touch_phone(new_context)
+    open_app(page, server.url)
+    entries = {m["mission"]: m for m in catalogue()}
+    for mission, players in ((5, 4), (11, 4), (13, 3), (41, 5), (43, 2)):
+        if page.locator("#start-game").count() == 0:
+            tap(page, "#menu-button")
+            tap(page, ".menu-item[data-action='new']")
+        page.wait_for_selector("#mission option[value='1']", state="attached", timeout=120_000)
+        page.select_option("#mission", str(mission))
+        tap(page, f".segmented[aria-label='player count'] button[data-value='{players}']")
+        choices = entries[mission]["choices"][str(players)]
+        drawn = {}
+        for colour in ("yellow", "red"):
+            if colour in choices:
+                lo, hi = choices[colour]["range"]
+                keys = [n + (0.1 if colour == "yellow" else 0.5) for n in range(int(lo), int(hi) + 1)]
+                drawn[colour] = keys[:choices[colour]["values"]]
+                for key in drawn[colour]:
+                    tap(page, f".chips[aria-label='drawn {colour}'] .chip[data-key='{key}']")
+        if "number" in choices:
+            tap(page, ".segmented[aria-label='number card'] button[data-value='5']")
+        page.wait_for_function("!document.querySelector('.setup .warn')", timeout=30_000)
+        tap(page, ".chip[data-me='none']")
+        tap(page, "#start-game")
+        page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+        table = export_table(page)
+        preset = new_table(mission, players, number_card=5 if "number" in choices else None,
+                           **{colour: keys for colour, keys in drawn.items()})
+        assert table["wires"] == preset["wires"], mission
+        assert [p["stands"] for p in table["players"]] == [p["stands"] for p in preset["players"]], mission
+        assert table.get("nano") == preset.get("nano"), mission
+        assert table["events"] == preset["meta"].get("dealt", []), mission
+        assert table["meta"]["mission"] == mission and table["meta"]["rules"] == preset["meta"]["rules"]
+        displayed_matches_cli(page, table)
     assert not errors, errors

@@ -16,6 +16,15 @@ import { CancelledError } from "./engine.js";
 import { SuggestionsPanel } from "./suggestions.js";
 
 const slotId = (p, s, j) => `${p}:${s}:${j}`;
+
+// Stands wrap by the screen's width: the table screen on show is drawn again when it changes (rotation).
+let shownScreen = null;
+let shownWidth = window.innerWidth;
+window.addEventListener("resize", () => {
+  if (window.innerWidth === shownWidth) return;
+  shownWidth = window.innerWidth;
+  if (shownScreen && shownScreen.root.querySelector(".game")) shownScreen.render();
+});
 const RESULT_CACHE_SIZE = 12;
 export class GameScreen {
   /** engine: the scripting API; onSave(game) persists; game: the saved game record. */
@@ -31,6 +40,7 @@ export class GameScreen {
     this.requestSeq = 0;
     this.results = new Map(); // table JSON → analysis, so view toggles and undo are instant
     this.suggestions = new SuggestionsPanel(this);
+    shownScreen = this;
     this.refresh();
   }
 
@@ -472,25 +482,33 @@ export class GameScreen {
       const isReceiving = receiving && receiving.player === p && receiving.stand === s;
       const labels = layout.labels.map((lab) => ({ ...lab, j: row.findIndex((t) => t.id === lab.left) }))
         .filter((lab) => lab.j >= 0 && row[lab.j + 1] && row[lab.j + 1].id === lab.right);
+      // On a phone a long stand wraps into rows, so that every slot stays ≥ 44 px wide.
+      const cols = this.columnsFor(row.length);
+      const place = (j) => ({ "grid-column": String((j % cols) + 1), "grid-row": String(2 * Math.floor(j / cols) + 1) });
       return h("div.stand-box", {},
-        h(`div.stand${isReceiving ? ".receiving" : ""}`, {
+        h(`div.stand${isReceiving ? ".receiving" : ""}${cols < row.length ? ".wrapped" : ""}`, {
           role: "group", "aria-label": `${player.name} stand ${s + 1}`, dataset: { stand: String(s) },
-          style: { "--slots": String(Math.max(1, row.length)) },
+          style: { "--slots": String(Math.max(1, cols)) },
         },
         row.map((tile, j) => {
           const slot = { player: p, stand: s, slot: j };
           const selectable = step && (step.kind === "slot" || step.kind === "slots")
             && step.allow(slot, this.draft.chosenSlots || []);
           const isPicked = picked.some((c) => c.player === p && c.stand === s && c.slot === j);
-          return this.slotView(slot, tile, selectable, isPicked, j);
+          return this.slotView(slot, tile, selectable, isPicked, place(j));
         }),
         row.map((tile, j) => (tile.tokens.length ? h("span.token-mark", {
-          style: { "grid-column": String(j + 1) }, dataset: { slot: String(j) },
+          style: { "grid-column": place(j)["grid-column"], "grid-row": String(2 * Math.floor(j / cols) + 2) },
+          dataset: { slot: String(j) },
         }, tile.tokens.map(tokenText).join(" ")) : null)),
-        labels.map((lab) => h(`span.label-mark.${lab.kind}`, {
-          style: { "grid-column": `${lab.j + 1} / span 2` }, dataset: { slot: String(lab.j), kind: lab.kind },
-          title: lab.kind === "equal" ? "equal values" : "different values",
-        }, lab.kind === "equal" ? "=" : "≠"))),
+        labels.map((lab) => {
+          const wraps = (lab.j % cols) === cols - 1; // the pair is split over two rows: mark the left wire's edge
+          return h(`span.label-mark.${lab.kind}${wraps ? ".at-end" : ""}`, {
+            style: { "grid-column": wraps ? place(lab.j)["grid-column"] : `${(lab.j % cols) + 1} / span 2`, "grid-row": place(lab.j)["grid-row"] },
+            dataset: { slot: String(lab.j), kind: lab.kind },
+            title: lab.kind === "equal" ? "equal values" : "different values",
+          }, lab.kind === "equal" ? "=" : "≠");
+        })),
         special || beside.length ? h("div.beside", {},
           special ? h("span.special-name", {}, special) : null,
           beside.map((note) => h(`span.beside-note.${note.kind}`, { dataset: { kind: note.kind } },
@@ -509,7 +527,16 @@ export class GameScreen {
         h("span.legend-yellow", {}, "yellow"), " · X = unsorted X slot · ⤾ = flipped · ↪ = moved · tap a wire for details"));
   }
 
-  slotView(slot, tile, selectable, picked, column) {
+  /** Columns of a stand of `count` slots: one row when every slot gets ≥ 44 px, else balanced rows. */
+  columnsFor(count) {
+    const width = Math.min(window.innerWidth, 1280) >= 900
+      ? this.root.clientWidth - 340 - 16 - 20 : this.root.clientWidth - 20 - 18;
+    const fit = Math.max(1, Math.floor((width + 3) / (44 + 3)));
+    if (count <= fit) return Math.max(1, count);
+    return Math.ceil(count / Math.ceil(count / fit));
+  }
+
+  slotView(slot, tile, selectable, picked, place) {
     const info = this.slotInfo(slot);
     const classes = ["slot"];
     if (selectable) classes.push("selectable");
@@ -521,7 +548,7 @@ export class GameScreen {
       dataset: { player: String(slot.player), stand: String(slot.stand), slot: String(slot.slot), tile: tile.id },
       onclick: () => this.onSlotTap(slot),
       "aria-label": this.slotName(slot),
-      style: { "grid-column": String(column + 1), "grid-row": "1" },
+      style: { ...place },
     };
     const marks = [
       tile.special === "x" ? h("span.corner-mark", { title: "X slot (unsorted)" }, "X") : null,
@@ -577,13 +604,16 @@ export class GameScreen {
     const rest = ACTIONS.filter((action) => !action.base && !relevant.includes(action.id));
     return h("div.action-groups", {},
       h("div.record-buttons", {}, base.map((action) => button(action, "primary"))),
-      first.length ? h("div.record-buttons.mission-actions", { "aria-label": "this mission's equipment and actions" },
+      first.length ? h("div.mission-actions", { "aria-label": "this game's equipment and actions" },
         first.map((action) => button(action))) : null,
-      h("button.link.more-actions", {
-        dataset: { action: "more" }, "aria-expanded": String(Boolean(this.moreActions)),
-        onclick: () => { this.moreActions = !this.moreActions; this.render(); },
-      }, this.moreActions ? "Fewer actions" : `More actions (${rest.length}): equipment, mission tokens, moves…`),
-      this.moreActions ? h("div.record-buttons.all-actions", {}, rest.map((action) => button(action))) : null);
+      this.moreActions ? h("div.record-buttons.all-actions", { "aria-label": "more actions" }, rest.map((action) => button(action))) : null);
+  }
+
+  moreButton() {
+    return h("button.secondary.more-actions", {
+      dataset: { action: "more" }, "aria-expanded": String(Boolean(this.moreActions)),
+      onclick: () => { this.moreActions = !this.moreActions; this.render(); },
+    }, this.moreActions ? "Fewer" : "More…");
   }
 
   recorder() {
@@ -591,6 +621,7 @@ export class GameScreen {
       return h("section.recorder", { "aria-label": "record an event" },
         this.actionButtons(),
         h("div.undo-redo", {},
+          this.moreButton(),
           h("button.secondary", { dataset: { action: "undo" }, disabled: !this.table.events.length, onclick: () => this.undo() }, "↶ Undo"),
           h("button.secondary", { dataset: { action: "redo" }, disabled: !this.game.redo.length, onclick: () => this.redo() }, "↷ Redo")));
     }
