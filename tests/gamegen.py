@@ -426,9 +426,11 @@ class _FullGame:
         mode = self.token_mode
         if mode == "parity" and isinstance(self.key[w], int):
             return {"parity": "even" if self.key[w] % 2 == 0 else "odd"}
-        if mode == "count":
+        if mode == "count" and w not in self.flipped_owner:
+            # what the stand's owner can see: not their own flipped wires
             i = next(i for i, ws in enumerate(self.layout) if w in ws)
-            n = sum(1 for x in self.layout[i] if self.g(x) == self.g(w))
+            owner = self.stands[i][0]
+            n = sum(1 for x in self.layout[i] if self.g(x) == self.g(w) and self.flipped_owner.get(x) != owner)
             if n <= 3:
                 return {"count": n}
         if mode in ("null", "false") and not stabilized:
@@ -480,6 +482,13 @@ class _FullGame:
                                     cutter(t, own)))
                     else:
                         out.append(({**ev, "success": False, "token": self.token(t)}, None))
+                    continue
+                flipped_v = [w for w in self.hand(actor) if self.flipped_owner.get(w) == actor and self.g(w) == v]
+                if kind == "success" and flipped_v and rng.random() < 0.5:
+                    # M38/M56: the owner cuts their own flipped wire (teammates see it is v)
+                    own = flipped_v[0]
+                    out.append(({"type": "dual_cut", "actor": actor, "target": self.addr(t), "value": v,
+                                 "success": True, "actor_slot": self.own(own)}, cutter(t, own)))
                     continue
                 if kind in ("success", "stabilizer") and v in held:
                     own = rng.choice([w for w in mine if self.g(w) == v])
@@ -719,12 +728,15 @@ class _FullGame:
                 return []
             ws = rng.sample(pool, min(len(pool), rng.randint(2, 3)))
             tokens = [self.g(w) for w in ws]
-            v = rng.choice(["yellow"] + sorted({t for t in tokens if isinstance(t, int)}))
+            yellow = ["yellow"] if any(gameplay(k) == "yellow" for k in self.key) else []
+            v = rng.choice(yellow + sorted({t for t in tokens if isinstance(t, int)}))
             if all(t == v for t in tokens):
                 return []
             return [({"type": "multi_cut", "actor": actor, "value": v, "slots": [self.addr(w) for w in ws],
                       "success": False, "tokens": tokens}, None)]
         if kind == "tripwire":
+            if not any(gameplay(k) == "yellow" for k in self.key):  # M41 has yellow tripwires
+                return []
             for t in self.teammates_wires(actor, False):
                 if self.g(t) == "yellow":
                     out.append(({"type": "tripwire", "actor": actor, "target": self.addr(t), "success": True},

@@ -342,9 +342,12 @@ def _replay(t: Table, keys: list[Key], upto: int | None = None) -> tuple[set[int
                    if w not in cut and t.flipped_owner.get(w) != player)
 
     def stand_count(w: int) -> int:
-        """Wires of w's gameplay value on w's current stand, cut ones included."""
+        """Wires of w's gameplay value on w's current stand, cut ones included, that
+        the stand's owner can see: not their own flipped wires (docs, "Rule
+        readings": COUNT_TOKEN_SEES_OWN_FLIPPED is False)."""
         i, _ = board.where(w)
-        return sum(1 for x in layout[i] if g(x) == g(w))
+        owner = t.stands[i][0]
+        return sum(1 for x in layout[i] if g(x) == g(w) and t.flipped_owner.get(x) != owner)
 
     def token_ok(token: Any, w: int) -> bool:
         if token is None:
@@ -386,10 +389,15 @@ def _replay(t: Table, keys: list[Key], upto: int | None = None) -> tuple[set[int
                 targets = [board.at(ev["target"])]
             else:
                 targets = [board.at(a) for a in ev["targets"]]
-            if any(w in cut for w in targets) or not all(holds(actor, v) for v in values):
+            if any(w in cut for w in targets):
+                return None
+            # the caller holds every called value; on a success the cut wire
+            # itself shows the cut value (it may be the caller's own flipped
+            # wire: M38/M56, an own cut of it), so only the other one is checked
+            value = (_norm_value(ev["cut_value"]) if "values" in ev else values[0]) if ev["success"] else None
+            if not all(holds(actor, v) for v in values if v != value):
                 return None
             if ev["success"]:
-                value = _norm_value(ev["cut_value"]) if "values" in ev else values[0]
                 if value not in values:
                     return None
                 hit = targets[0] if kind == "dual_cut" else board.at(ev["cut"])
