@@ -12,13 +12,16 @@ and calls the core on it; it never sees the hidden deal.  Two decisions:
   (while the player still has it) when its exact P(success) beats the best call's.
 * ``entropy-seed`` / ``entropy-exact``: suggest.py's entropy mode (the
   reference suggester) with P(success) of a branch 1/k or exact.
-* ``lookahead``: certain moves first; otherwise the top ``width`` calls of the
-  exact ranking (and the best Double Detector use) are each played on
-  ``deals`` deals drawn exactly from the view's posterior (sim/sample.py), then
-  ``depth - 1`` further turns by the cheap :func:`heuristic_move` for every
-  player; the move with the best mean outcome wins (win 1, loss 0, an
-  unfinished game :func:`leaf_value`), ties to the exact ranking's order.
-  Budget: deals × (width + 1) rollouts of ``depth`` turns per decision.
+* ``lookahead``: certain moves first; otherwise the exact ranking's first move,
+  its next ``width - 1`` calls within the red cap and the best Double Detector
+  use are each played on ``deals`` deals drawn exactly from the view's
+  posterior (sim/sample.py), then ``depth - 1`` further turns by the cheap
+  :func:`heuristic_move` for every player.  A move's worth is its exact
+  P(success) and P(failure) times the mean rollout outcome (win 1, loss 0, an
+  unfinished game :func:`leaf_value`) of the deals where it succeeded / failed;
+  a red cut is worth 0 with its exact probability.  The best worth wins, ties
+  to the ranking's order.  Budget: deals × (width + 1) rollouts of ``depth``
+  turns per decision.
 
 Setup tokens: ``random`` points at a random blue wire; the others at the blue
 wire nearest the middle of their longest stand (leftmost on a tie): it bounds
@@ -27,6 +30,7 @@ the most neighbours by the stand's order, with no engine run.
 from __future__ import annotations
 
 import random
+from math import comb
 
 from ..suggest import Policy as Ranking, suggest
 from ..table import Table, load_table
@@ -179,48 +183,44 @@ class EntropyExactPolicy(SuggestPolicy):
 # ---------------------------------------------------------------- lookahead
 
 
-def _in_play(wires: dict[str, Any]) -> dict[Value, int]:
-    """Wires in play per gameplay value (pools count their k)."""
-    out: dict[Value, int] = {}
+def _copies(wires: dict[str, Any]) -> dict[Key, int]:
+    """Tiles per sort key that may be in play (every pool candidate once)."""
     if "deck" in wires:
-        for k, n in wires["deck"].items():
-            v = value_of(parse_key(k))
-            out[v] = out.get(v, 0) + n
-        return out
-    for v in wires["blue"]:
-        out[v] = 4
-    for name in (YELLOW, RED):
-        out[name] = len(wires.get(name, []))
-    for pool in wires.get("uncertain", []):
-        v = value_of(parse_key(pool["candidates"][0]))
-        out[v] = out.get(v, 0) + pool["count"]
+        return {parse_key(k): n for k, n in wires["deck"].items()}
+    out = {10 * v: 4 for v in wires["blue"]}
+    for k in wires.get(YELLOW, []) + wires.get(RED, []) + [c for pool in wires.get("uncertain", [])
+                                                             for c in pool["candidates"]]:
+        out[parse_key(k)] = 1
     return out
+
+
+def _rank_odds(i: int, m: int, size: int) -> list[float]:
+    """P(the i-th smallest (0-based) of m tiles drawn from ``size`` sorted tiles is the r-th), r = 0..size-1."""
+    total = comb(size, m)
+    return [comb(r, i) * comb(size - 1 - r, m - 1 - i) / total for r in range(size)]
 
 
 def heuristic_move(game: Game, rng: random.Random, red_cap: float = RED_CAP) -> Action:
     """A cheap move for the player to move from public facts and their own hand (no engine run).
 
     Public facts: cut wires' keys, tokens (a wire's true value) and failed
-    calls ("not v").  A teammate wire's possible keys lie between its nearest
-    known neighbours on the stand; P(it is v) is estimated as the copies of v
-    the player cannot account for, over those of every value possible there.
-    Certain moves first (reveal reds, solo cuts, a call on a token the player
-    holds), then the likeliest call within the red cap.
+    calls ("not v").  The m hidden wires between two known wires of a stand
+    are read as a sorted draw of m of the tiles the player cannot account for
+    whose keys lie between those two: the i-th hidden wire is that draw's i-th
+    order statistic (hypergeometric rank odds), which ignores what other
+    stands say.  Certain moves first (reveal reds, solo cuts, a call on a token
+    the player holds), then the likeliest call within the red cap.
     """
     p = game.turn
     mine = [(x, game.key(x)) for x in game.uncut(p)]
     if all(value_of(k) == RED for _, k in mine):
         return RevealRed(p)
-    total = _in_play(game.setup["wires"])
-    seen: dict[Value, int] = {}
-    for x in game.cut:
-        v = value_of(game.key(x))
-        seen[v] = seen.get(v, 0) + 1
-    for _, k in mine:
-        seen[value_of(k)] = seen.get(value_of(k), 0) + 1
+    unseen = _copies(game.setup["wires"])
+    for x in list(game.cut) + [x for x, _ in mine]:
+        unseen[game.key(x)] -= 1
     held = {value_of(k) for _, k in mine} - {RED}
     for v in sorted(held, key=str):
-        if seen[v] == total.get(v, 0):
+        if not any(n > 0 for k, n in unseen.items() if value_of(k) == v):
             return SoloCut(v)
     token: dict[Slot, Value] = {}
     not_v: dict[Slot, set[Value]] = {}
@@ -232,49 +232,50 @@ def heuristic_move(game: Game, rng: random.Random, red_cap: float = RED_CAP) -> 
             token[at] = e["token"]
             for t in ([e["target"]] if e["type"] == "dual_cut" else e["targets"]):
                 not_v.setdefault(_slot(t), set()).add(e["value"])
-    unseen = {v: n - seen.get(v, 0) - sum(1 for x, w in token.items() if w == v and x not in game.cut)
-              for v, n in total.items()}
+    for x, v in token.items():
+        if x not in game.cut and isinstance(v, int) and x[0] != p:
+            unseen[10 * v] -= 1
+    pool = sorted(k for k, n in unseen.items() for _ in range(max(n, 0)))
     best: tuple[tuple[Any, ...], Action] | None = None
     for q in range(game.players):
         if q == p:
             continue
         for s, row in enumerate(game.hands[q]):
-            bounds = []
+            anchors = [(-1, 0, 0)]  # (slot, lowest key, highest key) of the known wires, with two sentinels
             for j in range(len(row)):
                 x = (q, s, j)
                 if x in game.cut:
-                    bounds.append((row[j], row[j]))
+                    anchors.append((j, row[j], row[j]))
                 elif x in token:
                     v = token[x]
-                    bounds.append((10 * v, 10 * v) if isinstance(v, int) else (11, 1000))
-                else:
-                    bounds.append(None)
-            for j in range(len(row)):
-                x = (q, s, j)
-                if x in game.cut:
+                    if v in held:
+                        return DualCut(x, v)
+                    anchors.append((j, 10 * v, 10 * v) if isinstance(v, int) else (j, 11, 10**6))
+            anchors.append((len(row), 10**6, 10**6))
+            for (a, _, lo), (b, hi, _) in zip(anchors, anchors[1:]):
+                m = b - a - 1
+                inside = [k for k in pool if lo <= k <= hi]
+                if not m or len(inside) < m:
                     continue
-                if x in token:
-                    if token[x] in held:
-                        return DualCut(x, token[x])
-                    continue
-                lo = max((b[0] for b in bounds[:j] if b is not None), default=0)
-                hi = min((b[1] for b in bounds[j + 1:] if b is not None), default=10**6)
-                weight: dict[Value, float] = {}
-                for v, n in unseen.items():
-                    if n > 0 and (v in (YELLOW, RED) or lo <= 10 * v <= hi) and v not in not_v.get(x, ()):
-                        weight[v] = n
-                den = sum(weight.values())
-                if not den:
-                    continue
-                risk = weight.get(RED, 0) / den
-                for v in held:
-                    if v in weight:
-                        score = (risk <= red_cap, weight[v] / den, -risk, rng.random())
+                for i in range(m):
+                    x = (q, s, a + 1 + i)
+                    odds: dict[Value, float] = {}
+                    for k, w in zip(inside, _rank_odds(i, m, len(inside))):
+                        if w and value_of(k) not in not_v.get(x, ()):
+                            odds[value_of(k)] = odds.get(value_of(k), 0.0) + w
+                    den = sum(odds.values())
+                    if not den:
+                        continue
+                    risk = odds.get(RED, 0.0) / den
+                    for v in held & odds.keys():
+                        score = (risk <= red_cap, odds[v] / den, -risk, rng.random())
                         if best is None or score > best[0]:
                             best = (score, DualCut(x, v))
     if best is not None:
         return best[1]
     targets = [x for q in range(game.players) if q != p for x in game.uncut(q)]
+    if not targets:  # every wire left is mine
+        return SoloCut(sorted(held, key=str)[0])
     return DualCut(rng.choice(targets), rng.choice(sorted(held, key=str)))
 
 
@@ -295,7 +296,7 @@ def outcome_value(game: Game) -> float:
 class LookaheadPolicy(SuggestPolicy):
     name = "lookahead"
 
-    def __init__(self, rng: random.Random, deals: int = 6, depth: int = 6, width: int = 4):
+    def __init__(self, rng: random.Random, deals: int = 6, depth: int = 10, width: int = 4):
         super().__init__(rng)
         self.deals, self.depth, self.width = deals, depth, width
 
@@ -304,29 +305,49 @@ class LookaheadPolicy(SuggestPolicy):
         ranked = self.ranking(view, ("double_detector",) if detector else ())
         if ranked[0]["certain"]:
             return action_of(ranked[0], view.player)
-        calls = [s for s in ranked if s["kind"] == "dual_cut"][: self.width]
-        candidates = [action_of(s, view.player) for s in calls]
-        candidates += [action_of(s, view.player) for s in ranked
-                       if s["kind"] == "double_detector" and s["p_red"] <= RED_CAP][:1]
-        if len(candidates) == 1:
-            return candidates[0]
+        chosen = [ranked[0]] + [s for s in ranked[1:] if s["kind"] == "dual_cut" and s["p_red"] <= RED_CAP][
+            : self.width - 1]
+        chosen += [s for s in ranked if s["kind"] == "double_detector" and s["p_red"] <= RED_CAP][:1]
+        if len(chosen) == 1:
+            return action_of(chosen[0], view.player)
+        candidates = [action_of(s, view.player) for s in chosen]
         deals = sample(view.table, self.deals, self.rng)
         seeds = [self.rng.randrange(2**31) for _ in deals]
         tags = view.tags()
-        scores = [0.0] * len(candidates)
+        # Per candidate and immediate outcome (success / failure): the sum and number of rollout values.
+        strata = [{True: [0.0, 0], False: [0.0, 0]} for _ in candidates]
         for deal, seed in zip(deals, seeds):
             stands = [[parse_key(k) for k in row] for row in deal["stands"]]
             for i, action in enumerate(candidates):
                 rng = random.Random(seed)  # the same teammates' choices for every candidate
                 game = Game.restore(view.raw, stands, view.player, rng, tags)
                 game.play(action)
+                if game.result == "red":
+                    continue  # weighted by the exact P(red) below
+                stratum = strata[i][game.events[-1]["success"]]
                 for _ in range(self.depth - 1):
                     if game.over:
                         break
                     game.play(heuristic_move(game, rng))
-                scores[i] += outcome_value(game)
+                stratum[0] += outcome_value(game)
+                stratum[1] += 1
+        scores = [_stratified(s, row) for s, row in zip(chosen, strata)]
         best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
         return candidates[best]
+
+
+def _stratified(suggestion: dict[str, Any], strata: dict[bool, list[float]]) -> float:
+    """E[value] = P(success) E[value | success] + P(failure) E[value | failure] (a red cut is worth 0),
+    with the exact probabilities and the rollouts' conditional means (deals drawn from the
+    posterior that fall in an outcome are draws from the posterior given it).  An outcome
+    no deal fell in takes the other's mean."""
+    means = {o: total / n for o, (total, n) in strata.items() if n}
+    if not means:
+        return 0.0
+    p_success = suggestion["p_success"]
+    p_failure = max(0.0, 1.0 - p_success - suggestion["p_red"])
+    fallback = sum(means.values()) / len(means)
+    return p_success * means.get(True, fallback) + p_failure * means.get(False, fallback)
 
 
 POLICIES: dict[str, type[BasePolicy]] = {cls.name: cls for cls in (
