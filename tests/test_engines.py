@@ -342,3 +342,100 @@ def test_yellow_value_facts_by_hand() -> None:
         columns.analyze(base.replace(values=(SameValueCount((0, 0), every, 3),)))
     with pytest.raises(Inconsistent):
         brute.analyze(base.replace(values=(SameValueCount((0, 0), every, 3),)))
+
+
+# ---------------------------------------------------------------- run rules
+#
+# A SameValueCount over one whole stand (an x-count token) is, for each blue
+# class its slot may hold, a rule on the run of that key's copies on the stand
+# (columns._Plan._block_table): these problems put such tokens everywhere —
+# counts 1-3, at the stand's ends, several per stand and on several stands —
+# mixed with count facts on the same stands (which send the rule back to the
+# general check), other value facts, fixed stands, pools and groups.
+
+RUN_KEYS = [10, 20, 30, 40, 50, 60, 11, 31, 15, 45]
+
+
+def run_problem(seed: int) -> tuple[Problem, list[list[int]]]:
+    rng = random.Random(seed)
+    keys = sorted(rng.sample(RUN_KEYS, rng.randint(2, 6)))
+    copies = {k: (rng.randint(1, 4) if k % 10 == 0 else 1) for k in keys}
+    tiles = [k for k, c in copies.items() for _ in range(c)]
+    rng.shuffle(tiles)
+    n_stands = rng.randint(1, 4)
+    cuts = sorted(rng.sample(range(1, len(tiles)), min(n_stands - 1, len(tiles) - 1)))
+    sizes = [b - a for a, b in zip([0] + cuts, cuts + [len(tiles)])]
+    if rng.random() < 0.2 and len(tiles) >= 4:  # two stands alike: a group, when no fact names them
+        sizes = [2, 2, len(tiles) - 4] if len(tiles) > 4 else [2, 2]
+    stands = tuple(Stand(i if i < len(sizes) - 1 or rng.random() < 0.7 else None, 0, n) for i, n in enumerate(sizes))
+    deal, at = [], 0
+    for n in sizes:
+        deal.append(sorted(tiles[at:at + n]))
+        at += n
+    domains = {}
+    for s, row in enumerate(deal):
+        fixed = rng.random() < 0.15
+        for j, k in enumerate(row):
+            r = rng.random()
+            if fixed or r < 0.1:
+                domains[(s, j)] = frozenset((k,))
+            elif r < 0.25:
+                domains[(s, j)] = frozenset(rng.sample(keys, rng.randint(1, len(keys)))) | {k}
+    values: list = []
+    for _ in range(rng.randint(1, 4)):
+        s = rng.randrange(len(deal))
+        n = len(deal[s])
+        j = rng.choice([0, n - 1]) if rng.random() < 0.3 else rng.randrange(n)
+        count = sum(gameplay(k) == gameplay(deal[s][j]) for k in deal[s])
+        r = rng.random()
+        if r < 0.08:
+            count = max(1, count + rng.choice([-1, 1]))
+        elif r < 0.12:
+            count = rng.randint(1, 3)
+        values.append(SameValueCount((s, j), frozenset((s, i) for i in range(n)), count))
+        if deal[s][j] % 10 != 5 and rng.random() < 0.5:  # as the compiler: a token's wire is not red
+            domains[(s, j)] = frozenset(k for k in domains.get((s, j), keys) if k % 10 != 5)
+    counts = []
+    for _ in range(rng.choice([0, 0, 1, 2])):  # count facts, often on a token's stand (the rule stays a check)
+        s = values[0].at[0] if rng.random() < 0.6 else rng.randrange(len(deal))
+        slots = frozenset((s, j) for j in range(sizes[s]) if rng.random() < 0.8)
+        if not slots:
+            continue
+        fact_keys = frozenset(rng.sample(keys, rng.randint(1, min(2, len(keys)))))
+        true = sum(deal[t][j] in fact_keys for t, j in slots)
+        counts.append(CountIn(slots, fact_keys, *((true, true) if rng.random() < 0.4 else (min(true, 1), len(slots)))))
+    problem = Problem(copies, stands, domains, tuple(counts))
+    if rng.random() < 0.2:
+        values += random_values(problem, deal, rng, "s")
+    return problem.replace(values=tuple(values)), deal
+
+
+@pytest.mark.parametrize("chunk", range(6))
+def test_columns_equals_brute_with_run_rules(chunk: int) -> None:
+    consistent = runs = 0
+    for seed in range(chunk * 150, (chunk + 1) * 150):
+        problem, _ = run_problem(700_000 + seed)
+        want = exact_or_none(problem, brute.analyze)
+        assert exact_or_none(problem, columns.analyze) == want, (seed, problem)
+        consistent += want is not None
+        try:
+            runs += bool(columns._Prepared(problem).runs)
+        except columns._Zero:
+            pass
+    assert consistent >= 75 and runs >= 75, (consistent, runs)
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_excluding_variants_equal_brute_with_run_rules(chunk: int) -> None:
+    for seed in range(chunk * 150, (chunk + 1) * 150):
+        problem, _ = run_problem(800_000 + seed)
+        variants = random_variants(problem, random.Random(seed))
+        try:
+            base, got = columns.analyze_excluding(problem, variants)
+        except Inconsistent:
+            assert exact_or_none(problem, brute.analyze) is None, seed
+            continue
+        assert (base.worlds, {pos: base.exact(pos) for pos in base.weights}) == exact_table(problem, brute.analyze)
+        for variant, beliefs in zip(variants, got):
+            want = exact_or_none(columns.restricted(problem, variant), brute.analyze)
+            assert (None if beliefs is None else (beliefs.worlds, {pos: beliefs.exact(pos) for pos in beliefs.weights})) == want, seed

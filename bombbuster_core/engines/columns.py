@@ -171,6 +171,7 @@ class _Prepared:
         counted = {s for c in self.counts for (s, _) in c.slots}
         counted |= {pos[0] for lo_hi in self.orders for pos in lo_hi}
         counted |= {s for ch in self.checks for slots, _ in ch.fields for (s, _) in slots}
+        counted |= {s for s, _, _, _ in self.runs}
         counted |= {s for variant in variants for slots, _ in variant for (s, _) in slots}
         free = [s for s in range(len(problem.stands)) if s not in fixed_set]
         # Interchangeable stands: same size and domains, no count fact.
@@ -302,9 +303,18 @@ class _Prepared:
         return kept
 
     def _checks(self, values: list) -> list[_Check]:
-        """The value facts left after simplification, per class that can matter."""
+        """The value facts left after simplification, per class that can matter.
+
+        A SameValueCount over one whole stand, for a blue class (one key t),
+        becomes a *run rule* (``self.runs``: stand, slot, count, layer) instead of
+        a check: the copies of t on a sorted stand form one run starting at the
+        stand's fill before t, and the fact says a run covering ``at`` has length
+        ``count`` (see _Plan._block_table).  Where a count fact or another check
+        is tracked on that stand at that key, it stays a check.
+        """
         dom = self.domains
         checks = []
+        runs: list[tuple[int, int, int, int]] = []
         for v in values:
             if isinstance(v, SameValue):
                 a, b = v.a, v.b
@@ -316,14 +326,38 @@ class _Prepared:
                     checks.append(_Check([(frozenset((a,)), 1), (frozenset((b,)), 1)], c,
                                          frozenset(((0, 0), (1, 1)))))
             else:
-                at = v.at
-                for c in self._classes_meeting(dom[at[0]][at[1]]):
-                    sure = sum(dom[t][i] <= c for t, i in v.slots)
-                    maybe = frozenset((t, i) for t, i in v.slots if dom[t][i] & c and not dom[t][i] <= c)
-                    need = v.count - sure
-                    accept = frozenset([(0, n) for n in range(need + 2)] + [(1, need)])
-                    checks.append(_Check([(frozenset((at,)), 1), (maybe, need + 1)], c, accept, at))
+                s, j = at = v.at
+                whole = v.slots == frozenset((s, i) for i in range(len(dom[s])))
+                for c in self._classes_meeting(dom[s][j]):
+                    if whole and len(c) == 1:
+                        runs.append((s, j, v.count, next(iter(c))))
+                    else:
+                        checks.append(self._count_check(at, v.slots, v.count, c))
+        while runs:  # stands where the counting path runs at a rule's key keep checks
+            busy = set()
+            for slots, layers in [(c.slots, c.layers) for c in self.counts] + \
+                    [(frozenset().union(*(f for f, _ in ch.fields)), ch.layers) for ch in checks]:
+                live = {i for i in layers if any(i in dom[s][j] for s, j in slots)}
+                busy |= {(s, i) for s, _ in slots for i in live}
+            moved = [r for r in runs if (r[0], r[3]) in busy]
+            if not moved:
+                break
+            for r in moved:
+                runs.remove(r)
+                s, j, count, t = r
+                checks.append(self._count_check((s, j), frozenset((s, i) for i in range(len(dom[s]))), count,
+                                                frozenset((t,))))
+        self.runs = runs
         return checks
+
+    def _count_check(self, at: Pos, slots: frozenset[Pos], count: int, c: frozenset[int]) -> _Check:
+        """SameValueCount(at, slots, count) for class c: at is not of c, or count slots are."""
+        dom = self.domains
+        sure = sum(dom[t][i] <= c for t, i in slots)
+        maybe = frozenset((t, i) for t, i in slots if dom[t][i] & c and not dom[t][i] <= c)
+        need = count - sure
+        accept = frozenset([(0, n) for n in range(need + 2)] + [(1, need)])
+        return _Check([(frozenset((at,)), 1), (maybe, need + 1)], c, accept, at)
 
     def _simplify(self, counts: list[_Count]) -> list[_Count]:
         """Fold known slots into count bounds; turn decided counts into domains."""
@@ -384,12 +418,16 @@ class _StandLayer:
     when an exclusion forbids it in some component.
     """
 
-    __slots__ = ("shift", "mask", "fills", "put", "need", "counts", "moving", "keeps")
+    __slots__ = ("shift", "mask", "fills", "put", "need", "counts", "moving", "keeps", "flag", "top", "runs")
 
     def __init__(self, shift: int, mask: int, fills: range, put: tuple[int, ...], need: int,
-                 counts: list[tuple[_Tracker, ...]], moving: bool, keeps: tuple[int | None, ...] | None):
+                 counts: list[tuple[_Tracker, ...]], moving: bool, keeps: tuple[int | None, ...] | None,
+                 flag: int = 0, top: int = 0, runs: list | None = None):
         self.shift, self.mask, self.fills, self.put, self.need = shift, mask, fills, put, need
         self.counts, self.moving, self.keeps = counts, moving, keeps
+        # ``flag``: the shift of the stand's run flag when run rules apply at this key (else 0);
+        # ``top``: the bit above the stand's field (and flag); ``runs``: see _Plan._block_table.
+        self.flag, self.top, self.runs = flag, top, runs
 
 
 class _Layer:
@@ -407,7 +445,7 @@ class _Layer:
     """
 
     __slots__ = ("copies", "movers", "weighted", "masked", "needs", "counting", "trackers", "closes", "estimate",
-                 "orders", "checks", "resolves")
+                 "orders", "checks", "resolves", "runs", "unflag")
 
     def __init__(self, copies: int, movers: list[_Movers], weighted: list[_Movers], masked: list[_Movers],
                  needs: list[_Needs], counting: list[_StandLayer] | None, trackers: set[int], closes: list[_Tracker],
@@ -522,9 +560,19 @@ class _Plan:
         fills_start = shift
         self.size = {s: len(prep.domains[s]) for s in prep.free}
         self.shift: dict[int, int] = {}
+        # A stand with run rules (SameValueCount over the whole stand, see _block_table)
+        # has a flag bit above its fill: set while a key's run lies on it, cleared after.
+        run_stands = {s for s, _, _, _ in prep.runs}
+        self.flag: dict[int, int] = {}
         for s in prep.free:
             self.shift[s] = shift
             shift += self.size[s].bit_length()
+            if s in run_stands:
+                self.flag[s] = shift
+                shift += 1
+        self.run_tokens: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for s, j, count, t in prep.runs:
+            self.run_tokens.setdefault((s, t), []).append((self._local((s, j))[1], count))
         self.full = sum(self.size[s] << self.shift[s] for s in prep.free)
         self.fills_mask = ((1 << shift) - 1) ^ ((1 << fills_start) - 1)
         self.chunks: list[list[int]] = []
@@ -565,7 +613,7 @@ class _Plan:
             # Stands this key may land on or must fill, with their chunk partners.
             involved = {s for s in prep.free if t in takes[s] or bisect_right(highs[s], t) > bisect_left(highs[s], t)}
             trackers = {ti for ti, keys in enumerate(tracked_at) if key in keys}
-            stands = {s: self._stand_layer(s, t, copies, doms[s], lows[s], highs[s], trackers)
+            stands = {s: self._stand_layer(s, t, copies, doms[s], lows[s], highs[s], trackers, key)
                       for chunk in self.move_chunks if involved.intersection(chunk) for s in chunk}
             layer = self._layer(copies, stands, trackers)
             for ti in layer.trackers:
@@ -630,7 +678,7 @@ class _Plan:
         return [frozenset(last - i for i in d) for d in reversed(doms)]
 
     def _stand_layer(self, s: int, t: int, copies: int, doms: list[frozenset[int]],
-                     lows: list[int], highs: list[int], trackers: set[int]) -> _StandLayer:
+                     lows: list[int], highs: list[int], trackers: set[int], key: int) -> _StandLayer:
         n = self.size[s]
         # When the key starts, slots whose keys all come earlier are filled and
         # slots whose keys all come later are not; by its end, slots whose keys
@@ -645,8 +693,55 @@ class _Plan:
                 if (s, (n - 1 - f) if self.mirrored else f) in c.slots:
                     counts[f] += (tr,)
         fills = range(first, min(n, last + copies) + 1)
+        keeps = self._keeps(s, t, n)
+        runs = None
+        tokens = self.run_tokens.get((s, key))
+        if tokens:
+            counts_at: dict[int, int] = {}
+            for j, c in tokens:  # two rules on one slot with different counts: no run covers it
+                counts_at[j] = c if counts_at.get(j, c) == c else -1
+            put = tuple(0 if f in counts_at else d for f, d in enumerate(put))
+            runs = self._block_table(s, t, copies, doms, counts_at, range(first, last + 1), need, keeps)
+        top = self.flag[s] + 1 if s in self.flag else self.shift[s] + n.bit_length()
         return _StandLayer(self.shift[s], (1 << n.bit_length()) - 1, fills, put, need, counts,
-                           any(put[first:fills.stop]), self._keeps(s, t, n))
+                           any(put[first:fills.stop]) or runs is not None, keeps,
+                           self.flag[s] if runs is not None else 0, top, runs)
+
+    def _block_table(self, s: int, t: int, copies: int, doms: list[frozenset[int]], counts_at: dict[int, int],
+                     starts: range, need: int, keeps: tuple[int | None, ...] | None) -> list | None:
+        """Run rules of stand s at key t: per fill a before the key, the run that covers
+        a rule's slot, or None.
+
+        The copies of key t on a sorted stand fill slots a .. a+k-1.  A rule (slot j,
+        count c) says: if that run covers j, then k == c.  So single copies never land
+        on a rule's slot (put is 0 there); a run that covers one is placed as a whole
+        at the key's start: from fill a, the first rule slot j >= a fixes k = c (with
+        a + c > j, every rule slot in the run agreeing), the stand's flag bit is set so
+        that no further copy lands there this key, and the weight is multiplied by the
+        multinomial m! / ((m - B)! prod k!) of the blocks B taken (the B copies' share
+        of the shuffle prior; the other m - B copies are placed one at a time).
+        Entries: (k, code delta incl. the flag bit, weight bits kept or None).
+        """
+        n = self.size[s]
+        table: list = [None] * (n + 1)
+        flag = 1 << self.flag[s]
+        for a in starts:
+            js = [j for j in counts_at if j >= a]
+            if not js:
+                continue
+            j = min(js)
+            k = counts_at[j]
+            if k < 1 or a + k <= j or a + k > n or a + k < need or k > copies:
+                continue
+            if any(counts_at.get(f, k) != k or t not in doms[f] for f in range(a, a + k)):
+                continue
+            keep = None
+            if keeps is not None:
+                for f in range(a, a + k):
+                    if keeps[f] is not None:
+                        keep = keeps[f] if keep is None else keep & keeps[f]
+            table[a] = (k, (k << self.shift[s]) | flag, keep)
+        return table if any(e is not None for e in table) else None
 
     def _keeps(self, s: int, t: int, n: int) -> tuple[int | None, ...] | None:
         """Per slot of stand s, the weight bits a copy of key t landing there keeps."""
@@ -686,7 +781,7 @@ class _Plan:
             is_needy = any(st.need > st.fills.start for st in members)
             if is_moving or is_needy:
                 base = members[0].shift
-                mask = (1 << (members[-1].shift + members[-1].mask.bit_length() - base)) - 1
+                mask = (1 << (members[-1].top - base)) - 1
                 group = chunk[0] in groups
                 moves, urgent, short = self._group_tables(members) if group else self._chunk_tables(members, mask)
                 if is_moving:
@@ -694,7 +789,10 @@ class _Plan:
                     (weighted if group else masked if keeping else movers).append((base, mask, moves, urgent))
                 if is_needy:
                     needs.append((base, mask, short))
-        return _Layer(copies, movers, weighted, masked, needs, counting, trackers, [], estimate)
+        layer = _Layer(copies, movers, weighted, masked, needs, counting, trackers, [], estimate)
+        layer.runs = [(st.shift, st.mask, st.runs) for st in stands.values() if st.runs is not None]
+        layer.unflag = ~sum(1 << st.flag for st in stands.values() if st.runs is not None)
+        return layer
 
     def _group_tables(self, members: list[_StandLayer]):
         """Moves, urgent moves and unfilled must-fill slots of a group of interchangeable stands.
@@ -724,7 +822,7 @@ class _Plan:
         Where an exclusion forbids a move in some component, every move of
         the chunk is a (code delta, weight bits kept) pair.
         """
-        cache_key = tuple((st.shift, st.fills.start, st.fills.stop, st.put, st.need, st.keeps) for st in members)
+        cache_key = tuple((st.shift, st.fills.start, st.fills.stop, st.put, st.need, st.keeps, st.flag) for st in members)
         tables = self.prep.tables.get(cache_key)
         if tables is None:
             base = members[0].shift
@@ -740,6 +838,9 @@ class _Plan:
                     move, must = (d,) if d else (), (d,) if d and f < st.need else ()
                     at, short = f << (st.shift - base), max(st.need - f, 0)
                     grown += [(i + at, m + move, u + must, n + short) for i, m, u, n in entries]
+                    if st.flag:  # the key's run lies on this stand: no more copies
+                        at |= 1 << (st.flag - base)
+                        grown += [(i + at, m, u, n + short) for i, m, u, n in entries]
                 entries = grown
             moves: list[tuple[int, ...]] = [()] * (mask + 1)
             urgent: list[tuple[int, ...]] = [()] * (mask + 1)
@@ -762,6 +863,9 @@ class _Plan:
         cur: State = {0: self.prep.one}
         out = [cur]
         for layer in self.layers:
+            blocks = self._blocks(layer, cur) if layer.runs else None
+            if blocks is not None:
+                cur = blocks[0]
             for placed in range(layer.copies):
                 left = layer.copies - placed
                 if layer.counting is not None:
@@ -770,6 +874,18 @@ class _Plan:
                     cur = self._place_general(layer, cur, left)
                 else:
                     cur = self._place(layer.movers, cur)
+                if blocks is not None and blocks[placed + 1]:
+                    get = cur.get
+                    for code, w in blocks[placed + 1].items():
+                        cur[code] = get(code, 0) + w
+            if blocks is not None:
+                unflag = layer.unflag
+                new: State = {}
+                get = new.get
+                for code, w in cur.items():
+                    code &= unflag
+                    new[code] = get(code, 0) + w
+                cur = new
             if not layer.copies and (layer.needs or layer.counting):
                 cur = self._drop_unfilled(layer, cur)
             if layer.orders:
@@ -781,6 +897,37 @@ class _Plan:
             for tr in layer.closes:
                 cur = self._close(tr, cur)
             out.append(cur)
+        return out
+
+    @staticmethod
+    def _blocks(layer: _Layer, cur: State) -> list[State]:
+        """Runs placed whole at a key's start (see _block_table): the states by copies
+        placed so far (index 0: ``cur`` itself, no run taken)."""
+        m = layer.copies
+        out: list[State] = [cur] + [{} for _ in range(m)]
+        needs, counting = layer.needs, layer.counting or ()
+        factors: dict[tuple[int, int], int] = {}
+        for code, w in cur.items():
+            opts = [(code, w, 0, 1)]
+            for sh, mask, table in layer.runs:
+                run = table[(code >> sh) & mask]
+                if run is not None:
+                    k, d, keep = run
+                    opts += [(c + d, x if keep is None else x & keep, b + k, den * factorial(k))
+                             for c, x, b, den in opts if b + k <= m]
+            for c, x, b, den in opts[1:]:
+                spare = m - b
+                for sh, mask, short in needs:
+                    spare -= short[(c >> sh) & mask]
+                for st in counting:
+                    spare -= max(st.need - ((c >> st.shift) & st.mask), 0)
+                if spare < 0 or not x:
+                    continue
+                f = factors.get((b, den))
+                if f is None:
+                    f = factors[(b, den)] = factorial(m) // (factorial(m - b) * den)
+                bucket = out[b]
+                bucket[c] = bucket.get(c, 0) + x * f
         return out
 
     @staticmethod
@@ -858,7 +1005,7 @@ class _Plan:
             for st in stands:
                 f = (code >> st.shift) & st.mask
                 d = st.put[f]
-                if not d or (spare == 0 and f >= st.need):
+                if not d or (spare == 0 and f >= st.need) or (st.flag and (code >> st.flag) & 1):
                     continue
                 nc = code + d
                 for tr in st.counts[f]:
