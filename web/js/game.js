@@ -660,9 +660,17 @@ export class GameScreen {
         h("button.option", { dataset: { player: String(p), stand: String(s) }, onclick: () => this.fill(step.field, { player: p, stand: s }) },
           player.stands.length > 1 ? `${player.name} stand ${s + 1}` : player.name)) : [])));
     } else if (step && step.kind === "position") {
-      options = h("div.options.keypad.positions", {}, Array.from({ length: step.count }, (_, i) => h("button.option.key", {
+      // Each position names its neighbours in the receiving stand (their most likely values), without the wire that leaves.
+      const around = this.standSlots(step.stand.player, step.stand.stand).filter((slot) => slot.slot !== step.without);
+      const name = (slot) => {
+        if (!slot) return "end";
+        const info = this.slotInfo(slot);
+        return info ? label(ranked(info.p)[0][0]) : "?";
+      };
+      options = h("div.options.keypad.positions", {}, Array.from({ length: step.count }, (_, i) => h("button.option.key.position", {
         dataset: { index: String(i) }, "aria-label": `position ${i + 1}`, onclick: () => this.fill(step.field, i),
-      }, String(i + 1))));
+        title: `between ${name(around[i - 1])} and ${name(around[i])}`,
+      }, h("span", {}, String(i + 1)), h("span.between", {}, `${i ? name(around[i - 1]) : "|"}·${i < around.length ? name(around[i]) : "|"}`))));
     } else if (step && step.kind === "answers") {
       const picks = draft.picks || (draft.picks = this.table.players.map((player, p) => this.layout().stands[p].map(() => null)));
       const ready = picks.every((row) => row.every((answer) => answer !== null));

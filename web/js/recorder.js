@@ -269,8 +269,8 @@ export function stepsFor(draft, screen) {
       if (draft.a && draft.b) {
         const lengthB = screen.standSlots(draft.b.player, draft.b.stand).length;
         const lengthA = screen.standSlots(draft.a.player, draft.a.stand).length;
-        steps.push({ field: "a_to", kind: "position", count: lengthB, prompt: `Where does the first wire land in ${name(draft.b.player)}'s stand? (1 = far left)`, stand: draft.b });
-        steps.push({ field: "b_to", kind: "position", count: lengthA, prompt: `Where does the second wire land in ${name(draft.a.player)}'s stand?`, stand: draft.a });
+        steps.push({ field: "a_to", kind: "position", count: lengthB, prompt: `Where does the first wire land in ${name(draft.b.player)}'s stand? (1 = far left)`, stand: draft.b, without: draft.b.slot });
+        steps.push({ field: "b_to", kind: "position", count: lengthA, prompt: `Where does the second wire land in ${name(draft.a.player)}'s stand?`, stand: draft.a, without: draft.a.slot });
         const me = screen.table.me ? screen.table.me.player : -1;
         if (draft.a.player === me) steps.push(...seenStep(me));
         else if (draft.b.player === me) steps.push(...seenStep(me));
