@@ -19,11 +19,11 @@ and calls the core on it; it never sees the hidden deal.  Two decisions:
   :func:`heuristic_move` for every player.  A move's worth is its exact
   P(success) and P(failure) times the mean rollout outcome (win 1, loss 0, an
   unfinished game :func:`leaf_value`) of the deals where it succeeded / failed;
-  a red cut is worth 0 with its exact probability.  The best worth wins; the
-  ranking's first move gets ``margin`` extra (the estimates of a few rollouts
-  are noisy, and the largest of noisy estimates flatters its move), ties go
-  to the ranking's order.  Budget: deals × (width + 1) rollouts of ``depth``
-  turns per decision.
+  a red cut is worth 0 with its exact probability.  The ranking's first move
+  is kept unless another's worth exceeds it by ``z`` standard errors (the
+  estimates of a few rollouts are noisy, and the largest of noisy estimates
+  flatters its move); then the largest gain wins.  Budget: deals × (width + 1)
+  rollouts of ``depth`` turns per decision.
 
 Setup tokens: ``random`` points at a random blue wire; the others at the blue
 wire nearest the middle of their longest stand (leftmost on a tie): it bounds
@@ -31,6 +31,7 @@ the most neighbours by the stand's order, with no engine run.
 """
 from __future__ import annotations
 
+import math
 import random
 from math import comb
 
@@ -298,9 +299,9 @@ def outcome_value(game: Game) -> float:
 class LookaheadPolicy(SuggestPolicy):
     name = "lookahead"
 
-    def __init__(self, rng: random.Random, deals: int = 8, depth: int = 10, width: int = 4, margin: float = 0.02):
+    def __init__(self, rng: random.Random, deals: int = 8, depth: int = 10, width: int = 4, z: float = 2.0):
         super().__init__(rng)
-        self.deals, self.depth, self.width, self.margin = deals, depth, width, margin
+        self.deals, self.depth, self.width, self.z = deals, depth, width, z
 
     def move(self, view: View) -> Action:
         detector = view.has_detector()
@@ -316,8 +317,8 @@ class LookaheadPolicy(SuggestPolicy):
         deals = sample(view.table, self.deals, self.rng)
         seeds = [self.rng.randrange(2**31) for _ in deals]
         tags = view.tags()
-        # Per candidate and immediate outcome (success / failure): the sum and number of rollout values.
-        strata = [{True: [0.0, 0], False: [0.0, 0]} for _ in candidates]
+        # Per candidate and immediate outcome (success / failure): the rollout values.
+        strata: list[dict[bool, list[float]]] = [{True: [], False: []} for _ in candidates]
         for deal, seed in zip(deals, seeds):
             stands = [[parse_key(k) for k in row] for row in deal["stands"]]
             for i, action in enumerate(candidates):
@@ -331,26 +332,35 @@ class LookaheadPolicy(SuggestPolicy):
                     if game.over:
                         break
                     game.play(heuristic_move(game, rng))
-                stratum[0] += outcome_value(game)
-                stratum[1] += 1
-        scores = [_stratified(s, row) for s, row in zip(chosen, strata)]
-        scores[0] += self.margin  # a few rollouts are noisy: leave the exact ranking's move only for a clear gain
-        best = max(range(len(candidates)), key=lambda i: (scores[i], -i))
+                stratum.append(outcome_value(game))
+        (first, first_se), *others = [_stratified(s, row) for s, row in zip(chosen, strata)]
+        # Leave the exact ranking's move only for a gain the rollouts show clearly: the largest of
+        # several noisy estimates flatters its move.
+        best, gain = 0, 0.0
+        for i, (score, se) in enumerate(others, 1):
+            if score - first > self.z * math.hypot(se, first_se) and score - first > gain:
+                best, gain = i, score - first
         return candidates[best]
 
 
-def _stratified(suggestion: dict[str, Any], strata: dict[bool, list[float]]) -> float:
-    """E[value] = P(success) E[value | success] + P(failure) E[value | failure] (a red cut is worth 0),
-    with the exact probabilities and the rollouts' conditional means (deals drawn from the
-    posterior that fall in an outcome are draws from the posterior given it).  An outcome
-    no deal fell in takes the other's mean."""
-    means = {o: total / n for o, (total, n) in strata.items() if n}
-    if not means:
-        return 0.0
-    p_success = suggestion["p_success"]
-    p_failure = max(0.0, 1.0 - p_success - suggestion["p_red"])
-    fallback = sum(means.values()) / len(means)
-    return p_success * means.get(True, fallback) + p_failure * means.get(False, fallback)
+def _stratified(suggestion: dict[str, Any], strata: dict[bool, list[float]]) -> tuple[float, float]:
+    """E[value] = P(success) E[value | success] + P(failure) E[value | failure] (a red cut is worth 0)
+    and its standard error, with the exact probabilities and the rollouts' conditional means
+    (deals drawn from the posterior that fall in an outcome are draws from the posterior given
+    it).  An outcome no deal fell in takes the other's values."""
+    filled = {o: values for o, values in strata.items() if values}
+    if not filled:
+        return 0.0, 0.0
+    pooled = [v for values in filled.values() for v in values]
+    p = {True: suggestion["p_success"], False: max(0.0, 1.0 - suggestion["p_success"] - suggestion["p_red"])}
+    score = variance = 0.0
+    for outcome, weight in p.items():
+        values = filled.get(outcome, pooled)
+        mean = sum(values) / len(values)
+        spread = sum((v - mean) ** 2 for v in values) / (len(values) - 1) if len(values) > 1 else 0.25
+        score += weight * mean
+        variance += weight * weight * spread / len(values)
+    return score, math.sqrt(variance)
 
 
 POLICIES: dict[str, type[BasePolicy]] = {cls.name: cls for cls in (
