@@ -233,3 +233,85 @@ def test_inconsistent_generated_games_never_happen() -> None:
             beliefs(load_table(table), "columns")
         except Inconsistent:  # pragma: no cover - reported by the assertion
             pytest.fail(f"{name} seed {seed}: the core finds a legal game impossible")
+
+
+# ------------------------------------------------------------- pinned readings
+
+
+def _at(p: int, s: int, j: int) -> dict[str, int]:
+    return {"player": p, "stand": s, "slot": j}
+
+
+def _players(*stands: list[Any]) -> list[dict[str, Any]]:
+    return [{"name": f"P{i}", "stands": list(st)} for i, st in enumerate(stands)]
+
+
+_D = {"deck": {"1": 2, "2": 2, "3": 2}}
+_R = {"deck": {"1": 2, "2": 2, "1.5": 1, "2.5": 1}}
+_M11 = {"deck": {"1": 2, "2": 2, "3": 2, "2.5": 1}, "counts_as_red": 3}
+READING_CASES: dict[str, dict[str, Any]] = {
+    # M38/M56: the owner cuts their own flipped wire; it shows the value itself
+    "own flipped wire as actor_slot": {
+        "players": _players([{"size": 3, "flipped": 1}], [3]), "wires": _D,
+        "events": [{"type": "dual_cut", "actor": 0, "target": _at(1, 0, 0), "value": 1, "success": True,
+                    "actor_slot": {"stand": 0, "slot": 2}}]},
+    "teammate's flipped wire as a target": {
+        "players": _players([{"size": 3, "flipped": 1}], [3]), "wires": _D,
+        "events": [{"type": "dual_cut", "actor": 1, "target": _at(0, 0, 2), "value": 3, "success": False, "token": 2}]},
+    # COUNT_TOKEN_SEES_OWN_FLIPPED = False: x2 counts what the owner sees
+    "x-count beside an own flipped wire": {
+        "players": _players([{"size": 3, "flipped": 1}], [2]), "wires": {"deck": {"1": 2, "2": 3}},
+        "events": [{"type": "info_token", "at": _at(0, 0, 0), "count": 2}]},
+    "x-count on an X stand": {
+        "players": _players([{"size": 3, "x_slot": "any"}], [3]), "wires": _D,
+        "events": [{"type": "info_token", "at": _at(0, 0, 0), "count": 2}]},
+    "stabilizer detector, null token: all red": {
+        "players": _players([3], [3]), "wires": _R,
+        "events": [{"type": "detector", "actor": 0, "kind": "double", "targets": [_at(1, 0, 1), _at(1, 0, 2)],
+                    "value": 1, "success": False, "token": None, "stabilizer": True}]},
+    "detector, null token: not all red": {
+        "players": _players([3], [3]), "wires": _R,
+        "events": [{"type": "detector", "actor": 0, "kind": "double", "targets": [_at(1, 0, 1), _at(1, 0, 2)],
+                    "value": 1, "success": False, "token": None}]},
+    "M11: absent red is physical red": {
+        "players": _players([3], [4]), "wires": _M11, "events": [{"type": "absent", "player": 0, "values": ["red"]}]},
+    "M11: x-count may sit on a counts-as-red wire": {
+        "players": _players([3], [4]), "wires": _M11,
+        "events": [{"type": "info_token", "at": _at(1, 0, 0), "count": 1}]},
+    "M11: radar asks about the physical blue": {
+        "players": _players([3], [4]), "wires": _M11,
+        "events": [{"type": "radar", "value": 3, "answers": [[False], [True]]}]},
+    "M11: reveal_red reveals the Number value": {
+        "players": _players([2], [4]), "wires": {"deck": {"1": 2, "2": 2, "3": 2}, "counts_as_red": 3},
+        "events": [{"type": "reveal_red", "actor": 0, "slots": [{"stand": 0, "slot": 0}, {"stand": 0, "slot": 1}]}]},
+    "a move into a flipped-pair stand skips the flipped wires": {
+        "players": _players([{"size": 3, "flipped": 2}], [3]), "wires": _D,
+        "events": [{"type": "move", "from": _at(1, 0, 0), "to": _at(0, 0, 1)}]},
+    "seen after a move": {
+        "players": _players([2], [3]), "wires": {"deck": {"1": 1, "2": 2, "3": 1, "4": 1}},
+        "me": {"player": 0, "stands": [[2, 3]], "seen": [{"at": _at(0, 0, 2), "value": 4, "after": 0}]},
+        "events": [{"type": "move", "from": _at(1, 0, 2), "to": _at(0, 0, 2)}]},
+    "dealt counts the low flipped wire for the low stand": {
+        "players": _players([{"size": 2, "flipped": "low"}, {"size": 2, "flipped": "high"}], [2]), "wires": _R,
+        "events": [{"type": "dealt", "player": 0, "stand": 0, "value": "red", "count": 1}]},
+    "solo cut: Nano holds no other copy": {
+        "players": _players([2], [2]), "wires": {"deck": {"1": 2, "2": 2, "3": 1}}, "nano": 1,
+        "events": [{"type": "solo_cut", "actor": 0, "value": 1, "slots": [{"stand": 0, "slot": 0}, {"stand": 0, "slot": 1}]}]},
+    "disintegrator: X wires say nothing": {
+        "players": _players([{"size": 3, "x_slot": "any"}], [3]), "wires": _D,
+        "events": [{"type": "disintegrator", "value": 3, "slots": [_at(1, 0, 2)]}]},
+    "M48 failure tokens": {
+        "players": _players([3], [3]), "wires": {"deck": {"1": 2, "2": 2, "1.1": 1, "2.1": 1}},
+        "events": [{"type": "multi_cut", "actor": 0, "value": "yellow", "slots": [_at(1, 0, 1), _at(1, 0, 2)],
+                    "success": False, "tokens": [2, "yellow"]}]},
+}
+
+
+@pytest.mark.parametrize("name", READING_CASES)
+def test_pinned_readings(name: str) -> None:
+    table = READING_CASES[name]
+    truth = enumerate_table(table)
+    assert truth["consistent"]
+    for engine in ("columns", "brute"):
+        worlds, rows = core_rows(table, engine)
+        assert worlds == truth["worlds"] and rows == oracle_rows(truth), engine
