@@ -713,6 +713,23 @@ def test_mission_20_x_slots_and_more_tokens(new_context, server):
                      "token": gameplay(stands[1][bj])})
     wait_events(page, len(expected))
 
+    # A failed multi cut (as in M48): true-value tokens on every wire pointed at.
+    pointed = [(2, sorted_where(2, lambda k: isinstance(gameplay(k), int))[-1]),
+               (3, sorted_where(3, lambda k: isinstance(gameplay(k), int))[-1])]
+    action(page, "multi_cut")
+    player(page, 1)
+    value(page, "yellow")
+    for p, j in pointed:
+        slot(page, p, j).tap()
+    tap(page, ".recorder [data-action='done']")
+    value(page, False)
+    for p, j in pointed:
+        value(page, gameplay(stands[p][j]))
+    expected.append({"type": "multi_cut", "actor": 1, "value": "yellow",
+                     "slots": [{"player": p, "stand": 0, "slot": j} for p, j in pointed], "success": False,
+                     "tokens": [gameplay(stands[p][j]) for p, j in pointed]})
+    wait_events(page, len(expected))
+
     table = export_table(page)
     assert table["me"] == {"player": 0, "stands": [stands[0]]}
     assert table["players"][0]["stands"] == [{"size": 13, "x_slot": "any"}]
