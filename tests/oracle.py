@@ -514,7 +514,8 @@ def _replay(t: Table, keys: list[Key], upto: int | None = None) -> tuple[set[int
                 tokens = [_norm_value(x) for x in ev["tokens"]]
                 if len(tokens) != len(listed) or all(x == v for x in tokens):
                     return None
-                if any(g(w) != x for w, x in zip(listed, tokens)):
+                # a failed cut: not red (nor a counts_as_red wire: it would have exploded)
+                if any(g(w) != x or red(w) for w, x in zip(listed, tokens)):
                     return None
         elif kind == "tripwire":
             w = board.at(ev["target"])
@@ -524,7 +525,7 @@ def _replay(t: Table, keys: list[Key], upto: int | None = None) -> tuple[set[int
                 if g(w) != "yellow":
                     return None
                 cut.add(w)
-            elif g(w) in ("yellow", "red") or g(w) != _norm_value(ev["token"]):
+            elif g(w) == "yellow" or red(w) or g(w) != _norm_value(ev["token"]):
                 return None
         else:
             raise ValueError(f"unknown event type {kind!r}")

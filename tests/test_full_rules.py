@@ -157,7 +157,9 @@ def _falsify(ev: dict[str, Any], rng: random.Random, blues: list[int]) -> dict[s
             return None
         ev["value"] = rng.choice(others)
     elif kind == "dealt":
-        ev["count"] += 1
+        if ev["count"] == 0:  # one more might exceed the colour's wires in play (refused)
+            return None
+        ev["count"] -= 1
     elif kind == "tripwire" and not ev["success"]:
         others = [v for v in blues if v != ev["token"]]
         if not others:
@@ -315,3 +317,30 @@ def test_pinned_readings(name: str) -> None:
     for engine in ("columns", "brute"):
         worlds, rows = core_rows(table, engine)
         assert worlds == truth["worlds"] and rows == oracle_rows(truth), engine
+
+
+IMPOSSIBLE_READINGS: dict[str, tuple[dict[str, Any], int]] = {
+    # a failed tripwire / M48 call is a failed cut: not on a counts-as-red wire
+    "M11: failed tripwire on the Number value": ({
+        "players": _players([2], [3]), "wires": {"deck": {"1": 2, "2": 2, "1.1": 1}, "counts_as_red": 1},
+        "events": [{"type": "tripwire", "actor": 0, "target": _at(1, 0, 0), "success": False, "token": 1}]}, 0),
+    "M11: M48 failure token on the Number value": ({
+        "players": _players([2], [3]), "wires": {"deck": {"1": 2, "2": 2, "1.1": 1}, "counts_as_red": 1},
+        "events": [{"type": "multi_cut", "actor": 0, "value": "yellow", "slots": [_at(1, 0, 0), _at(1, 0, 2)],
+                    "success": False, "tokens": [1, "yellow"]}]}, 0),
+    # holding excludes one's own flipped wires: P0 sees only [1, 2]
+    "calling a value only the own flipped wire has": ({
+        "players": _players([{"size": 3, "flipped": 1}], [3]), "wires": _D,
+        "me": {"player": 0, "stands": [[1, 2, None]]},
+        "events": [{"type": "dual_cut", "actor": 0, "target": _at(1, 0, 0), "value": 3, "success": False,
+                    "token": 1}]}, 0),
+}
+
+
+@pytest.mark.parametrize("name", IMPOSSIBLE_READINGS)
+def test_pinned_impossible_readings(name: str) -> None:
+    table, event = IMPOSSIBLE_READINGS[name]
+    assert enumerate_table(table) == {"consistent": False}
+    assert enumerate_table(table, upto=event)["consistent"]
+    got = analyze(load_table(table), "columns")
+    assert not got["consistent"] and got["event"] == event
