@@ -439,3 +439,103 @@ def test_excluding_variants_equal_brute_with_run_rules(chunk: int) -> None:
         for variant, beliefs in zip(variants, got):
             want = exact_or_none(columns.restricted(problem, variant), brute.analyze)
             assert (None if beliefs is None else (beliefs.worlds, {pos: beliefs.exact(pos) for pos in beliefs.weights})) == want, seed
+
+
+# ---------------------------------------------------------------- work budget
+
+def _setup_tables():
+    """Every mission and player count at its public start, with a true token on a blue wire
+    of every stand (value tokens; x-count tokens where the mission has them): what breaks
+    the symmetry between stands, the hardest legal case for the columns engine."""
+    from bombbuster_core.missions import MISSIONS, new_table
+    from bombbuster_core.wires import parse_key
+
+    for m in MISSIONS:
+        for players in (2, 3, 4, 5):
+            try:
+                table = new_table(m, players)
+            except Exception:
+                continue
+            rng = random.Random(m * 10 + players)
+            w = table["wires"]
+            keys = [v for v in w["blue"] for _ in range(4)] + list(w.get("yellow", [])) + list(w.get("red", []))
+            for pool in w.get("uncertain", []):
+                keys += rng.sample(pool["candidates"], pool["count"])
+            rng.shuffle(keys)
+            kinds = ["value"] + (["count"] if "count_tokens" in table["meta"].get("rules", []) else [])
+            for kind in kinds:
+                events, at = [], 0
+                for p, pl in enumerate(table["players"]):
+                    for s, n in enumerate(pl["stands"]):
+                        n = n if isinstance(n, int) else n["size"]
+                        stand = sorted(keys[at:at + n], key=parse_key)
+                        at += n
+                        blue = [j for j, k in enumerate(stand) if isinstance(k, int)]
+                        if blue:
+                            j = rng.choice(blue)
+                            arg = {"count": stand.count(stand[j])} if kind == "count" else {"value": stand[j]}
+                            events.append({"type": "info_token", "at": {"player": p, "stand": s, "slot": j}, **arg})
+                yield f"M{m} {players}p {kind}", dict(table, events=events)
+
+
+def _estimate(problem: Problem) -> int:
+    prep = columns._Prepared(problem)
+    return columns.estimated_states(columns._Plan(prep, False)) + columns.estimated_states(columns._Plan(prep, True))
+
+
+def test_default_budget_admits_every_legal_setup() -> None:
+    from bombbuster_core.facts import compile_table
+    from bombbuster_core.table import load_table
+
+    worst = max((_estimate(compile_table(load_table(t))), name) for name, t in _setup_tables())
+    assert worst[0] < columns.BUDGET / 4, worst
+    assert worst[0] > 100_000  # the scan reaches the big tables (M64 5p: about 1.6 million)
+
+
+def test_estimate_is_close_to_the_states_visited() -> None:
+    """On a 5-player public start with x-count tokens: the estimate is within 2x of the true count."""
+    from bombbuster_core.facts import compile_table
+    from bombbuster_core.table import load_table
+
+    name, raw = next((n, t) for n, t in _setup_tables() if n == "M24 5p count")
+    problem = compile_table(load_table(raw))
+    prep = columns._Prepared(problem)
+    visited = sum(len(s) for d in (False, True) for s in columns._Plan(prep, d).sweep())  # boundary states
+    assert visited / 2 < _estimate(problem) < 20 * visited
+
+
+def test_budget_refuses_oversized_tables_quickly() -> None:
+    """Tables the format accepts but no rule deals: 600 wires on 5 players x 2 stands."""
+    import time
+
+    from bombbuster_core.beliefs import EngineLimit
+    from bombbuster_core.facts import compile_table
+    from bombbuster_core.missions import new_table
+    from bombbuster_core.table import load_table
+
+    table = new_table(1, 2)
+    table["wires"] = {"deck": {str(v): 8 for v in range(1, 76)}}
+    table["players"] = [{"name": f"P{p}", "stands": [60, 60]} for p in range(5)]
+    problem = compile_table(load_table(table))
+    t0 = time.process_time()
+    with pytest.raises(EngineLimit, match=r"too large: about [\d,.]+ million states"):
+        columns.analyze(problem)
+    assert time.process_time() - t0 < 5
+    # the same with a token on every stand (no interchangeable stands left): refused at once
+    tokens = tuple(SameValueCount((s, 0), frozenset((s, j) for j in range(60)), 8) for s in range(10))
+    with pytest.raises(EngineLimit):
+        columns.analyze(problem.replace(values=tokens))
+
+
+def test_budget_argument() -> None:
+    from bombbuster_core.beliefs import EngineLimit
+
+    problem, _ = random_problem(random.Random(3))
+    n = _estimate(problem)
+    assert n > 1
+    with pytest.raises(EngineLimit, match="too large"):
+        columns.analyze(problem, budget=n - 1)
+    with pytest.raises(EngineLimit):
+        columns.analyze_excluding(problem, [], budget=n - 1)
+    assert exact_table(problem, lambda p: columns.analyze(p, budget=n)) == exact_table(problem, brute.analyze)
+    assert exact_table(problem, lambda p: columns.analyze(p, budget=float("inf"))) == exact_table(problem, brute.analyze)

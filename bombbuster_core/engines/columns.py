@@ -66,9 +66,10 @@ import os
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from math import factorial, prod
 
-from ..beliefs import Beliefs, Inconsistent
+from ..beliefs import Beliefs, EngineLimit, Inconsistent
 from ..facts import Pos, Problem, SameValue, SameValueCount
 from ..wires import Key, value_of
 
@@ -82,6 +83,15 @@ Variant = Sequence[Exclusion]  # the problem with all these exclusions
 # there is no fork (Pyodide), sweeps stay serial.
 PARALLEL_SWEEPS = False
 PARALLEL_MIN_STATES = 20_000  # estimated boundary states, summed over keys
+
+# Work bound: before sweeping, the engine estimates the states both sweeps will
+# visit (:func:`estimated_states`, a few ms) and refuses beyond this many with
+# EngineLimit ("too large: about N states; ...").  Measured (CPython, one core):
+# ~1 us and ~15 bytes of peak memory per estimated state, so 20 million is
+# ~20-30 s and ~300 MB at most.  The legal setups of every mission and player
+# count estimate at most 1.6 million (M64 5p public, a value token on every
+# stand; tests/test_engines.py checks them all against BUDGET / 4).
+BUDGET: float = 20_000_000
 
 
 class _Zero(Exception):
@@ -595,6 +605,7 @@ class _Plan:
         # Least and greatest key of each slot: both rise along a sorted stand.
         lows = {s: [min(d) for d in doms[s]] for s in prep.free}
         highs = {s: [max(d) for d in doms[s]] for s in prep.free}
+        self.lows, self.highs = lows, highs
         takes = {s: frozenset().union(*doms[s]) for s in prep.free}
         # A count is tracked at a key one of its slots' domains holds: the same
         # keys in both directions, so partial counts meet at key boundaries.
@@ -1084,6 +1095,53 @@ class _Plan:
         return new
 
 
+@lru_cache(maxsize=256)
+def _multisets(g: int, r: int) -> list[int]:
+    """Coefficients by sum of the multisets of g values in 0..r (sorted fills of g interchangeable stands)."""
+    ways = [[1] + [0] * (g * r)] + [[0] * (g * r + 1) for _ in range(g)]
+    for v in range(r + 1):
+        for k in range(1, g + 1):
+            row, prev = ways[k], ways[k - 1]
+            for s in range(v, g * r + 1):
+                row[s] += prev[s - v]
+    return ways[g]
+
+
+def estimated_states(plan: _Plan, limit: float = float("inf")) -> int:
+    """The states one sweep visits, estimated before it runs: per key and copy placed,
+    the fill vectors (group members as multisets) whose stands' fills lie in the
+    ranges the domains allow during that key and whose sum is the copies placed so
+    far, times the values of the counters live at that key.  An upper bound when no
+    counter is live, usually within a few times the true count (the domains' finer
+    structure and the run flags are left out).  Stops early once past ``limit``."""
+    prep = plan.prep
+    grouped = {s for g in prep.groups for s in g}
+    singles = [s for s in prep.free if s not in grouped]
+    total = placed = 0
+    for t, layer in enumerate(plan.layers):
+        top = placed + layer.copies
+        poly = [1]
+        units = [(s, 1) for s in singles] + [(g[0], len(g)) for g in prep.groups]
+        for s, g in units:
+            lo, hi = bisect_left(plan.highs[s], t), bisect_right(plan.lows[s], t)
+            unit = [1] * (hi - lo + 1) if g == 1 else _multisets(g, hi - lo)
+            shift = lo * g
+            new = [0] * min(len(poly) + shift + len(unit) - 1, top + 1)
+            for i, a in enumerate(poly):
+                if a:
+                    for j, b in enumerate(unit[:max(top + 1 - i - shift, 0)]):
+                        new[i + shift + j] += a * b
+            poly = new
+        n = sum(poly[placed:top + 1])
+        for ti in layer.trackers:
+            n *= plan.trackers[ti][0].cap + 1
+        total += n
+        placed = top
+        if total > limit:
+            break
+    return total
+
+
 def _estimated_states(plan: _Plan) -> int:
     """A cheap upper estimate of the states a sweep visits: product of fill ranges per key."""
     total = 0
@@ -1118,15 +1176,36 @@ def _sweep_both(forward: _Plan, mirrored: _Plan) -> tuple[list[State], list[Stat
         return fwd, mirrored.sweep()
 
 
-def analyze(problem: Problem) -> Beliefs:
-    """Exact worlds and slot marginals; raises :class:`Inconsistent` when no deal fits."""
-    return analyze_excluding(problem, ())[0]
+def analyze(problem: Problem, budget: float | None = None) -> Beliefs:
+    """Exact worlds and slot marginals; raises :class:`Inconsistent` when no deal fits
+    and :class:`EngineLimit` when the sweeps would visit more than ``budget`` states
+    (None: the module's :data:`BUDGET`; ``math.inf``: no limit)."""
+    return analyze_excluding(problem, (), budget)[0]
 
 
-def analyze_excluding(problem: Problem, variants: Sequence[Variant]) -> tuple[Beliefs, list[Beliefs | None]]:
+def _about(n: float) -> str:
+    return f"{n:,.0f}" if n < 1e6 else f"{n / 1e6:,.0f} million" if n < 1e12 else f"{n:.1e}"
+
+
+def check_budget(forward: _Plan, mirrored: _Plan, budget: float | None = None) -> int:
+    """The estimated states of both sweeps; raises EngineLimit past ``budget`` (None: BUDGET)."""
+    limit = BUDGET if budget is None else budget
+    n = estimated_states(forward, limit)
+    if n <= limit:
+        n += estimated_states(mirrored, limit - n)
+    if n > limit:
+        raise EngineLimit(f"too large: about {_about(n)} states (budget {_about(limit)}); no legal deal comes "
+                          "near this; a larger budget may take minutes and GBs")
+    return n
+
+
+def analyze_excluding(problem: Problem, variants: Sequence[Variant], budget: float | None = None
+                      ) -> tuple[Beliefs, list[Beliefs | None]]:
     """The problem's beliefs and, for each variant — exclusions (slots, keys): these
     slots hold none of these keys — the beliefs of the problem with all its
     exclusions (None: no deal fits it).
+
+    ``budget``: as :func:`analyze`.
 
     One run for all: the weights of every variant travel packed in one
     integer (see :meth:`_Prepared._pack`).  Suggestions in public view use it
@@ -1136,6 +1215,7 @@ def analyze_excluding(problem: Problem, variants: Sequence[Variant]) -> tuple[Be
     try:
         prep = _Prepared(problem, variants)
         forward, mirrored = _Plan(prep, False), _Plan(prep, True)
+        check_budget(forward, mirrored, budget)
         fwd, bwd = _sweep_both(forward, mirrored)
     except _Zero:
         raise Inconsistent from None
