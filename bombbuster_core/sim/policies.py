@@ -12,15 +12,15 @@ and calls the core on it; it never sees the hidden deal.  Two decisions:
   (while the player still has it) when its exact P(success) beats the best call's.
 * ``entropy-seed`` / ``entropy-exact``: suggest.py's entropy mode (the
   reference suggester) with P(success) of a branch 1/k or exact.
-* ``lookahead``: certain moves first; otherwise the exact ranking's first move,
-  its next ``width - 1`` calls within the red cap and the best Double Detector
-  use are each played on ``deals`` deals drawn exactly from the view's
+* ``lookahead``: certain moves first; otherwise greedy's move, the exact
+  ranking's next ``width - 1`` calls within the red cap and the best Double
+  Detector use are each played on ``deals`` deals drawn exactly from the view's
   posterior (sim/sample.py), then ``depth - 1`` further turns by the cheap
   :func:`heuristic_move` for every player.  A move's worth is its exact
   P(success) and P(failure) times the mean rollout outcome (win 1, loss 0, an
   unfinished game :func:`leaf_value`) of the deals where it succeeded / failed;
-  a red cut is worth 0 with its exact probability.  The ranking's first move
-  is kept unless another's worth exceeds it by ``z`` standard errors (the
+  a red cut is worth 0 with its exact probability.  Greedy's move is kept
+  unless another's worth exceeds it by ``z`` standard errors (the
   estimates of a few rollouts are noisy, and the largest of noisy estimates
   flatters its move); then the largest gain wins.  Budget: deals × (width + 1)
   rollouts of ``depth`` turns per decision.
@@ -163,12 +163,17 @@ class SuggestPolicy(BasePolicy):
     def move(self, view: View) -> Action:
         detector = self.use_detector and view.has_detector()
         ranked = self.ranking(view, ("double_detector",) if detector else ())
-        first = ranked[0]
-        if not first["certain"]:
-            best = next((s for s in ranked if s["kind"] == "double_detector" and s["p_red"] <= RED_CAP), None)
-            if best is not None and best["p_success"] > first["p_success"]:
-                return action_of(best, view.player)
-        return action_of(first, view.player)
+        return action_of(choice(ranked), view.player)
+
+
+def choice(ranked: list[dict[str, Any]]) -> dict[str, Any]:
+    """The list's first move, or the best Double Detector use when it is likelier to succeed."""
+    first = ranked[0]
+    if not first["certain"]:
+        best = next((s for s in ranked if s["kind"] == "double_detector" and s["p_red"] <= RED_CAP), None)
+        if best is not None and best["p_success"] > first["p_success"]:
+            return best
+    return first
 
 
 class GreedyPolicy(SuggestPolicy):
@@ -308,9 +313,11 @@ class LookaheadPolicy(SuggestPolicy):
         ranked = self.ranking(view, ("double_detector",) if detector else ())
         if ranked[0]["certain"]:
             return action_of(ranked[0], view.player)
-        chosen = [ranked[0]] + [s for s in ranked[1:] if s["kind"] == "dual_cut" and s["p_red"] <= RED_CAP][
-            : self.width - 1]
-        chosen += [s for s in ranked if s["kind"] == "double_detector" and s["p_red"] <= RED_CAP][:1]
+        base = choice(ranked)
+        chosen = [base] + [s for s in ranked if s is not base and s["kind"] == "dual_cut"
+                           and s["p_red"] <= RED_CAP][: self.width - 1]
+        chosen += [s for s in ranked if s is not base and s["kind"] == "double_detector"
+                   and s["p_red"] <= RED_CAP][:1]
         if len(chosen) == 1:
             return action_of(chosen[0], view.player)
         candidates = [action_of(s, view.player) for s in chosen]
@@ -334,7 +341,7 @@ class LookaheadPolicy(SuggestPolicy):
                     game.play(heuristic_move(game, rng))
                 stratum.append(outcome_value(game))
         (first, first_se), *others = [_stratified(s, row) for s, row in zip(chosen, strata)]
-        # Leave the exact ranking's move only for a gain the rollouts show clearly: the largest of
+        # Leave greedy's move only for a gain the rollouts show clearly: the largest of
         # several noisy estimates flatters its move.
         best, gain = 0, 0.0
         for i, (score, se) in enumerate(others, 1):
