@@ -346,12 +346,13 @@ def test_yellow_value_facts_by_hand() -> None:
 
 # ---------------------------------------------------------------- run rules
 #
-# A SameValueCount over one whole stand (an x-count token) is, for each blue
-# class its slot may hold, a rule on the run of that key's copies on the stand
-# (columns._Plan._block_table): these problems put such tokens everywhere —
-# counts 1-3, at the stand's ends, several per stand and on several stands —
-# mixed with count facts on the same stands (which send the rule back to the
-# general check), other value facts, fixed stands, pools and groups.
+# A SameValueCount over one whole stand (an x-count token) and a label on two
+# neighbours are, for each blue class their slots may hold, rules on the run of
+# that key's copies on the stand (columns._Plan._block_table): these problems
+# put such tokens everywhere — counts 1-3, at the stand's ends, several per
+# stand and on several stands — and equal/different labels, mixed with count
+# facts on the same stands (which send the rule back to the general check),
+# other value facts, fixed stands, pools and groups.
 
 RUN_KEYS = [10, 20, 30, 40, 50, 60, 11, 31, 15, 45]
 
@@ -404,6 +405,15 @@ def run_problem(seed: int) -> tuple[Problem, list[list[int]]]:
         fact_keys = frozenset(rng.sample(keys, rng.randint(1, min(2, len(keys)))))
         true = sum(deal[t][j] in fact_keys for t, j in slots)
         counts.append(CountIn(slots, fact_keys, *((true, true) if rng.random() < 0.4 else (min(true, 1), len(slots)))))
+    for _ in range(rng.choice([0, 0, 1, 2, 3])):  # labels on two neighbours: run rules for blue classes
+        s = rng.randrange(len(deal))
+        if len(deal[s]) >= 2:
+            j = rng.randrange(len(deal[s]) - 1)
+            equal = gameplay(deal[s][j]) == gameplay(deal[s][j + 1])
+            a, b = rng.sample([(s, j), (s, j + 1)], 2)
+            values.append(SameValue(a, b, equal if rng.random() >= 0.08 else not equal))
+    if rng.random() < 0.3:
+        values = values[len(values) // 2:]  # sometimes labels without tokens
     problem = Problem(copies, stands, domains, tuple(counts))
     if rng.random() < 0.2:
         values += random_values(problem, deal, rng, "s")

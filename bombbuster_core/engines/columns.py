@@ -42,12 +42,21 @@ imply (a known side) is dropped.
 
 Value facts speak of gameplay classes (a blue key, every yellow, every red).
 SameValue(different) is one count fact per class; a SameValue(equal) or
-SameValueCount whose class is decided becomes domains or a count fact; the
-rest are checks, per class that can matter: counter fields like a count
-fact's (saturating, never rejecting on their own) and the tuples of final
-values they accept, applied when the class's last key is placed and, for
-classes spanning a key boundary (yellow, red), at the join of the two
-sweeps.  Stands of order or value facts are not interchangeable.
+SameValueCount whose class is decided becomes domains or a count fact.  For
+a blue class (one key) the common shapes are *run rules*, which need no
+counter: the copies of a key on a sorted stand form one run, and an x-count
+token over its whole stand ("a run covering my slot has length c") or a
+label on two neighbours ("not both covered" / "both or neither") only
+restricts that run; single copies never land on a rule's slot, and the runs
+that cover one are placed whole at the key's start, with their multinomial
+share of the weight and a flag bit closing the stand for that key
+(_Plan._block_table).  M24 5p public start with five tokens: 15.6 s as
+counters, 0.4 s as runs.  The rest are checks, per class that can matter:
+counter fields like a count fact's (saturating, never rejecting on their
+own) and the tuples of final values they accept, applied when the class's
+last key is placed and, for classes spanning a key boundary (yellow, red),
+at the join of the two sweeps.  Stands of order or value facts are not
+interchangeable.
 
 Marginals: a second sweep over the mirrored problem (keys descending, stands
 reversed) gives, at every key boundary, the weight of completing each state;
@@ -67,7 +76,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from math import factorial, prod
+from math import comb, factorial, prod
 
 from ..beliefs import Beliefs, EngineLimit, Inconsistent
 from ..facts import Pos, Problem, SameValue, SameValueCount
@@ -181,7 +190,7 @@ class _Prepared:
         counted = {s for c in self.counts for (s, _) in c.slots}
         counted |= {pos[0] for lo_hi in self.orders for pos in lo_hi}
         counted |= {s for ch in self.checks for slots, _ in ch.fields for (s, _) in slots}
-        counted |= {s for s, _, _, _ in self.runs}
+        counted |= {r[0] for r in self.runs}
         counted |= {s for variant in variants for slots, _ in variant for (s, _) in slots}
         free = [s for s in range(len(problem.stands)) if s not in fixed_set]
         # Interchangeable stands: same size and domains, no count fact.
@@ -324,7 +333,12 @@ class _Prepared:
         """
         dom = self.domains
         checks = []
-        runs: list[tuple[int, int, int, int]] = []
+        runs: list[tuple[int, int, str, int, int]] = []  # (stand, slot, kind, count, layer), see _Plan._block_table
+
+        def adjacent(a: Pos, b: Pos) -> int | None:
+            """The left slot of two neighbours on one stand, else None."""
+            return min(a[1], b[1]) if a[0] == b[0] and abs(a[1] - b[1]) == 1 else None
+
         for v in values:
             if isinstance(v, SameValue):
                 a, b = v.a, v.b
@@ -332,31 +346,50 @@ class _Prepared:
                 # Both slots hold one class each and meet the same classes: equal in
                 # all classes but one is equal in that one too.  Skip the widest.
                 cs.remove(max(cs, key=lambda c: (max(c) - min(c), len(c))))
+                left = adjacent(a, b)
                 for c in cs:
-                    checks.append(_Check([(frozenset((a,)), 1), (frozenset((b,)), 1)], c,
-                                         frozenset(((0, 0), (1, 1)))))
+                    if left is not None and len(c) == 1:
+                        runs.append((a[0], left, "equal", 0, next(iter(c))))
+                    else:
+                        checks.append(_Check([(frozenset((a,)), 1), (frozenset((b,)), 1)], c,
+                                             frozenset(((0, 0), (1, 1)))))
             else:
                 s, j = at = v.at
                 whole = v.slots == frozenset((s, i) for i in range(len(dom[s])))
                 for c in self._classes_meeting(dom[s][j]):
                     if whole and len(c) == 1:
-                        runs.append((s, j, v.count, next(iter(c))))
+                        runs.append((s, j, "count", v.count, next(iter(c))))
                     else:
                         checks.append(self._count_check(at, v.slots, v.count, c))
+        # "Not both t" on two neighbours (a different label, one blue class): a run rule too.
+        kept = []
+        for c in self.counts:
+            pair = sorted(c.slots)
+            if len(pair) == 2 and len(c.layers) == 1 and c.lo == 0 and c.hi == 1 and adjacent(*pair) is not None:
+                runs.append((pair[0][0], pair[0][1], "different", 0, next(iter(c.layers))))
+            else:
+                kept.append(c)
+        self.counts = kept
         while runs:  # stands where the counting path runs at a rule's key keep checks
             busy = set()
             for slots, layers in [(c.slots, c.layers) for c in self.counts] + \
                     [(frozenset().union(*(f for f, _ in ch.fields)), ch.layers) for ch in checks]:
                 live = {i for i in layers if any(i in dom[s][j] for s, j in slots)}
                 busy |= {(s, i) for s, _ in slots for i in live}
-            moved = [r for r in runs if (r[0], r[3]) in busy]
+            moved = [r for r in runs if (r[0], r[4]) in busy]
             if not moved:
                 break
             for r in moved:
                 runs.remove(r)
-                s, j, count, t = r
-                checks.append(self._count_check((s, j), frozenset((s, i) for i in range(len(dom[s]))), count,
-                                                frozenset((t,))))
+                s, j, kind, count, t = r
+                if kind == "count":
+                    checks.append(self._count_check((s, j), frozenset((s, i) for i in range(len(dom[s]))), count,
+                                                    frozenset((t,))))
+                elif kind == "equal":
+                    checks.append(_Check([(frozenset(((s, j),)), 1), (frozenset(((s, j + 1),)), 1)], frozenset((t,)),
+                                         frozenset(((0, 0), (1, 1)))))
+                else:
+                    self.counts.append(_Count(frozenset(((s, j), (s, j + 1))), frozenset((t,)), 0, 1))
         self.runs = runs
         return checks
 
@@ -572,7 +605,7 @@ class _Plan:
         self.shift: dict[int, int] = {}
         # A stand with run rules (SameValueCount over the whole stand, see _block_table)
         # has a flag bit above its fill: set while a key's run lies on it, cleared after.
-        run_stands = {s for s, _, _, _ in prep.runs}
+        run_stands = {r[0] for r in prep.runs}
         self.flag: dict[int, int] = {}
         for s in prep.free:
             self.shift[s] = shift
@@ -580,9 +613,10 @@ class _Plan:
             if s in run_stands:
                 self.flag[s] = shift
                 shift += 1
-        self.run_tokens: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        for s, j, count, t in prep.runs:
-            self.run_tokens.setdefault((s, t), []).append((self._local((s, j))[1], count))
+        self.run_tokens: dict[tuple[int, int], list[tuple[str, int, int]]] = {}
+        for s, j, kind, count, t in prep.runs:
+            local = self._local((s, j))[1] if kind == "count" else min(self._local((s, j))[1], self._local((s, j + 1))[1])
+            self.run_tokens.setdefault((s, t), []).append((kind, local, count))
         self.full = sum(self.size[s] << self.shift[s] for s in prep.free)
         self.fills_mask = ((1 << shift) - 1) ^ ((1 << fills_start) - 1)
         self.chunks: list[list[int]] = []
@@ -708,50 +742,62 @@ class _Plan:
         runs = None
         tokens = self.run_tokens.get((s, key))
         if tokens:
-            counts_at: dict[int, int] = {}
-            for j, c in tokens:  # two rules on one slot with different counts: no run covers it
-                counts_at[j] = c if counts_at.get(j, c) == c else -1
-            put = tuple(0 if f in counts_at else d for f, d in enumerate(put))
-            runs = self._block_table(s, t, copies, doms, counts_at, range(first, last + 1), need, keeps)
+            # single copies never land on a rule's slots: runs covering them are blocks
+            ruled = {j for kind, j, _ in tokens} | {j + 1 for kind, j, _ in tokens if kind == "equal"}
+            put = tuple(0 if f in ruled else d for f, d in enumerate(put))
+            runs = self._block_table(s, t, copies, doms, tokens, ruled, range(first, last + 1), need, keeps)
         top = self.flag[s] + 1 if s in self.flag else self.shift[s] + n.bit_length()
         return _StandLayer(self.shift[s], (1 << n.bit_length()) - 1, fills, put, need, counts,
                            any(put[first:fills.stop]) or runs is not None, keeps,
                            self.flag[s] if runs is not None else 0, top, runs)
 
-    def _block_table(self, s: int, t: int, copies: int, doms: list[frozenset[int]], counts_at: dict[int, int],
-                     starts: range, need: int, keeps: tuple[int | None, ...] | None) -> list | None:
-        """Run rules of stand s at key t: per fill a before the key, the run that covers
+    def _block_table(self, s: int, t: int, copies: int, doms: list[frozenset[int]], rules: list[tuple[str, int, int]],
+                     ruled: set[int], starts: range, need: int, keeps: tuple[int | None, ...] | None) -> list | None:
+        """Run rules of stand s at key t: per fill a before the key, the runs that cover
         a rule's slot, or None.
 
-        The copies of key t on a sorted stand fill slots a .. a+k-1.  A rule (slot j,
-        count c) says: if that run covers j, then k == c.  So single copies never land
-        on a rule's slot (put is 0 there); a run that covers one is placed as a whole
-        at the key's start: from fill a, the first rule slot j >= a fixes k = c (with
-        a + c > j, every rule slot in the run agreeing), the stand's flag bit is set so
-        that no further copy lands there this key, and the weight is multiplied by the
-        multinomial m! / ((m - B)! prod k!) of the blocks B taken (the B copies' share
-        of the shuffle prior; the other m - B copies are placed one at a time).
-        Entries: (k, code delta incl. the flag bit, weight bits kept or None).
+        The copies of key t on a sorted stand fill slots a .. a+k-1: one run.  The
+        rules speak of the slots the run covers: ("count", j, c) a SameValueCount
+        over the whole stand: covering j, k == c; ("different", j) a label on j and
+        j+1: not both covered; ("equal", j): both or neither.  A run covering no
+        rule slot is always allowed, so single copies place those (``put`` is 0 on
+        rule slots), and every allowed run that covers one is a block placed whole
+        at the key's start: the stand's flag bit is set so that no further copy
+        lands there this key, and the weight is multiplied by the multinomial
+        m! / ((m - B)! prod k!) of the blocks B taken (the other m - B copies are
+        placed one at a time, in (m - B)! / prod c! orders).
+        Entries: lists of (k, code delta incl. the flag bit, weight bits kept or None, k!).
         """
         n = self.size[s]
         table: list = [None] * (n + 1)
         flag = 1 << self.flag[s]
         for a in starts:
-            js = [j for j in counts_at if j >= a]
-            if not js:
+            first = min((j for j in ruled if j >= a), default=None)
+            if first is None:
                 continue
-            j = min(js)
-            k = counts_at[j]
-            if k < 1 or a + k <= j or a + k > n or a + k < need or k > copies:
+            if any(t not in doms[f] for f in range(a, first)):
                 continue
-            if any(counts_at.get(f, k) != k or t not in doms[f] for f in range(a, a + k)):
-                continue
-            keep = None
-            if keeps is not None:
-                for f in range(a, a + k):
-                    if keeps[f] is not None:
-                        keep = keeps[f] if keep is None else keep & keeps[f]
-            table[a] = (k, (k << self.shift[s]) | flag, keep)
+            options = []
+            for k in range(first - a + 1, min(n - a, copies) + 1):
+                if t not in doms[a + k - 1]:
+                    break  # a run is contiguous
+                if a + k < need:
+                    continue
+                for kind, j, count in rules:
+                    covers = a <= j < a + k
+                    if kind == "count" and covers and k != count \
+                            or kind == "different" and covers and j + 1 < a + k \
+                            or kind == "equal" and covers != (a <= j + 1 < a + k):
+                        break
+                else:
+                    keep = None
+                    if keeps is not None:
+                        for f in range(a, a + k):
+                            if keeps[f] is not None:
+                                keep = keeps[f] if keep is None else keep & keeps[f]
+                    options.append((k, (k << self.shift[s]) | flag, keep, factorial(k)))
+            if options:
+                table[a] = options
         return table if any(e is not None for e in table) else None
 
     def _keeps(self, s: int, t: int, n: int) -> tuple[int | None, ...] | None:
@@ -921,11 +967,10 @@ class _Plan:
         for code, w in cur.items():
             opts = [(code, w, 0, 1)]
             for sh, mask, table in layer.runs:
-                run = table[(code >> sh) & mask]
-                if run is not None:
-                    k, d, keep = run
-                    opts += [(c + d, x if keep is None else x & keep, b + k, den * factorial(k))
-                             for c, x, b, den in opts if b + k <= m]
+                runs = table[(code >> sh) & mask]
+                if runs is not None:
+                    opts += [(c + d, x if keep is None else x & keep, b + k, den * fk)
+                             for k, d, keep, fk in runs for c, x, b, den in opts if b + k <= m]
             for c, x, b, den in opts[1:]:
                 spare = m - b
                 for sh, mask, short in needs:
@@ -1111,13 +1156,15 @@ def estimated_states(plan: _Plan, limit: float = float("inf")) -> int:
     """The states one sweep visits, estimated before it runs: per key and copy placed,
     the fill vectors (group members as multisets) whose stands' fills lie in the
     ranges the domains allow during that key and whose sum is the copies placed so
-    far, times the values of the counters live at that key.  An upper bound when no
-    counter is live, usually within a few times the true count (the domains' finer
-    structure and the run flags are left out).  Stops early once past ``limit``."""
+    far, times the values of the counters live at that key, and at most the spreads of
+    the copies so far over the stands.  An upper bound when no counter is live, usually
+    within a few times the true count (the domains' finer structure and the run flags
+    are left out).  Stops early once past ``limit``."""
     prep = plan.prep
     grouped = {s for g in prep.groups for s in g}
     singles = [s for s in prep.free if s not in grouped]
     total = placed = 0
+    deals = 1
     for t, layer in enumerate(plan.layers):
         top = placed + layer.copies
         poly = [1]
@@ -1135,7 +1182,11 @@ def estimated_states(plan: _Plan, limit: float = float("inf")) -> int:
         n = sum(poly[placed:top + 1])
         for ti in layer.trackers:
             n *= plan.trackers[ti][0].cap + 1
-        total += n
+        # A state is a function of the copies per stand of each key so far (counters
+        # included): never more than those spreads.
+        if prep.free:
+            deals = min(deals * comb(layer.copies + len(prep.free) - 1, len(prep.free) - 1), 1 << 64)
+        total += min(n, deals * (layer.copies + 1))
         placed = top
         if total > limit:
             break
