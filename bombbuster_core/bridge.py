@@ -3,10 +3,12 @@
 Request:  ``{"id": any, "method": "ping" | "analyze" | "suggest" | "missions" | "new", "params": {...}}``
 Reply:    ``{"id": any, "result": ...}`` or ``{"id": any, "error": {"message": str, "event"?: int}}``
 
-``analyze`` params: ``{"table": <format-1 table>, "engine"?: name}``; its
-result is exactly the CLI's JSON.  ``suggest`` params: ``{"table", "player"?,
+``analyze`` params: ``{"table": <format-1 table>, "engine"?: name, "budget"?:
+states}``; its result is exactly the CLI's JSON (``budget``: the columns
+engine's work budget, as ``analyze --budget``).  ``suggest`` params: ``{"table", "player"?,
 "mode"?, "probabilities"?, "top"?, "engine"?, "red_cap"?, "seed"?,
-"equipment"? (list), "per_kind"?, "budget"? (int or null), "failure_token"?}``;
+"equipment"? (list), "per_kind"?, "budget"? (equipment runs: int or null), "failure_token"?,
+"state_budget"? (states)}``;
 its result is exactly the CLI ``suggest`` JSON (docs/suggestions.md).
 ``missions`` params: ``{}``; its result lists every mission for the new-game
 screen: ``[{"mission", "name", "players": [allowed counts], "rules": [tags],
@@ -20,13 +22,14 @@ tested without a browser.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from . import __version__
-from .jsonio import StrictJSONError, loads_strict
 from .analysis import EngineChoiceError, analyze
 from .beliefs import EngineLimit
-from .engines import DEFAULT
+from .engines import DEFAULT, columns
+from .jsonio import StrictJSONError, loads_strict
 from .missions import MissionError, catalogue, new_table
 from .suggest import Policy, Progress, SuggestError, suggest
 from .table import TableError, load_table
@@ -53,8 +56,24 @@ def _ping(params: Any, progress: Progress | None) -> dict[str, Any]:
 
 
 def _analyze(params: Any, progress: Progress | None) -> dict[str, Any]:
-    p = _params(params, {"table", "engine"}, {"table"})
-    return analyze(load_table(p["table"]), p.get("engine", DEFAULT))
+    p = _params(params, {"table", "engine", "budget"}, {"table"})
+    with _state_budget(p.get("budget")):
+        return analyze(load_table(p["table"]), p.get("engine", DEFAULT))
+
+
+@contextmanager
+def _state_budget(raw: Any) -> Iterator[None]:
+    """The columns engine's work budget (states) for one request; None: the default."""
+    if raw is None:
+        yield
+        return
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not 1 <= raw < float("inf"):
+        raise RequestError(f"params: field 'budget' must be a number of states >= 1, not {raw!r}")
+    saved, columns.BUDGET = columns.BUDGET, raw
+    try:
+        yield
+    finally:
+        columns.BUDGET = saved
 
 
 _SUGGEST_OPTIONS: dict[str, tuple[type | tuple[type, ...], str]] = {
@@ -62,7 +81,7 @@ _SUGGEST_OPTIONS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "player": (int, "player"), "mode": (str, "mode"), "probabilities": (str, "probabilities"), "top": (int, "top"),
     "engine": (str, "engine"), "red_cap": ((int, float), "red_cap"), "seed": (int, "seed"),
     "equipment": (list, "equipment"), "per_kind": (int, "per_kind"), "budget": (int, "equipment_budget"),
-    "failure_token": (bool, "failure_token"),
+    "failure_token": (bool, "failure_token"), "state_budget": ((int, float), "state_budget"),
 }
 _POLICY_FIELDS = {"red_cap", "seed", "equipment", "per_kind", "equipment_budget", "failure_token"}
 
@@ -86,7 +105,8 @@ def _suggest(params: Any, progress: Progress | None) -> dict[str, Any]:
                 raise RequestError("params: field 'equipment' must list equipment kinds")
             value = tuple(value)
         (policy if field in _POLICY_FIELDS else options)[field] = value
-    return suggest(table, policy=Policy(**policy), progress=progress, **options)
+    with _state_budget(options.pop("state_budget", None)):
+        return suggest(table, policy=Policy(**policy), progress=progress, **options)
 
 
 def _missions(params: Any, progress: Progress | None) -> list[dict[str, Any]]:

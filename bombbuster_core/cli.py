@@ -58,6 +58,8 @@ def _run(argv: list[str]) -> int:
     if args.command == "tournament":
         return _tournament(args)
     columns.PARALLEL_SWEEPS = True  # the CLI is single-threaded, so forking is safe
+    if getattr(args, "state_budget", None) is not None:
+        columns.BUDGET = args.state_budget
     try:
         table = read_table(args.table)
     except TableError as e:
@@ -108,6 +110,9 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p_an = sub.add_parser("analyze", help="possible values and exact probabilities of every wire")
     p_an.add_argument("table", help="table file, format 1 (JSON)")
     p_an.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT)
+    p_an.add_argument("--budget", dest="state_budget", type=state_budget, metavar="STATES",
+                      help=f"refuse tables whose analysis would visit more states (default {columns.BUDGET:.0f}; "
+                           "'none' = no limit)")
     p_sg = sub.add_parser("suggest", help="ranked cut suggestions for the player to move")
     if not argv or argv[0] != "analyze":
         _suggest_arguments(p_sg)
@@ -159,8 +164,20 @@ def _suggest_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--budget", type=budget, default=Policy.equipment_budget,
                    help="most analyses spent on equipment ('none' = no limit)")
     p.add_argument("--no-token", action="store_true", help="a failed cut places no info token (M58, constraint H)")
+    p.add_argument("--state-budget", dest="state_budget", type=state_budget, metavar="STATES",
+                   help="the columns engine's work budget per analysis, as analyze --budget")
     p.add_argument("--jobs", type=nonnegative, default=1,
                    help="worker processes for the entropy branches and the public view's per-value analyses")
+
+
+def state_budget(raw: str) -> float:
+    """The columns engine's work budget in states: a positive number, or 'none' (no limit)."""
+    if raw == "none":
+        return float("inf")
+    n = float(raw)
+    if not n >= 1 or n == float("inf"):  # also refuses NaN
+        raise ValueError(raw)
+    return n
 
 
 def nonnegative(raw: str) -> int:

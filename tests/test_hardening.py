@@ -181,3 +181,22 @@ def test_repeated_identical_facts_are_merged() -> None:
     once = compile_table(load_table({**table, "events": [call]}))
     many = compile_table(load_table({**table, "events": [call] * 4000}))
     assert many.counts == once.counts and len(many.counts) == 1
+
+
+def test_state_budget_refuses_tables_the_rules_never_deal(tmp_path: Path) -> None:
+    """600 wires on 5 players x 2 stands: refused at once with "too large", through the CLI and the bridge."""
+    wide = {"players": [{"stands": [60, 60]} for _ in range(5)], "wires": {"deck": {str(v): 8 for v in range(1, 76)}}}
+    start = time.perf_counter()
+    code, out = cli(tmp_path, json.dumps(wide))
+    assert code == 2 and out["error"].startswith("too large: about") and time.perf_counter() - start < 30
+    reply = json.loads(bridge.handle(json.dumps({"id": 1, "method": "analyze", "params": {"table": wide}})))
+    assert reply["error"]["message"].startswith("too large: about")
+    # A small legal table passes the default budget, and fails a budget of 1 state.
+    small = BASE % '"events": []'
+    assert cli(tmp_path, small)[0] == 0
+    code, out = cli(tmp_path, small, "--budget", "1")
+    assert code == 2 and out["error"].startswith("too large")
+    reply = json.loads(bridge.handle('{"id": 2, "method": "analyze", "params": {"budget": 1, "table": %s}}' % small))
+    assert reply["error"]["message"].startswith("too large")
+    for bad in ("0", "nan", "x"):
+        assert cli(tmp_path, small, "--budget", bad)[0] == 2
