@@ -94,7 +94,8 @@ def _plain_analyze(argv: list[str]) -> SimpleNamespace | None:
         return None
     if len(argv) == 4 and (argv[2] != "--engine" or argv[3] not in ENGINES):
         return None
-    return SimpleNamespace(command="analyze", table=argv[1], engine=argv[3] if len(argv) == 4 else DEFAULT)
+    return SimpleNamespace(command="analyze", table=argv[1], engine=argv[3] if len(argv) == 4 else DEFAULT,
+                           state_budget=None)
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
