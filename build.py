@@ -96,6 +96,36 @@ def fetch_pyodide() -> Path:
     return target
 
 
+# Third-party files the e2e tests inject into the page (never shipped in dist/):
+# axe-core (accessibility checks) and jsQR (an independent QR decoder that reads
+# the page's own share codes). name → (npm version, file inside the package).
+TEST_TOOLS = {
+    "axe-core": ("4.10.3", "axe.min.js"),
+    "jsqr": ("1.4.0", "dist/jsQR.js"),
+}
+
+
+def fetch_test_tool(name: str) -> Path:
+    """One file of an npm package for the e2e tests (`npm pack`, cached in .cache/test-tools/)."""
+    version, member = TEST_TOOLS[name]
+    target = CACHE / "test-tools" / f"{name}-{version}-{Path(member).name}"
+    if target.exists():
+        return target
+    log(f"fetching {name}@{version} with npm pack (e2e test tool)")
+    with tempfile.TemporaryDirectory() as tmp:
+        run(["npm", "pack", f"{name}@{version}", "--pack-destination", tmp, "--silent"], stdout=subprocess.DEVNULL)
+        tarballs = list(Path(tmp).glob("*.tgz"))
+        if len(tarballs) != 1:
+            raise BuildError(f"npm pack produced {len(tarballs)} tarballs, expected 1")
+        with tarfile.open(tarballs[0]) as tar, tar.extractfile(tar.getmember(f"package/{member}")) as src:
+            data = src.read()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".partial")
+    partial.write_bytes(data)
+    partial.replace(target)
+    return target
+
+
 def fetch_micropip() -> Path:
     """The pure-Python micropip wheel, downloaded for Pyodide's Python version."""
     target = CACHE / "micropip"
@@ -363,6 +393,8 @@ def run_tests(pytest_args: list[str]) -> int:
     python = ensure_venv()
     chromium = ensure_chromium(python)
     build_site()
+    for tool in TEST_TOOLS:
+        fetch_test_tool(tool)
     env = {**os.environ, "BOMBBUSTER_DIST": str(DIST)}
     if chromium is None:
         log("no Chromium available: the end-to-end tests will be skipped")

@@ -85,7 +85,7 @@ def record_dual_cut(page, actor, target, value, success, token=None, actor_slot=
 def displayed_matches_cli(page, table):
     expected = cli_analyze(table)
     assert expected["consistent"]
-    assert page.locator("#worlds").inner_text().replace(",", "") == str(expected["worlds"])
+    assert page.locator("#worlds").get_attribute("data-worlds") == str(expected["worlds"])
     for entry in expected["slots"]:
         element = slot(page, entry["player"], entry["slot"], entry["stand"])
         assert json.loads(element.get_attribute("data-dist")) == entry["p"], entry
@@ -154,7 +154,9 @@ def test_four_player_game_through_the_ui(page, server):
     verdict = cli_analyze({**table, "events": table["events"] + [impossible]})
     assert not verdict["consistent"]
     assert "Impossible" in refusal.inner_text()
-    assert verdict["error"] in refusal.inner_text()  # the engine's own explanation
+    # The engine's own explanation, in the page's 1-based numbering (the log's event numbers).
+    assert verdict["error"].replace(f"event {verdict['event']} ", f"event {verdict['event'] + 1} ") in refusal.inner_text()
+    assert f"event {verdict['event'] + 1} in the log" in refusal.inner_text()
     assert event_count(page) == 4
     screenshot(page, "phone-refusal")
     page.click(".recorder [data-action='cancel']")

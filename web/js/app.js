@@ -4,8 +4,12 @@
 import { EnginePool, installScriptingApi } from "./engine.js";
 import { GameScreen } from "./game.js";
 import { renderSetup } from "./setup.js";
-import { h, openSheet, closeSheet, toast } from "./ui.js";
+import { h, openSheet, closeSheet, toast, pageMessage } from "./ui.js";
 import * as storage from "./storage.js";
+import { encodeQr, qrSvg } from "./qr.js";
+import { colourOf, label, possibleKeys } from "./model.js";
+import { standSize, specialSlots } from "./layout.js";
+import { helpCard, showHelp, showAbout } from "./help.js";
 
 const screenRoot = document.getElementById("screen");
 const statusBox = document.getElementById("engine-status");
@@ -52,7 +56,7 @@ function showGame(game) {
   closeSheet();
   document.getElementById("title").textContent = game.name;
   viewToggle.hidden = !game.table.me;
-  gameScreen = new GameScreen(screenRoot, { engine, game, onSave: persist });
+  gameScreen = new GameScreen(screenRoot, { engine, game, onSave: persist, onJoin: joinSeat });
   syncViewToggle();
   window.scrollTo(0, 0);
 }
@@ -77,10 +81,14 @@ function showSetup() {
   document.getElementById("title").textContent = "New game";
   const hasGames = storage.listGames().length > 0;
   renderSetup(screenRoot, {
-    onStart: (table) => startGame(storage.newGame(table)),
+    onStart: (table) => startGame(storage.newGame(table, defaultName(table))),
     onCancel: hasGames ? () => openCurrentOrSetup() : null,
     engine,
   });
+  // First visit: the 3-screen help above the form (outside the screen, which the setup form redraws).
+  if (!localStorage.getItem("bombbuster.helpSeen") && !document.querySelector(".help-card")) {
+    screenRoot.before(helpCard(() => localStorage.setItem("bombbuster.helpSeen", "1")));
+  }
   window.scrollTo(0, 0);
 }
 
@@ -88,9 +96,9 @@ function showSetup() {
 async function startGame(game) {
   try {
     const result = await engine.analyze(game.table);
-    if (!result.consistent) throw new Error(`${result.error} (event ${result.event + 1})`);
+    if (!result.consistent) throw new Error(`${pageMessage(result.error)}${result.event === null || result.event === undefined ? "" : ` (event ${result.event + 1})`}`);
   } catch (error) {
-    toast(`This table cannot be used: ${error.message}`, "error", 8000);
+    toast(`This table cannot be used: ${pageMessage(error.message)}`, "error", 8000);
     return false;
   }
   persist(game);
@@ -107,16 +115,35 @@ function openCurrentOrSetup() {
 
 // ------------------------------------------------------------ menu
 
+/** A game's default name: the mission (or "Free setup"), the players and the date. */
+function defaultName(table) {
+  const meta = table.meta || {};
+  const what = typeof meta.mission === "number" ? `Mission ${meta.mission}` : "Game";
+  return storage.uniqueName(`${what} · ${table.players.map((p) => p.name).join(", ")} · ${new Date().toLocaleDateString()}`);
+}
+
+function ago(time) {
+  const minutes = Math.round((Date.now() - time) / 60000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  return new Date(time).toLocaleDateString();
+}
+
 function showMenu() {
   const games = storage.listGames();
   const current = gameScreen && gameScreen.game;
   const item = (text, action, onclick, extra = "") => h(`button.menu-item${extra}`, { dataset: { action }, onclick }, text);
   openSheet("Games",
     h("div.menu", {},
+      current ? item("Share with the table (link and QR code)", "share", () => shareWithTable(current)) : null,
       item("New game", "new", showSetup),
+      current ? item("Rename this game", "rename", () => renameCurrent(current)) : null,
       item("Import a table file", "import", () => document.getElementById("import-file").click()),
-      current ? item("Export this table file", "export", () => storage.exportTable(current)) : null,
-      current ? item("Share as a link", "share", () => shareGame(current)) : null,
+      current ? item(current.table.me ? "Export this table file…" : "Export this table file", "export", () => exportGame(current)) : null,
+      item("Help: how to use the page", "help", showHelp),
+      item("About the numbers", "about", showAbout),
       current ? item("Delete this game", "delete-game", () => {
         if (!confirm(`Delete "${current.name}"?`)) return;
         storage.deleteGame(current.id);
@@ -127,22 +154,128 @@ function showMenu() {
       h("button.menu-item", {
         dataset: { game: entry.id }, "aria-current": current && current.id === entry.id ? "true" : null,
         onclick: () => { const game = storage.loadGame(entry.id); if (game) showGame(game); },
-      }, h("span", {}, entry.name), h("span.hint", {}, `${entry.events} events · ${new Date(entry.updated).toLocaleString()}`)))))
+      }, h("span.game-name", {}, entry.name),
+      h("span.hint.game-facts", {}, [
+        entry.mission ? `Mission ${entry.mission}${entry.missionName ? ` ${entry.missionName}` : ""}` : "Free setup",
+        entry.players ? `${entry.players.length} players: ${entry.players.join(", ")}` : null,
+        `${entry.events} events`, `changed ${ago(entry.updated)}`,
+      ].filter(Boolean).join(" · "))))))
       : h("p.hint", {}, "No saved games yet."),
     h("p.hint.about", {}, "Works offline once loaded. Games are saved on this device after every event."));
 }
 
-async function shareGame(game) {
-  const url = storage.shareUrl(game.table);
+function renameCurrent(game) {
+  const input = h("input", { id: "rename-input", type: "text", value: game.name, "aria-label": "game name", maxlength: "80" });
+  const save = () => {
+    const name = input.value.trim();
+    if (!name) return toast("A game needs a name.", "error");
+    storage.renameGame(game, name);
+    document.getElementById("title").textContent = name;
+    closeSheet();
+    toast("Renamed.");
+  };
+  input.addEventListener("keydown", (event) => { if (event.key === "Enter") save(); });
+  openSheet("Rename this game", h("label.name-field", {}, "Name", input),
+    h("div.actions", {}, h("button.primary", { dataset: { action: "save-name" }, onclick: save }, "Save")));
+  input.focus();
+  input.select();
+}
+
+/** Export: a table with my wires asks first (it reveals my hand), and offers the public table instead. */
+function exportGame(game) {
+  if (!game.table.me) return storage.exportTable(game);
+  openSheet("Export this table file",
+    h("p", {}, "This file can hold your hidden wires. Anyone who opens it sees your whole hand."),
+    h("div.menu", {},
+      h("button.menu-item", { dataset: { action: "export-public" }, onclick: () => { storage.exportTable({ ...game, table: storage.publicTable(game.table) }); closeSheet(); } },
+        "Public table only (no wires of mine)"),
+      h("button.menu-item.danger", { dataset: { action: "export-with-wires" }, onclick: () => storage.exportTable(game) },
+        "With my wires (keep it to myself)")));
+}
+
+/** The public table as a link and a QR code drawn on the page (no network needed). */
+async function shareWithTable(game) {
+  const table = storage.publicTable(game.table);
+  const url = await storage.shareUrl(table);
+  let code = null;
   try {
-    if (navigator.share) await navigator.share({ title: game.name, url });
-    else {
-      await navigator.clipboard.writeText(url);
-      toast("Link copied to the clipboard.");
-    }
+    code = encodeQr(url);
   } catch {
-    openSheet("Share link", h("textarea.share-url", { readonly: true, rows: "4" }, url));
+    code = null;
   }
+  const box = h("div.qr-box", { id: "share-qr", dataset: code ? { version: String(code.version), ecl: code.ecl, mask: String(code.mask), size: String(code.size) } : {} });
+  if (code) box.innerHTML = qrSvg(code, { title: "QR code of the public table" });
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast("Link copied.");
+    } catch {
+      toast("Copy the link from the box.");
+    }
+  };
+  openSheet("Share with the table",
+    h("p", {}, "A teammate scans this code (or opens the link) to follow the same game. ",
+      h("b", {}, "It holds the public table only: not your wires."), " They pick their seat and enter their own wires."),
+    code ? box : h("p.warn", {}, "The table is too long for a QR code: share the link instead."),
+    h("textarea.share-url", { readonly: true, rows: "3", "aria-label": "share link" }, url),
+    h("div.actions", {},
+      navigator.share ? h("button.secondary", { onclick: () => navigator.share({ title: game.name, url }).catch(() => {}) }, "Send…") : null,
+      h("button.primary", { dataset: { action: "copy-link" }, onclick: copy }, "Copy link")),
+    h("p.hint", {}, "Later events: share again, and the receiver updates their copy (their wires stay)."));
+}
+
+/** A received table: my seat (then my wires), or just watch. */
+function joinSeat(game, seat) {
+  if (seat === null) {
+    delete game.joinPending;
+    persist(game);
+    return showGame(game);
+  }
+  const player = game.table.players[seat];
+  const specs = player.stands;
+  if (specs.some((spec) => specialSlots(spec).some(Boolean))) {
+    toast("This seat has X or flipped wires: enter them from New game (Free setup). Showing the public view.", "error", 8000);
+    return;
+  }
+  const keys = possibleKeys(game.table.wires);
+  const all = [...keys.blue, ...keys.yellow, ...keys.red].sort((a, b) => a - b);
+  const stands = specs.map(() => []);
+  let active = 0;
+  const draw = () => {
+    const body = h("div.join-wires", {},
+      specs.map((spec, s) => h(`div.join-stand${s === active ? ".active" : ""}`, { dataset: { stand: String(s) }, onclick: () => { active = s; draw(); } },
+        h("span.hint", {}, `${specs.length > 1 ? `Stand ${s + 1}: ` : ""}${stands[s].length} of ${standSize(spec)} wires`),
+        h("div.my-wires", { "aria-label": `my wires stand ${s + 1}` }, stands[s].map((key, i) => h(`button.wire.${colourOf(key)}`, {
+          dataset: { key: String(key) }, "aria-label": `remove ${label(key)}`,
+          onclick: (event) => { event.stopPropagation(); stands[s].splice(i, 1); draw(); },
+        }, label(key)))))),
+      h("div.keypad", { "aria-label": "add my wire" }, all.map((key) => h(`button.key.${colourOf(key)}`, {
+        dataset: { key: String(key) }, "aria-label": `add ${label(key)}`,
+        onclick: () => {
+          if (stands[active].length >= standSize(specs[active])) return toast("This stand is full: tap a wire to remove it.");
+          stands[active].push(key);
+          stands[active].sort((a, b) => a - b);
+          if (stands[active].length === standSize(specs[active]) && active + 1 < specs.length) active += 1;
+          draw();
+        },
+      }, label(key)))),
+      h("div.actions", {}, h("button.primary", {
+        dataset: { action: "join-done" }, disabled: !specs.every((spec, s) => stands[s].length === standSize(spec)),
+        onclick: async () => {
+          const table = { ...game.table, me: { player: seat, stands: stands.map((row) => [...row]) } };
+          const result = await engine.analyze(table).catch((error) => ({ consistent: false, error: error.message }));
+          if (!result.consistent) return toast(`These wires do not fit the table: ${pageMessage(result.error)}`, "error", 8000);
+          game.table = table;
+          game.view = "me";
+          delete game.joinPending;
+          persist(game);
+          showGame(game);
+          toast(`You sit as ${player.name}.`);
+        },
+      }, "Done")));
+    openSheet(`${player.name}: my wires`, h("p.hint", {}, "Tap your wires in any order; they are shown sorted. They stay on this phone."), body);
+  };
+  draw();
 }
 
 document.getElementById("menu-button").addEventListener("click", showMenu);
@@ -161,11 +294,59 @@ document.getElementById("import-file").addEventListener("change", async (event) 
 
 // ------------------------------------------------------------ start
 
+const sameSetup = (a, b) => JSON.stringify(a.players) === JSON.stringify(b.players) && JSON.stringify(a.wires) === JSON.stringify(b.wires);
+
+/**
+ * Open the table of a share link (#game=…): an update of a game I already
+ * follow (same players and wires: its events are replaced, my wires kept, Undo
+ * brings the old ones back), or a new saved game with a name of its own. A
+ * public table asks for my seat. An empty or damaged link says so.
+ */
 async function openSharedLink() {
-  const table = storage.tableFromHash(location.hash);
+  const hash = location.hash;
   history.replaceState(null, "", location.pathname + location.search);
-  if (table && await startGame(storage.newGame(table))) toast("Shared game opened and saved.");
+  let table;
+  try {
+    table = await storage.tableFromHash(hash);
+  } catch (error) {
+    toast(`${error.message[0].toUpperCase()}${error.message.slice(1)}.`, "error", 10000);
+    return;
+  }
+  if (!table) return;
+  const followed = storage.listGames().map((entry) => storage.loadGame(entry.id))
+    .find((game) => game && game.table.me && !table.me && sameSetup(game.table, table));
+  if (followed) {
+    const update = { ...followed.table, events: table.events };
+    try {
+      const result = await engine.analyze(update);
+      if (!result.consistent) throw new Error(pageMessage(result.error));
+    } catch (error) {
+      toast(`The shared table does not fit "${followed.name}" with my wires (${error.message}): opened as a new game.`, "error", 8000);
+      return openAsNew(table);
+    }
+    followed.past = [...(followed.past || []), { table: followed.table, label: "Update from a shared link" }].slice(-60);
+    followed.future = [];
+    if (update.me && update.me.seen) update.me = { ...update.me, seen: update.me.seen.filter((s) => s.after === undefined || s.after < update.events.length) };
+    followed.table = update;
+    persist(followed);
+    showGame(followed);
+    toast(`"${followed.name}" updated from the shared link (${table.events.length} events; your wires kept).`);
+    return;
+  }
+  await openAsNew(table);
 }
+
+async function openAsNew(table) {
+  const meta = table.meta || {};
+  const base = `Shared · ${typeof meta.mission === "number" ? `Mission ${meta.mission} · ` : ""}${table.players.map((p) => p.name).join(", ")}`;
+  const game = storage.newGame(table, storage.uniqueName(base));
+  if (!table.me) game.joinPending = true;
+  if (await startGame(game)) toast(table.me ? "Shared game opened and saved." : "Shared table opened: pick your seat.");
+}
+
+window.addEventListener("hashchange", () => {
+  if (location.hash.startsWith("#game=")) openSharedLink().catch((error) => toast(error.message, "error", 8000));
+});
 
 if ("serviceWorker" in navigator && !params.has("nosw")) {
   navigator.serviceWorker.register("sw.js").catch((error) => console.warn("offline cache unavailable:", error));

@@ -6,7 +6,8 @@
 // (my wires included); only a consistent candidate replaces the game's table,
 // so an impossible event is refused with the engine's explanation and nothing
 // is lost. The displayed analysis follows the chosen view (mine or public).
-import { h, openSheet, closeSheet, toast, percent, ranked } from "./ui.js";
+import { h, openSheet, closeSheet, toast, percent, ranked, scientific, pageMessage } from "./ui.js";
+import { gameState } from "./gamestate.js";
 import { colourOf, describeEvent, label, possibleKeys, publicView, valueLabel } from "./model.js";
 import { addressIndex, replay, specialName, tileAt } from "./layout.js";
 import {
@@ -26,10 +27,12 @@ window.addEventListener("resize", () => {
   if (shownScreen && shownScreen.root.querySelector(".game")) shownScreen.render();
 });
 const RESULT_CACHE_SIZE = 12;
+const HISTORY_SIZE = 60; // undo steps kept per game
 export class GameScreen {
   /** engine: the scripting API; onSave(game) persists; game: the saved game record. */
-  constructor(root, { engine, game, onSave }) {
+  constructor(root, { engine, game, onSave, onJoin = null }) {
     this.root = root;
+    this.onJoin = onJoin;
     this.engine = engine;
     this.game = game;
     this.onSave = onSave;
@@ -40,6 +43,7 @@ export class GameScreen {
     this.requestSeq = 0;
     this.results = new Map(); // table JSON → analysis, so view toggles and undo are instant
     this.suggestions = new SuggestionsPanel(this);
+    this.migrateHistory();
     shownScreen = this;
     this.refresh();
   }
@@ -146,6 +150,37 @@ export class GameScreen {
       .filter((s) => !s.tile.cut).map(({ player: p, stand, slot }) => ({ player: p, stand, slot }));
   }
 
+  /** The game's state derived from the log (gamestate.js), cached per table. */
+  state() {
+    if (!this.stateCache || this.stateCache.table !== this.table) this.stateCache = { table: this.table, state: gameState(this.table) };
+    return this.stateCache.state;
+  }
+
+  /**
+   * Undo/redo history over every change of the table (records, edits,
+   * deletes): game.past and game.future hold whole earlier/later tables with
+   * the change's name. Games saved by older pages keep their redo list.
+   */
+  migrateHistory() {
+    const game = this.game;
+    if (Array.isArray(game.past) && Array.isArray(game.future)) return;
+    game.past = [];
+    game.future = [];
+    let table = this.table;
+    const redo = game.redo || [];
+    const redoSeen = game.redoSeen || [];
+    const later = [];
+    for (let i = redo.length - 1; i >= 0; i--) {
+      const seen = redoSeen.length === redo.length ? redoSeen[i] || [] : [];
+      table = { ...table, events: [...table.events, redo[i]] };
+      if (table.me && seen.length) table.me = { ...table.me, seen: [...(table.me.seen || []), ...seen] };
+      later.push({ table, label: "Record" });
+    }
+    game.future = later.reverse();
+    delete game.redo;
+    delete game.redoSeen;
+  }
+
   // ------------------------------------------------------------ engine
 
   remember(table, result) {
@@ -205,24 +240,25 @@ export class GameScreen {
    * Replace the table by `candidate` if the engine finds it consistent; else
    * refuse with its explanation and keep everything as it was.
    */
-  async tryCommit(candidate, redo, redoSeen = this.game.redoSeen || []) {
+  async tryCommit(candidate, label = "Change") {
     this.status = { kind: "checking" };
     this.render();
     let result;
     try {
       result = await this.engine.analyze(candidate);
     } catch (error) {
-      return this.refuse("The engine cannot read this event.", error.message);
+      return this.refuse("The engine cannot read this event.", pageMessage(error.message));
     }
     if (!result.consistent) {
       const event = candidate.events[result.event];
       const what = event ? `: ${describeEvent(event, candidate)} (event ${result.event + 1} in the log)` : "";
-      return this.refuse(`Impossible${what}.`, result.error);
+      return this.refuse(`Impossible${what}.`, pageMessage(result.error));
     }
     this.remember(candidate, result);
+    const before = this.table;
+    this.game.past = [...(this.game.past || []), { table: before, label }].slice(-HISTORY_SIZE);
+    this.game.future = [];
     this.game.table = candidate;
-    this.game.redo = redo;
-    this.game.redoSeen = redoSeen;
     this.onSave(this.game);
     this.draft = null;
     this.refusal = null;
@@ -274,39 +310,45 @@ export class GameScreen {
       drop: (entry) => editing && entry.after === index,
       add: seen ? [seen] : [],
     });
-    return editing ? this.tryCommit(candidate, this.game.redo) : this.tryCommit(candidate, [], []);
+    return this.tryCommit(candidate, editing ? `Edit of event ${index + 1}` : `Record: ${EVENT_NAMES[this.draft.action] || event.type}`);
   }
 
+  /** Undo the last change of the table (a record, an edit or a delete). */
   undo() {
-    if (!this.table.events.length) return;
-    const events = [...this.table.events];
-    const undone = events.pop();
-    const index = events.length;
-    const stashed = ((this.table.me && this.table.me.seen) || []).filter((entry) => entry.after === index);
-    this.game.table = this.withEvents(events, { drop: (entry) => entry.after === index });
-    this.game.redo = [...this.game.redo, undone];
-    this.game.redoSeen = [...(this.game.redoSeen || []), stashed];
-    this.onSave(this.game);
-    this.draft = null;
-    this.refusal = null;
-    this.refresh();
+    const past = this.game.past || [];
+    if (!past.length) return;
+    const last = past[past.length - 1];
+    this.game.future = [...(this.game.future || []), { table: this.table, label: last.label }];
+    this.game.past = past.slice(0, -1);
+    this.game.table = last.table;
+    this.afterHistory(`Undone: ${last.label}`);
   }
 
   redo() {
-    if (!this.game.redo.length) return;
-    const redo = [...this.game.redo];
-    const redoSeen = [...(this.game.redoSeen || [])];
-    const event = redo.pop();
-    const seen = (redoSeen.length === this.game.redo.length ? redoSeen.pop() : null) || [];
-    this.tryCommit(this.withEvents([...this.table.events, event], { add: seen }), redo, redoSeen);
+    const future = this.game.future || [];
+    if (!future.length) return;
+    const next = future[future.length - 1];
+    this.game.past = [...(this.game.past || []), { table: this.table, label: next.label }];
+    this.game.future = future.slice(0, -1);
+    this.game.table = next.table;
+    this.afterHistory(`Redone: ${next.label}`);
   }
 
+  afterHistory(message) {
+    this.onSave(this.game);
+    this.draft = null;
+    this.refusal = null;
+    toast(message);
+    this.refresh();
+  }
+
+  /** Delete an event at once (no question): Undo brings it back. */
   deleteEvent(index) {
     const events = this.table.events.filter((_, i) => i !== index);
     this.tryCommit(this.withEvents(events, {
       drop: (entry) => entry.after === index,
       shift: (after) => (after > index ? after - 1 : after),
-    }), this.game.redo);
+    }), `Delete of event ${index + 1}`).then((done) => { if (done) toast(`Event ${index + 1} deleted. Undo brings it back.`); });
   }
 
   /** Start recording with one of the ACTIONS (its id), optionally pre-filled. */
@@ -318,7 +360,31 @@ export class GameScreen {
     if (preset.stabilizer) preset.stabilizerPreset = true;
     this.draft = { type: action.type, action: action.id, ...preset, ...prefill };
     this.moreActions = false;
+    this.highlighted = null;
+    // The player to move is pre-selected as the actor (the who-row above the steps changes it with one tap).
+    const turn = this.state().turn;
+    const actorStep = this.steps().find((step) => step.field === "actor");
+    if (actorStep && this.draft.actor === undefined && this.draft.editIndex === undefined && turn !== null
+        && (!actorStep.allow || actorStep.allow(turn))) {
+      this.draft.actor = turn;
+      this.draft.actorPreselected = true;
+    }
     if (this.draft.type === "reveal_red" && this.draft.actor !== undefined) this.draft.redSlots = this.uncutSlotsOf(this.draft.actor);
+    this.refusal = null;
+    this.render();
+  }
+
+  /** The who-row: another actor for the draft; fields that depended on the actor are asked again. */
+  changeActor(p) {
+    const draft = this.draft;
+    if (draft.actor === p) return;
+    draft.actor = p;
+    delete draft.actorPreselected;
+    if (draft.target && draft.target.player === p) delete draft.target;
+    if (draft.targets && draft.targets.some((t) => t.player === p)) delete draft.targets;
+    for (const field of ["actor_slot", "slots", "chosenSlots"]) delete draft[field];
+    for (const field of Object.keys(draft)) if (/^reveal\d+$/.test(field)) delete draft[field];
+    if (draft.type === "reveal_red") draft.redSlots = this.uncutSlotsOf(p);
     this.refusal = null;
     this.render();
   }
@@ -422,8 +488,57 @@ export class GameScreen {
   render() {
     const scroll = window.scrollY;
     this.root.replaceChildren(h("div.game", { dataset: { view: this.view() } },
-      this.statusBar(), this.tableView(), this.suggestions.element(), this.recorder(), this.eventLog()));
+      h("div.top-area", {}, this.joinCard(), this.stateView(), this.statusBar()),
+      this.tableView(), this.suggestions.element(), this.recorder(), this.eventLog()));
     window.scrollTo(0, scroll);
+  }
+
+  /** A table received from a teammate: which seat is mine? (Not a dialog: the table stays usable.) */
+  joinCard() {
+    if (!this.game.joinPending || !this.onJoin) return null;
+    return h("section.join-card", { "aria-label": "join this game" },
+      h("b", {}, "A table shared by a teammate. Which seat is yours?"),
+      h("p.hint", {}, "Then enter your own wires: they stay on this phone."),
+      h("div.options", {}, this.table.players.map((player, p) => h("button.option.join-seat", {
+        dataset: { seat: String(p) }, onclick: () => this.onJoin(this.game, p),
+      }, player.name)), h("button.option.join-seat", { dataset: { seat: "none" }, onclick: () => this.onJoin(this.game, null) }, "Just watch")));
+  }
+
+  /** The game at a glance: detonator dial, whose turn, validated values, equipment unlocked; the win/loss banner. */
+  stateView() {
+    const state = this.state();
+    const dial = h("div.dial", {
+      role: "img", "aria-label": `Detonator: ${state.failures} of ${state.limit} failures; ${state.left === 0 ? "exploded" : `${state.left - 1} more failure${state.left - 1 === 1 ? "" : "s"} allowed`}`,
+      dataset: { failures: String(state.failures), limit: String(state.limit) },
+    }, Array.from({ length: state.limit }, (_, i) => h(`span.dial-step${i < state.failures ? ".hit" : ""}${i === state.limit - 1 ? ".skull" : ""}`, {},
+      i === state.limit - 1 ? "☠" : String(i + 1))));
+    const safe = Math.max(0, state.left - 1);
+    const parts = [
+      h("div.state-row", {}, h("span.state-label", {}, "Detonator"), dial,
+        h("span.state-note", { id: "dial-note" }, state.lost ? "exploded" : safe === 0 ? "next failure explodes!" : `${safe} more failure${safe === 1 ? "" : "s"} allowed`)),
+    ];
+    if (!state.over) {
+      parts.push(h("div.state-row", {}, h("span.state-label", {}, "To play"),
+        h("b", { id: "turn", dataset: { player: state.turn === null ? "" : String(state.turn) } }, state.turn === null ? "nobody" : this.playerName(state.turn)),
+        h("span.state-note", {}, `${state.wiresLeft} of ${state.wiresTotal} wires left`)));
+    }
+    parts.push(h("div.state-row", {},
+      h("span.state-label", {}, "Validated"),
+      h("span", { id: "validated", dataset: { values: JSON.stringify(state.validated) } }, state.validated.length ? state.validated.join(" · ") : "none yet"),
+      h("span.state-label", {}, "Equipment unlocked"),
+      h("span", { id: "unlocked", dataset: { values: JSON.stringify(state.unlocked) } }, state.unlocked.length ? state.unlocked.join(" · ") : "none yet")));
+    const banner = state.over ? h(`div.game-over.${state.won ? "won" : "lost"}`, { role: "alert", dataset: { result: state.won ? "won" : "lost" } },
+      h("h2", {}, state.won ? "Mission won! Every wire is cut." : "The bomb exploded: the mission is lost."),
+      this.summary(state)) : null;
+    return h("section.game-state", { "aria-label": "game state", dataset: { over: state.over ? (state.won ? "won" : "lost") : "" } }, banner, ...parts);
+  }
+
+  /** The end-of-game summary: turns, failures, and each player's turns. */
+  summary(state) {
+    return h("div.summary", {},
+      h("p", {}, `${state.turns} turns · ${state.failures} failure${state.failures === 1 ? "" : "s"} of ${state.limit - 1} allowed · ${state.wiresTotal - state.wiresLeft} wires cut · ${this.table.events.length} events recorded`),
+      h("ul.summary-players", {}, this.table.players.map((player, p) => h("li", {},
+        h("b", {}, player.name), `: ${state.perPlayer[p].turns} turns, ${state.perPlayer[p].successes} successful, ${state.perPlayer[p].failures} failed`))));
   }
 
   statusBar() {
@@ -440,8 +555,17 @@ export class GameScreen {
       children.push(h("span.status-text.bad", {}, `Inconsistent table: ${message}`));
     } else if (kind === "ok" && this.analysis) {
       const worlds = this.analysis.worlds;
+      const exact = typeof worlds === "bigint" ? worlds.toString() : String(Math.round(Number(worlds)));
       children.push(h("span.status-text", {}, `${this.view() === "me" ? "My view" : "Public view"} · `,
-        h("b", { id: "worlds" }, typeof worlds === "bigint" ? worlds.toLocaleString() : Number(worlds).toLocaleString()),
+        h("button.link.worlds", {
+          id: "worlds", dataset: { worlds: exact }, title: "Tap for the exact number",
+          "aria-label": `${scientific(worlds)} possible deals; tap for the exact number`,
+          onclick: () => openSheet("Possible deals",
+            h("p", {}, "The number of ways the wires can lie on the stands that fit everything recorded so far",
+              this.view() === "me" ? " and my own wires" : "", ":"),
+            h("p.exact-worlds", {}, BigInt(exact).toLocaleString("en-US")),
+            h("p.hint", {}, "Every percentage on the page is an exact share of these deals. See the menu: About the numbers.")),
+        }, scientific(worlds)),
         " possible deals"));
     }
     return h(`div.analysis-status.${kind}`, { role: "status" }, ...children);
@@ -522,9 +646,10 @@ export class GameScreen {
         `Nano holds ${layout.nano.length} hidden wire${layout.nano.length === 1 ? "" : "s"}`) : null,
       this.draft && this.draft.editIndex !== undefined ? h("p.hint.edit-note", {},
         `The table as it stood before event ${this.draft.editIndex + 1}.`) : null,
-      h("p.legend", {}, "Most likely value and its chance · ", h("span.legend-certain", {}, "✓ certain"),
-        " · struck through = cut · bottom bar = chance of ", h("span.legend-red", {}, "red"), " / ",
-        h("span.legend-yellow", {}, "yellow"), " · X = unsorted X slot · ⤾ = flipped · ↪ = moved · tap a wire for details"));
+      h("p.legend", { id: "legend" }, "Small number = slot (1 = far left) · big = most likely value and its chance · ",
+        h("span.legend-certain", {}, "✓ certain"), " · struck through = cut · ",
+        h("span.risk-badge.red", {}, "R12%"), " chance it is red · ", h("span.risk-badge.yellow", {}, "Y5%"), " chance it is yellow · ",
+        h("span.token-mark.legend-token", {}, "4"), " info token · X = unsorted X slot · ⤾ = flipped · ↪ = moved · tap a wire for details"));
   }
 
   /** Columns of a stand of `count` slots: one row when every slot gets ≥ 44 px, else balanced rows. */
@@ -550,7 +675,9 @@ export class GameScreen {
       "aria-label": this.slotName(slot),
       style: { ...place },
     };
+    if (this.highlighted && this.highlighted.some((t) => t.player === slot.player && t.stand === slot.stand && t.slot === slot.slot)) classes.push("highlight");
     const marks = [
+      h("span.slot-num", { "aria-hidden": "true" }, String(slot.slot + 1)),
       tile.special === "x" ? h("span.corner-mark", { title: "X slot (unsorted)" }, "X") : null,
       tile.special === "flipped" ? h("span.corner-mark", { title: "flipped wire" }, "⤾") : null,
       moved ? h("span.corner-mark.left", { title: "moved here" }, "↪") : null,
@@ -566,12 +693,21 @@ export class GameScreen {
     if (!tile.cut && topP >= 1) classes.push("certain");
     const red = risk("red");
     const yellow = risk("yellow");
+    const badge = (colour, p) => h(`span.risk-badge.${colour}`, {
+      dataset: { p: String(p) }, title: `${colour} ${percent(p)}`,
+    }, `${colour === "red" ? "R" : "Y"}${percent(p)}`);
+    const risky = !tile.cut && topP < 1;
+    if (risky && red > 0) classes.push("has-red");
+    attrs["aria-label"] = `${this.slotName(slot)}: ${tile.cut ? "cut, " : ""}${label(topKey)} ${tile.cut ? "" : percent(topP)}${risky && red > 0 ? `, red risk ${percent(red)}` : ""}${risky && yellow > 0 ? `, yellow ${percent(yellow)}` : ""}`;
     return h(`button.${classes.join(".")}`, attrs,
       h("span.slot-value", {}, label(topKey)),
       h("span.slot-p", {}, tile.cut ? "cut" : percent(topP)),
       ...marks,
-      !tile.cut && red > 0 ? h("span.risk.red", { style: { width: `${Math.max(8, red * 100)}%` }, title: `red ${percent(red)}` }) : null,
-      !tile.cut && yellow > 0 ? h("span.risk.yellow", { style: { width: `${Math.max(8, yellow * 100)}%` }, title: `yellow ${percent(yellow)}` }) : null);
+      // A risk of 1% or more: a badge with its percentage; below: a thin line of the colour.
+      risky && (red >= 0.005 || yellow >= 0.005) ? h("span.risk-badges", {},
+        yellow >= 0.005 ? badge("yellow", yellow) : null, red >= 0.005 ? badge("red", red) : null) : null,
+      risky && red > 0 && red < 0.005 ? h("span.risk-trace.red", { title: `red ${percent(red)}` }) : null,
+      risky && yellow > 0 && yellow < 0.005 ? h("span.risk-trace.yellow", { title: `yellow ${percent(yellow)}` }) : null);
   }
 
   showSlot(slot) {
@@ -596,8 +732,11 @@ export class GameScreen {
   /** The record buttons: the base actions, then the mission's relevant equipment/actions, then the rest under "More". */
   actionButtons() {
     const relevant = relevantActions(this.table);
+    const redPossible = this.revealRedPossible();
     const button = (action, cls = "secondary") => h(`button.${cls}.action-button`, {
       dataset: { action: action.id }, onclick: () => this.startDraft(action.id),
+      disabled: action.id === "reveal_red" && !redPossible,
+      title: action.id === "reveal_red" && !redPossible ? "Nobody's wires can all be red yet" : null,
     }, action.name);
     const base = ACTIONS.filter((action) => action.base);
     const first = relevant.map(actionById);
@@ -622,8 +761,8 @@ export class GameScreen {
         this.actionButtons(),
         h("div.undo-redo", {},
           this.moreButton(),
-          h("button.secondary", { dataset: { action: "undo" }, disabled: !this.table.events.length, onclick: () => this.undo() }, "↶ Undo"),
-          h("button.secondary", { dataset: { action: "redo" }, disabled: !this.game.redo.length, onclick: () => this.redo() }, "↷ Redo")));
+          h("button.secondary", { dataset: { action: "undo" }, disabled: !(this.game.past || []).length, onclick: () => this.undo() }, "↶ Undo"),
+          h("button.secondary", { dataset: { action: "redo" }, disabled: !(this.game.future || []).length, onclick: () => this.redo() }, "↷ Redo")));
     }
     const step = this.currentStep();
     const draft = this.draft;
@@ -638,9 +777,23 @@ export class GameScreen {
         onclick: () => this.fill(step.field, p),
       }, player.name)));
     } else if (step && step.kind === "value") {
-      options = h("div.options.keypad", {}, step.values.map((value) => h(`button.option.key.${optionColour(value)}`, {
+      // Legal choices first: the values the actor can hold (the analysis of this view); a token the table rules out is flagged.
+      const legal = this.legalValues(step);
+      const contradicted = this.contradictedTokens(step);
+      const key = (value, cls = "") => h(`button.option.key.${optionColour(value)}${cls}`, {
         dataset: { value: JSON.stringify(value) }, onclick: () => this.fill(step.field, value),
-      }, optionText(value, step.nullText || (step.field === "token" ? "No token" : "Not noted")))), extras);
+        title: contradicted.has(JSON.stringify(value)) ? "What is known says this wire cannot be that" : null,
+      }, optionText(value, step.nullText || (step.field === "token" ? "No token" : "Not noted")));
+      const flag = (value) => (contradicted.has(JSON.stringify(value)) ? ".contradicts" : "");
+      if (legal) {
+        const first = step.values.filter((value) => legal.has(JSON.stringify(value)));
+        const rest = step.values.filter((value) => !legal.has(JSON.stringify(value)));
+        options = h("div.options.keypad", { dataset: { legal: JSON.stringify(first) } }, first.map((value) => key(value, flag(value))),
+          rest.length ? h("p.value-group-label", {}, `${this.playerName(draft.actor)} cannot hold these:`) : null,
+          rest.map((value) => key(value, `.unlikely${flag(value)}`)), extras);
+      } else {
+        options = h("div.options.keypad", {}, step.values.map((value) => key(value, flag(value))), extras);
+      }
     } else if (step && step.kind === "choice") {
       options = h("div.options", {}, step.choices.map(([text, value]) => h(`button.option${typeof value === "boolean" ? (value ? ".good" : ".bad") : ""}`, {
         dataset: { value: JSON.stringify(value) }, onclick: () => this.fill(step.field, value),
@@ -704,6 +857,7 @@ export class GameScreen {
       h("div.recorder-head", {},
         h("b", {}, (EVENT_NAMES[draft.action] || draft.type) + editing),
         h("span.draft-summary", {}, this.draftSummary())),
+      this.whoRow(step),
       h("p.prompt", {}, step ? step.prompt : this.refusal ? "Change a choice with Back, or Cancel." : "Checking…"),
       options,
       this.refusal ? h("div.refusal", { role: "alert" },
@@ -712,6 +866,75 @@ export class GameScreen {
       h("div.undo-redo", {},
         h("button.secondary", { dataset: { action: "back" }, onclick: () => this.back() }, "Back"),
         h("button.secondary", { dataset: { action: "cancel" }, onclick: () => { this.draft = null; this.refusal = null; this.render(); } }, "Cancel")));
+  }
+
+  /**
+   * The values the actor can announce (as JSON strings), from the analysis of
+   * this view: a value with a chance on one of the actor's uncut wires. null
+   * when it does not apply (no actor, an edit, no analysis yet).
+   */
+  legalValues(step) {
+    const draft = this.draft;
+    if (!["value", "value1", "value2"].includes(step.field) || draft.actor === undefined || draft.editIndex !== undefined) return null;
+    if (!["dual_cut", "detector", "solo_cut", "fast_pass"].includes(draft.type)) return null;
+    if (!this.analysis || !this.analysis.consistent) return null;
+    const held = new Set();
+    for (const slot of this.uncutSlotsOf(draft.actor)) {
+      const info = this.slotInfo(slot);
+      if (!info) return null;
+      for (const [key, p] of Object.entries(info.p)) {
+        if (p <= 0) continue;
+        const colour = colourOf(key);
+        if (colour === "blue") held.add(JSON.stringify(Number(key)));
+        else if (colour === "yellow") held.add(JSON.stringify("yellow"));
+      }
+    }
+    return held;
+  }
+
+  /** Token values the table already rules out on the token's wire (JSON strings). */
+  contradictedTokens(step) {
+    const draft = this.draft;
+    const out = new Set();
+    if (step.field !== "token" || draft.editIndex !== undefined || !this.analysis || !this.analysis.consistent) return out;
+    const at = draft.type === "dual_cut" || draft.type === "tripwire" ? draft.target : null;
+    const info = at && this.slotInfo(at);
+    if (!info) return out;
+    const keys = Object.entries(info.p).filter(([, p]) => p > 0).map(([k]) => k);
+    for (const value of step.values) {
+      if (typeof value === "number" && !keys.some((k) => Number(k) === value)) out.add(JSON.stringify(value));
+      if (value === "yellow" && !keys.some((k) => colourOf(k) === "yellow")) out.add(JSON.stringify(value));
+    }
+    return out;
+  }
+
+  /** Reveal red can be legal: some player's uncut wires may all be red. */
+  revealRedPossible() {
+    if (!this.analysis || !this.analysis.consistent) return true;
+    return this.table.players.some((_, p) => {
+      const slots = this.uncutSlotsOf(p);
+      return slots.length > 0 && slots.every((slot) => {
+        const info = this.slotInfo(slot);
+        return !info || Object.entries(info.p).some(([k, q]) => q > 0 && colourOf(k) === "red")
+          || (this.countsAsRed().length && Object.keys(info.p).some((k) => this.countsAsRed().includes(Number(k))));
+      });
+    });
+  }
+
+  /** Once the actor is chosen (or pre-selected: the player to move), one tap changes it. */
+  whoRow(step) {
+    const draft = this.draft;
+    const actorStep = this.steps().find((s) => s.field === "actor");
+    if (!actorStep || draft.actor === undefined || (step && step.field === "actor")) return null;
+    const turn = this.state().turn;
+    return h("div.who-row", { role: "group", "aria-label": "who acts" },
+      h("span.who-label", {}, "Who:"),
+      this.table.players.map((player, p) => h("button.option.who", {
+        dataset: { player: String(p) }, "aria-pressed": String(draft.actor === p),
+        disabled: actorStep.allow ? !actorStep.allow(p) && draft.actor !== p : false,
+        title: p === turn ? "to play now" : null,
+        onclick: () => this.changeActor(p),
+      }, h("span.who-name", {}, player.name), p === turn ? h("span.to-move", { "aria-label": "to play now" }, " ●") : null)));
   }
 
   draftSummary() {
@@ -742,6 +965,6 @@ export class GameScreen {
           h("button.link", { dataset: { action: "edit" }, onclick: () => this.startDraft(actionOfEvent(event) || event.type, { editIndex: i }) }, "Edit"),
           h("button.link", { dataset: { action: "delete" }, onclick: () => this.deleteEvent(i) }, "Delete")))))
         : h("p.hint", {}, "No events yet. Record setup info tokens first, then every cut."),
-      this.game.redo.length ? h("p.hint", {}, `${this.game.redo.length} undone event(s) can be redone.`) : null);
+      (this.game.future || []).length ? h("p.hint", {}, `${this.game.future.length} undone change(s) can be redone.`) : null);
   }
 }

@@ -145,11 +145,33 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
     root.replaceChildren(view());
     root.scrollTop = scroll;
   };
+  // The wire set or the stands changed: my wires that still fit are kept (copies
+  // in play, stand sizes), the others are dropped and named.
   const resetSizes = () => {
     setup.specs = null;
+    const before = setup.myStands.map((row) => [...row]);
     setup.myStands = [[], []];
     setup.myX = [null, null];
     setup.seen = {};
+    if (!before.flat().length) return;
+    const keys = possibleKeys(wiresOf(setup));
+    const copies = new Map([...keys.blue.map((k) => [k, 4]), ...keys.yellow.map((k) => [k, 1]), ...keys.red.map((k) => [k, 1])]);
+    const specs = standsOfSetup(setup)[setup.me] || [];
+    const dropped = [];
+    before.forEach((row, s) => {
+      const room = specs[s] === undefined ? 0 : sizeOf(specs[s]) - specialSlots(specs[s]).filter(Boolean).length;
+      for (const key of row) {
+        if (typeof key !== "number") continue;
+        const left = copies.get(key) || 0;
+        if (left > 0 && setup.myStands[s].length < room) {
+          setup.myStands[s].push(key);
+          copies.set(key, left - 1);
+        } else {
+          dropped.push(key);
+        }
+      }
+    });
+    if (dropped.length) toast(`Your wires were kept except ${dropped.map(label).join(", ")}: not in the new wire set or no room on the stand.`, "info", 6000);
   };
 
   // The catalogue comes from the engine once it is ready.

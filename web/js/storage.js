@@ -29,7 +29,12 @@ export function saveGame(game) {
   game.updated = Date.now();
   localStorage.setItem(gameKey(game.id), JSON.stringify(game));
   const index = readJson(INDEX_KEY, []).filter((entry) => entry.id !== game.id);
-  index.push({ id: game.id, name: game.name, updated: game.updated, events: game.table.events.length });
+  const meta = game.table.meta || {};
+  index.push({
+    id: game.id, name: game.name, updated: game.updated, events: game.table.events.length,
+    mission: typeof meta.mission === "number" ? meta.mission : null, missionName: meta.name || null,
+    players: game.table.players.map((p) => p.name),
+  });
   localStorage.setItem(INDEX_KEY, JSON.stringify(index));
   localStorage.setItem(CURRENT_KEY, game.id);
 }
@@ -89,20 +94,80 @@ function fromBase64Url(encoded) {
   return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
 
-/** A URL that opens this game's table on another device (the table is in the hash). */
-export function shareUrl(table) {
+async function streamBytes(bytes, transform) {
+  const stream = new Blob([bytes]).stream().pipeThrough(transform);
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+function bytesToBase64Url(bytes) {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function base64UrlToBytes(encoded) {
+  return Uint8Array.from(atob(encoded.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+}
+
+/** The PUBLIC table: no `me` (my wires, what I have seen), and meta without the long notes. */
+export function publicTable(table) {
+  const { me, ...rest } = table;
+  if (rest.meta && typeof rest.meta === "object") {
+    const { source, notes, summary, ...meta } = rest.meta;
+    rest.meta = meta;
+  }
+  return rest;
+}
+
+/**
+ * A URL that opens this table on another device: `#game=z<base64url of the
+ * deflated JSON>` (short enough for a QR code); tables from older links,
+ * `#game=<base64url of the JSON>`, still open.
+ */
+export async function shareUrl(table) {
+  const json = new TextEncoder().encode(JSON.stringify(table));
+  const packed = await streamBytes(json, new CompressionStream("deflate-raw"));
   const url = new URL(location.href);
-  url.hash = `game=${toBase64Url(JSON.stringify(table))}`;
+  url.search = "";
+  url.hash = `game=z${bytesToBase64Url(packed)}`;
   return url.href;
 }
 
-/** The table carried by a share URL's hash, or null. Throws on a damaged link. */
-export function tableFromHash(hash) {
-  const match = /^#game=([\w-]+)$/.exec(hash);
-  if (!match) return null;
+/**
+ * The table carried by a share URL's hash; null when the hash is no share
+ * link. Throws an Error saying what is wrong for an empty or damaged link.
+ */
+export async function tableFromHash(hash) {
+  if (!hash.startsWith("#game=")) return null;
+  const payload = hash.slice("#game=".length);
+  if (!payload) throw new Error("the shared link is empty: it carries no game");
+  if (!/^[\w-]+$/.test(payload)) throw new Error("the shared link is damaged (it has characters a link of this page never has)");
+  let text;
   try {
-    return parseTableText(fromBase64Url(match[1]));
+    if (payload.startsWith("z")) {
+      text = new TextDecoder().decode(await streamBytes(base64UrlToBytes(payload.slice(1)), new DecompressionStream("deflate-raw")));
+    } else {
+      text = fromBase64Url(payload);
+    }
+  } catch {
+    throw new Error("the shared link is damaged: it was probably cut short when it was copied");
+  }
+  try {
+    return parseTableText(text);
   } catch (error) {
     throw new Error(`the shared link is damaged (${error.message})`);
   }
+}
+
+/** Rename a saved game. */
+export function renameGame(game, name) {
+  game.name = name;
+  saveGame(game);
+}
+
+/** A name no saved game has yet: "name", else "name (2)", "name (3)"… */
+export function uniqueName(name) {
+  const taken = new Set(listGames().map((entry) => entry.name));
+  if (!taken.has(name)) return name;
+  for (let i = 2; ; i++) if (!taken.has(`${name} (${i})`)) return `${name} (${i})`;
 }

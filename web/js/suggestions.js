@@ -236,8 +236,21 @@ export class SuggestionsPanel {
     h("span.sug-stats", {},
       h("span.sug-p", { title: "chance of success" }, s.certain ? "✓ certain" : `P ${riskText(s.p_success)}`),
       h(`span.sug-red${s.p_red > 0 ? ".some" : ""}`, { title: "chance of cutting a red wire" }, `red ${riskText(s.p_red)}`),
-      h("span.sug-bits", { title: "expected information" }, `${Number(s.bits).toFixed(2)} bits`)),
-    h("span.sug-why", {}, s.why));
+      h("span.sug-bits", { title: "information: how much the call is expected to narrow the possible deals (1 bit = halves them)" },
+        `info ${Number(s.bits).toFixed(2)} bits`)),
+    this.whyText(s, cap) ? h("span.sug-why", {}, this.whyText(s, cap)) : null);
+  }
+
+  /**
+   * The engine's reason, without the figures the stats already show (its
+   * percentages round differently from the page's): one percentage per call.
+   */
+  whyText(s, cap) {
+    if (!s.why || !s.why.startsWith("P(success)")) return s.why;
+    const notes = [];
+    if (s.p_red > cap) notes.push(`red risk above the ${Math.round(cap * 100)}% cap`);
+    if (s.p_legal !== undefined && s.p_legal < 1) notes.push(`legal only if the player holds it (${riskText(s.p_legal)})`);
+    return notes.join("; ");
   }
 
   /** Whether the recorder's draft is this move (the tapped suggestion stays marked while it is recorded). */
@@ -278,8 +291,10 @@ export class SuggestionsPanel {
     } else if (s.kind === "reveal_red") {
       screen.startDraft("reveal_red", { actor });
     } else {
+      this.highlight(s);
       return this.showEquipment(s, actor);
     }
+    this.highlight(s);
     this.revealRecorder();
   }
 
@@ -309,7 +324,11 @@ export class SuggestionsPanel {
     const targets = s.target ? [s.target] : s.targets;
     const values = s.values ? s.values.map(valueLabel).join(" or ") : valueLabel(s.value);
     const outcome = (o) => {
-      if (o.outcome === "success") return o.key !== undefined ? `success (Y${Math.floor(Number(o.key))})` : "success";
+      if (o.outcome === "success") {
+        if (o.key !== undefined) return `success (Y${Math.floor(Number(o.key))})`;
+        if (o.value !== undefined) return `success: it is ${valueLabel(o.value)}`;
+        return "success";
+      }
       if (o.outcome === "token") return `token ${valueLabel(o.value)}`;
       return o.outcome === "red" ? "explodes (red)" : o.outcome;
     };
@@ -331,13 +350,19 @@ export class SuggestionsPanel {
       h("p.hint", {}, "If you use it, record what happened: the recorder starts with this move filled in."),
       h("ul.sug-targets", {}, targets.map((t) => h("li", {}, screen.slotName(t)))),
       h("p.risk-summary", {}, h("span", {}, `Success ${riskText(s.p_success)}`), h("span.red", {}, `Red ${riskText(s.p_red)}`),
-        h("span", {}, `${Number(s.bits).toFixed(2)} bits`)),
+        h("span", { title: "expected information, in bits" }, `info ${Number(s.bits).toFixed(2)} bits`)),
       h("ul.distribution.sug-outcomes", {}, (s.outcomes || []).map((o) => h("li", {},
         h("span.dist-key", {}, outcome(o)),
         h("span.dist-bar", {}, h("span.dist-fill", { style: { width: `${o.p * 100}%` } })),
         h("span.dist-p", {}, riskText(o.p))))),
       h("p.hint", {}, s.why),
       h("div.actions", {}, h("button.secondary", { dataset: { action: "record-equipment" }, onclick: record }, "Record this move")));
+  }
+
+  /** Mark the suggestion's target wire(s) on the table. */
+  highlight(s) {
+    this.screen.highlighted = (s.target ? [s.target] : s.targets || []).map((t) => ({ ...t }));
+    this.screen.render();
   }
 
   revealRecorder() {

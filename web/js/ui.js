@@ -38,7 +38,7 @@ export function openSheet(title, ...content) {
     sheet().replaceChildren();
   };
   sheet().replaceChildren(
-    h("div.sheet-head", {}, h("h2", {}, title), h("button.icon-button", { onclick: close, "aria-label": "Close" }, "✕")),
+    h("div.sheet-head", {}, h("h2", { id: "sheet-title" }, title), h("button.icon-button", { onclick: close, "aria-label": "Close" }, "✕")),
     h("div.sheet-body", {}, ...content),
   );
   sheet().hidden = false;
@@ -75,4 +75,30 @@ export function percent(p) {
 /** A distribution {key: p} as [[key, p], ...], most likely first (ties: by key). */
 export function ranked(distribution) {
   return Object.entries(distribution).sort((a, b) => b[1] - a[1] || Number(a[0]) - Number(b[0]));
+}
+
+const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+
+/** A count as a short figure: "812,361" up to a million, else "8.1 × 10¹⁷". Accepts a Number or a BigInt. */
+export function scientific(count) {
+  const digits = (typeof count === "bigint" ? count : BigInt(Math.round(Number(count)))).toString();
+  if (digits.length <= 6) return Number(digits).toLocaleString("en-US");
+  const exponent = digits.length - 1;
+  const mantissa = (Number(digits.slice(0, 3)) / 100).toFixed(1);
+  const power = String(exponent).split("").map((c) => SUPERSCRIPT[c]).join("");
+  return `${mantissa} × 10${power}`;
+}
+
+/**
+ * An engine message with its 0-based numbers (events, players, stands,
+ * slots) turned into the page's 1-based numbering.
+ */
+export function pageMessage(message) {
+  const one = (n) => String(Number(n) + 1);
+  return String(message)
+    .replace(/\bevent (\d+)/g, (_, n) => `event ${one(n)}`)
+    .replace(/\bplayer (\d+) stand (\d+) slot (\d+)/g, (_, p, s, j) => `player ${one(p)} stand ${one(s)} slot ${one(j)}`)
+    .replace(/\bstand (\d+) slot (\d+)/g, (m, s, j, offset, whole) => (whole.slice(Math.max(0, offset - 9), offset).includes("player ") ? m : `stand ${one(s)} slot ${one(j)}`))
+    .replace(/field '(player|stand|slot|actor|a_to|b_to)'((?: field '\w+')*): (\d+) is out of range \((\d+)\.\.(\d+)\)/g,
+      (_, field, rest, v, lo, hi) => `field '${field}'${rest}: ${one(v)} is out of range (${one(lo)}..${one(hi)})`);
 }
