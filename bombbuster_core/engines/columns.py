@@ -324,12 +324,13 @@ class _Prepared:
     def _checks(self, values: list) -> list[_Check]:
         """The value facts left after simplification, per class that can matter.
 
-        A SameValueCount over one whole stand, for a blue class (one key t),
-        becomes a *run rule* (``self.runs``: stand, slot, count, layer) instead of
-        a check: the copies of t on a sorted stand form one run starting at the
-        stand's fill before t, and the fact says a run covering ``at`` has length
-        ``count`` (see _Plan._block_table).  Where a count fact or another check
-        is tracked on that stand at that key, it stays a check.
+        For a blue class (one key t), a SameValueCount over one whole stand and a
+        label (SameValue, or the "not both" count fact of a different label) on two
+        neighbours become *run rules* (``self.runs``: stand, slot, kind, count,
+        layer) instead of checks: the copies of t on a sorted stand form one run
+        starting at the stand's fill before t, and the fact only says which runs
+        may cover its slots (see _Plan._block_table).  Where a count fact or
+        another check is tracked on that stand at that key, it stays a check.
         """
         dom = self.domains
         checks = []
