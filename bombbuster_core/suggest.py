@@ -129,8 +129,10 @@ class Suggestion:
 
 def _outcome_json(kind: str, what: Any, p: Fraction) -> dict[str, Any]:
     row: dict[str, Any] = {"outcome": kind, "p": float(p)}
-    if kind == "success" and what is not None:
-        row["key"] = key_str(what)
+    if kind == "success" and what is not None:  # the cut shows which value (X or Y ray) and a yellow's key
+        row["value"] = value_of(what)
+        if value_of(what) == YELLOW:
+            row["key"] = key_str(what)
     elif kind == "token":
         row["value"] = what
     return row
@@ -405,8 +407,10 @@ class _Suggester:
         p_red = Fraction(0)
         for key, p in b.exact(self.pos(target)).items():
             if key in called:
-                # A blue success shows nothing beyond the value; a yellow tile shows its printed n.1.
-                outcomes.append(("success", key if value_of(key) == YELLOW else None, p))
+                # A yellow tile shows its printed n.1.
+                # A blue success shows nothing beyond the value (named when two were called).
+                shown = value_of(key) == YELLOW or len(values) > 1
+                outcomes.append(("success", key if shown else None, p))
             elif key in self.red_keys:
                 p_red += p
             else:

@@ -12,6 +12,8 @@ from bombbuster_core.facts import CountIn, Problem, Stand, compile_table
 from bombbuster_core.record import Record
 from bombbuster_core.board import Segment
 from bombbuster_core.facts import Order, SameValue, SameValueCount
+from bombbuster_core.missions import Y, mission
+from bombbuster_core.sim import game
 from bombbuster_core.table import (Absent, Dealt, Detector, Disintegrator, DualCut, FastPass, Label, Move, MultiCut,
                                    Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, load_table)
 from bombbuster_core.wires import Deck, Pool
@@ -50,7 +52,9 @@ def full_rules_records() -> list[Record]:
             Disintegrator(3, (at,)), Move(None, at), Swap(at, other, 0, 1), Absent(0, (3, "yellow")),
             Dealt(0, "red", 1), MultiCut(0, "red", (at, other), True), Tripwire(0, other, False, 4),
             Order((0, 1), (1, 0)), SameValueCount((0, 1), frozenset({(0, 1), (0, 2)}), 2),
-            SameValue((0, 1), (0, 2), False)]
+            SameValue((0, 1), (0, 2), False), mission(24), Y(2, 3),
+            game.DualCut((1, 0, 2), 3), game.DoubleDetector(((1, 0, 1), (1, 0, 2)), 3), game.SoloCut(3),
+            game.RevealRed(0)]
 
 
 def test_every_record_class_is_covered() -> None:
