@@ -261,8 +261,22 @@ class Tripwire(Record):
         super().__init__(actor, target, success, token)
 
 
+class Equipment(Record):
+    """An equipment card used that tells nothing about wires (Rewinder, Coffee Mug, ...): the
+    page's dial and turn order need it.  ``next``: the Coffee Mug's chosen next player."""
+
+    __slots__ = ("card", "actor", "next")
+    type = "equipment"
+    card: str
+    actor: int | None
+    next: int | None
+
+    def __init__(self, card: str, actor: int | None = None, next: int | None = None):
+        super().__init__(card, actor, next)
+
+
 Event = (InfoToken | DualCut | Detector | SoloCut | RevealRed | Radar | Label | FastPass | Disintegrator | Move | Swap
-         | Absent | Dealt | MultiCut | Tripwire)
+         | Absent | Dealt | MultiCut | Tripwire | Equipment)
 
 
 def cut_by(event: Event) -> tuple[SlotRef, ...]:

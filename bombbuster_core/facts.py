@@ -31,8 +31,8 @@ from __future__ import annotations
 from .record import Record
 from . import rules
 from .board import Board, Wire
-from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, FastPass, InfoToken, Label, Move, MultiCut,
-                     Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire)
+from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, FastPass, InfoToken, Label, Move,
+                     MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire)
 from .table import Table, advance
 from .wires import RED, YELLOW, Deck, Key, Value
 
@@ -317,6 +317,8 @@ class Compiler:
                         self.only(pos, self.all_keys - of(e.value))
         elif isinstance(e, (Move, Swap)):
             pass  # order facts once the wires are in place (below)
+        elif isinstance(e, Equipment):
+            pass  # Rewinder, Coffee Mug, ...: nothing about wires
         elif isinstance(e, Absent):
             hand = frozenset(self.board.visible_uncut(e.player, e.stand))
             keys = frozenset().union(*(of(v) for v in e.values))

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from .board import (FLIP, FLIP_HIGH, FLIP_LOW, FLIP_PAIR, PLAIN, SPECIAL_SLOTS, X_ANY, X_BLUE, Board, Segment, Wire,
                     segments_and_layout)
-from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Event, FastPass, InfoToken, Label, Move,
-                     MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, cut_by)
+from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, Event, FastPass, InfoToken, Label,
+                     Move, MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, cut_by)
 from .record import Record
 from .wires import RED, YELLOW, Deck, Key, Pool, Value, WireError, colour, key_str, parse_key, parse_value, value_of
 
@@ -21,12 +21,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Absent", "Dealt", "Detector", "Disintegrator", "DualCut", "Event", "FastPass", "InfoToken", "Label",
+__all__ = ["Absent", "Dealt", "Detector", "Disintegrator", "DualCut", "Equipment", "Event", "FastPass", "InfoToken", "Label",
            "Move", "MultiCut", "Player", "Radar", "RevealRed", "SlotRef", "SoloCut", "Swap", "Table", "TableError",
            "Token", "Tripwire", "cut_by", "load_table"]
 
 FORMAT = 1
 MAX_PLAYERS = 5
+# Equipment that tells nothing about wires; recorded for the dial and the turn order.
+EQUIPMENT_WITHOUT_FACTS = ("rewinder", "emergency_batteries", "coffee_mug", "false_bottom", "emergency_drop")
 MAX_NANO = 8
 
 
@@ -368,7 +370,7 @@ class _EventParser:
                    "solo_cut": self.solo_cut, "reveal_red": self.reveal_red, "radar": self.radar, "label": self.label,
                    "fast_pass": self.fast_pass, "disintegrator": self.disintegrator, "move": self.move,
                    "swap": self.swap, "absent": self.absent, "dealt": self.dealt, "multi_cut": self.multi_cut,
-                   "tripwire": self.tripwire}
+                   "tripwire": self.tripwire, "equipment": self.equipment}
         for i, raw in enumerate(raw_events):
             kind = raw.get("type") if isinstance(raw, dict) else None
             where = f"event {i} ({kind})" if isinstance(kind, str) else f"event {i}"
@@ -817,3 +819,18 @@ class _EventParser:
         if "token" not in raw:
             raise r.fail("token", "a failed tripwire call places the target's true blue value")
         return Tripwire(actor, target, False, self.value(r, "token", raw["token"], blue=True))
+
+    def equipment(self, raw: Any, where: str, i: int) -> Equipment:
+        r = _Reader(raw, where, i, {"type", "card", "actor", "next"}, {"card"})
+        card = raw["card"]
+        if card not in EQUIPMENT_WITHOUT_FACTS:
+            raise r.fail("card", f"{card!r} is not one of {', '.join(EQUIPMENT_WITHOUT_FACTS)} (cards that reveal "
+                                 "something have their own events)")
+        actor = self.actor(r) if "actor" in raw else None
+        if card == "coffee_mug":
+            if "next" not in raw:
+                raise r.fail("next", "the Coffee Mug names the next player")
+            return Equipment(card, actor, r.int("next", 0, len(self.table.players)))
+        if "next" in raw:
+            raise r.fail("next", "only the Coffee Mug names the next player")
+        return Equipment(card, actor)

@@ -142,7 +142,7 @@ def test_bridge_answers_with_ids_results_and_errors() -> None:
                                                "params": {"table": {**BASE, "events": [{"type": "nope"}]}}})))
     assert bad == {"id": "x", "error": {"message": "event 0 (nope) field 'type': unknown type 'nope' "
                                                    "(info_token, dual_cut, detector, solo_cut, reveal_red, radar, label, fast_pass, "
-                                                   "disintegrator, move, swap, absent, dealt, multi_cut, tripwire)",
+                                                   "disintegrator, move, swap, absent, dealt, multi_cut, tripwire, equipment)",
                                                    "event": 0}}
     assert "unknown method" in json.loads(bridge.handle('{"id": 1, "method": "fly"}'))["error"]["message"]
     assert "unknown method" in json.loads(bridge.handle('{"id": 1, "method": ["ping"]}'))["error"]["message"]

@@ -197,7 +197,17 @@ MALFORMED = [
     ({"type": "solo_cut", "actor": 0, "value": 1, "slots": [{"stand": 0, "slot": 0}, {"stand": 0, "slot": 1},
                                                              {"stand": 0, "slot": 2}]}, "slots"),
     ({"nope": 1}, "type"),
+    ({"type": "equipment", "card": "stabilizer"}, "card"),
+    ({"type": "equipment", "card": "coffee_mug", "actor": 0}, "next"),
+    ({"type": "equipment", "card": "rewinder", "next": 1}, "next"),
 ]
+
+
+def test_equipment_without_information_changes_nothing() -> None:
+    t = table({"type": "info_token", "at": slot(2, 0), "value": 1})
+    used = table({"type": "info_token", "at": slot(2, 0), "value": 1}, {"type": "equipment", "card": "rewinder"},
+                 {"type": "equipment", "card": "coffee_mug", "actor": 1, "next": 0})
+    assert analyze(load_table(used)) == analyze(load_table(t))
 
 
 @pytest.mark.parametrize("event,field", MALFORMED, ids=[f"{e.get('type')}-{f}" for e, f in MALFORMED])
