@@ -5,7 +5,7 @@ the base-game format (a Stabilizer failure read as "not red", a false token
 read as true, a Fast Pass read as a solo cut, a detector failure losing "the
 other wire is not v", an X slot treated as sorted, M13's deal ignored); each
 has a case here, worked by hand.  Random games against the brute-force
-oracle are in tests/test_full_rules.py.
+oracle are in tests/test_full_rules_oracle.py.
 """
 from __future__ import annotations
 
