@@ -585,13 +585,15 @@ def test_mission_43_nano_and_equipment_by_taps(new_context, server):
     wait_events(page, len(expected))
     assert page.locator(".player[data-player='3'] .beside-note.dealt").inner_text() == f"dealt {reds} red"
 
-    # Edit the Nano move (re-recorded on the table as it stood before it: Ann's 12 dealt wires).
+    # Edit the Nano move (shown on the table as it stood before it: Ann's 12 dealt wires): its
+    # landing position asked again, the wire I noted kept.
     tap(page, ".log li[data-index='0'] [data-action='edit']")
     assert page.locator(".table .slot[data-player='0']").count() == 12
     assert page.locator(".nano-line").get_attribute("data-nano") == "4"
-    tap(page, f".recorder .option[data-player='0'][data-stand='0']")
+    assert page.locator(".recorder .edit-field[data-field='toIndex'] .edit-value").inner_text() == f"position {to + 1}"
+    tap(page, ".recorder .edit-field[data-field='toIndex'] [data-action='change']")
     position(page, to)
-    value(page, key)
+    tap(page, ".recorder [data-action='save-edit']")
     page.wait_for_selector(".recorder:not(.active)")
     page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
     assert page.locator(".table .slot[data-player='0']").count() == 13

@@ -189,9 +189,12 @@ def test_edit_a_mistaken_event(page, server):
     page.click("#start-game")
     wait_analysed(page)
     record_info_token(page, 1, 2, 5)
+    # Edit opens the event with its fields; only the value is changed, then saved.
     page.click(".log li[data-index='0'] [data-action='edit']")
-    slot(page, 1, 2).click()
+    page.click(".recorder .edit-field[data-field='value'] [data-action='change']")
     tap_value(page, 4)
+    page.click(".recorder [data-action='save-edit']")
+    page.wait_for_selector(".recorder:not(.active)")
     wait_analysed(page)
     assert event_count(page) == 1
     table = export_table(page)

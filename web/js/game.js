@@ -11,7 +11,8 @@ import { gameState } from "./gamestate.js";
 import { colourOf, describeEvent, label, possibleKeys, publicView, valueLabel } from "./model.js";
 import { addressIndex, replay, specialName, tileAt } from "./layout.js";
 import {
-  ACTIONS, EVENT_NAMES, actionById, actionOfEvent, eventFromDraft, optionColour, optionText, relevantActions, seenFromDraft, stepsFor,
+  ACTIONS, DEPENDENT_FIELDS, EVENT_NAMES, actionById, actionOfEvent, draftFromEvent, eventFromDraft, optionColour, optionText,
+  relevantActions, seenFromDraft, stepsFor,
 } from "./recorder.js";
 import { CancelledError } from "./engine.js";
 import { SuggestionsPanel } from "./suggestions.js";
@@ -26,6 +27,24 @@ window.addEventListener("resize", () => {
   shownWidth = window.innerWidth;
   if (shownScreen && shownScreen.root.querySelector(".game")) shownScreen.render();
 });
+/** A draft field as the edit form names it. */
+const FIELD_NAMES = {
+  actor: "Who", target: "Wire pointed at", targets: "Wires pointed at", value: "Value", value1: "First value",
+  value2: "Second value", success: "Outcome", token: "Token", token_at: "Token on", cut: "Wire cut", cut_value: "It was",
+  actor_slot: "Own wire cut", keyTarget: "Teammate's yellow", keyActor: "Cutter's yellow", at: "Wire", slots: "Wires",
+  from: "Wire taken", toStand: "Receiving stand", toIndex: "Lands at", a: "First wire", b: "Second wire",
+  a_to: "First lands at", b_to: "Second lands at", seen: "Wire received", player: "Player", stand: "Stand",
+  values: "Values", count: "Count", answers: "Answers", next: "Plays next",
+};
+export function fieldName(field) {
+  if (FIELD_NAMES[field]) return FIELD_NAMES[field];
+  const reveal = /^reveal(\d+)$/.exec(field);
+  if (reveal) return `Red ${Number(reveal[1]) + 1}`;
+  const token = /^token(\d+)$/.exec(field);
+  if (token) return `Token ${Number(token[1]) + 1}`;
+  return field;
+}
+
 const RESULT_CACHE_SIZE = 12;
 const HISTORY_SIZE = 60; // undo steps kept per game
 export class GameScreen {
@@ -310,7 +329,8 @@ export class GameScreen {
       drop: (entry) => editing && entry.after === index,
       add: seen ? [seen] : [],
     });
-    return this.tryCommit(candidate, editing ? `Edit of event ${index + 1}` : `Record: ${EVENT_NAMES[this.draft.action] || event.type}`);
+    const changed = editing && this.draft.changed && this.draft.changed.length ? ` (${this.draft.changed.map(fieldName).join(", ")})` : "";
+    return this.tryCommit(candidate, editing ? `Edit of event ${index + 1}${changed}` : `Record: ${EVENT_NAMES[this.draft.action] || event.type}`);
   }
 
   /** Undo the last change of the table (a record, an edit or a delete). */
@@ -364,7 +384,7 @@ export class GameScreen {
     // The player to move is pre-selected as the actor (the who-row above the steps changes it with one tap).
     const turn = this.state().turn;
     const actorStep = this.steps().find((step) => step.field === "actor");
-    if (actorStep && this.draft.actor === undefined && this.draft.editIndex === undefined && turn !== null
+    if (actorStep && !action.noPreselect && this.draft.actor === undefined && this.draft.editIndex === undefined && turn !== null
         && (!actorStep.allow || actorStep.allow(turn))) {
       this.draft.actor = turn;
       this.draft.actorPreselected = true;
@@ -379,14 +399,115 @@ export class GameScreen {
     const draft = this.draft;
     if (draft.actor === p) return;
     draft.actor = p;
+    this.afterActorChange();
+    this.refusal = null;
+    this.render();
+  }
+
+  /** Clear the draft's fields that depended on the actor (its own wires, a target on its own stand). */
+  afterActorChange() {
+    const draft = this.draft;
+    const p = draft.actor;
     delete draft.actorPreselected;
     if (draft.target && draft.target.player === p) delete draft.target;
     if (draft.targets && draft.targets.some((t) => t.player === p)) delete draft.targets;
     for (const field of ["actor_slot", "slots", "chosenSlots"]) delete draft[field];
     for (const field of Object.keys(draft)) if (/^reveal\d+$/.test(field)) delete draft[field];
     if (draft.type === "reveal_red") draft.redSlots = this.uncutSlotsOf(p);
+  }
+
+  // ------------------------------------------------------------ edit one field
+
+  /** Open a recorded event with its fields filled in: one can be changed, then saved (undoable). */
+  editEvent(index) {
+    closeSheet();
+    this.draft = { ...draftFromEvent(this.table.events[index], this.table, index), changed: [] };
+    this.editBackup = null;
+    this.moreActions = false;
+    this.highlighted = null;
     this.refusal = null;
     this.render();
+  }
+
+  /** Ask one field of the event being edited again (the fields that depended on it too). */
+  changeField(field) {
+    const draft = this.draft;
+    const step = this.steps().find((s) => s.field === field);
+    this.editBackup = JSON.parse(JSON.stringify({ ...draft, changed: undefined }));
+    this.editBackup.changed = [...draft.changed];
+    const old = draft[field];
+    delete draft[field];
+    for (const other of [...(DEPENDENT_FIELDS[field] || []), ...((step && step.clears) || [])]) {
+      if (!(other === "stabilizer" && draft.stabilizerPreset)) delete draft[other];
+    }
+    // Start from the old choice where a step collects several (wires, answers, values).
+    if (step && step.kind === "slots" && Array.isArray(old)) draft.chosenSlots = old.map((t) => ({ ...t }));
+    if (step && step.kind === "answers" && Array.isArray(old)) draft.picks = old.map((row) => [...row]);
+    if (step && step.kind === "multivalue" && Array.isArray(old)) draft.picks = [...old];
+    draft.changing = field;
+    this.refusal = null;
+    this.render();
+  }
+
+  /** Save the edited event: replaces it in the log if the engine finds the table possible. */
+  saveEdit() {
+    const draft = this.draft;
+    this.record(eventFromDraft(draft), seenFromDraft(draft, this.table, draft.editIndex));
+  }
+
+  /** The form of the event being edited: each field, its value and a Change button; Save and Cancel. */
+  editForm() {
+    const draft = this.draft;
+    const rows = this.steps().filter((step) => step.field !== "seen" || draft.seen !== undefined);
+    return h("div.edit-form", {},
+      h("ul.edit-fields", {}, rows.map((step) => h(`li.edit-field${draft.changed.includes(step.field) ? ".changed" : ""}`, {
+        dataset: { field: step.field },
+      },
+      h("span.edit-name", {}, fieldName(step.field)),
+      h("span.edit-value", { dataset: { value: JSON.stringify(draft[step.field] === undefined ? null : draft[step.field]) } },
+        this.fieldText(step, draft[step.field])),
+      h("button.secondary.edit-change", {
+        dataset: { action: "change", field: step.field }, "aria-label": `Change ${fieldName(step.field).toLowerCase()}`,
+        onclick: () => this.changeField(step.field),
+      }, "Change")))),
+      h("div.options", {}, h("button.option.good", {
+        dataset: { action: "save-edit" }, disabled: !draft.changed.length, onclick: () => this.saveEdit(),
+      }, draft.changed.length ? "Save the change" : "Nothing changed yet")));
+  }
+
+  /** A filled field of the draft as words. */
+  fieldText(step, value) {
+    const draft = this.draft;
+    const slotText = (slot) => this.slotName(slot);
+    switch (step.kind) {
+      case "player":
+        return value === null || value === undefined ? (step.nullText || "Not noted") : this.playerName(value);
+      case "slot":
+        if (value === "nano") return "From Nano";
+        return Array.isArray(value) ? value.map(slotText).join(", ") : slotText(value);
+      case "slots":
+        return value.length ? value.map(slotText).join(", ") : "none";
+      case "value":
+        return optionText(value, step.nullText || (step.field === "token" ? "No token" : "Not noted"));
+      case "choice": {
+        if (step.field === "success" && value === false && draft.stabilizer) return "Failed with the Stabilizer";
+        const choice = step.choices.find(([, v]) => JSON.stringify(v) === JSON.stringify(value));
+        return choice ? choice[0] : String(value);
+      }
+      case "stand":
+        return this.table.players[value.player].stands.length > 1 ? `${this.playerName(value.player)} stand ${value.stand + 1}` : this.playerName(value.player);
+      case "position":
+        return `position ${value + 1}`;
+      case "answers": {
+        const yes = [];
+        value.forEach((row, p) => row.forEach((answer, s) => { if (answer) yes.push(row.length > 1 ? `${this.playerName(p)} stand ${s + 1}` : this.playerName(p)); }));
+        return `yes: ${yes.length ? yes.join(", ") : "nobody"}`;
+      }
+      case "multivalue":
+        return value.map((v) => optionText(v)).join(", ");
+      default:
+        return JSON.stringify(value);
+    }
   }
 
   steps() {
@@ -406,6 +527,13 @@ export class GameScreen {
       this.draft[field] = step && step.convert ? step.convert(value) : value;
     }
     if (field === "actor" && this.draft.type === "reveal_red") this.draft.redSlots = this.uncutSlotsOf(value);
+    if (this.draft.editIndex !== undefined) {
+      // An edit: the field changed, and what depended on the actor is asked again.
+      if (field === "actor" && this.editBackup && this.editBackup.actor !== value) this.afterActorChange();
+      const changed = this.draft.changed || (this.draft.changed = []);
+      if (!changed.includes(field)) changed.push(field);
+      delete this.draft.changing;
+    }
     if (step && (step.kind === "slots" || step.kind === "answers" || step.kind === "multivalue")) {
       delete this.draft.chosenSlots;
       delete this.draft.picks;
@@ -416,7 +544,10 @@ export class GameScreen {
 
   /** Record the draft when every step is filled, else show the next step. */
   advance() {
-    if (!this.currentStep()) {
+    if (!this.currentStep() && this.draft.editIndex !== undefined) {
+      this.editBackup = null;
+      this.render(); // back to the edit form: Save records the change
+    } else if (!this.currentStep()) {
       const index = this.layoutIndex();
       this.record(eventFromDraft(this.draft), seenFromDraft(this.draft, this.table, index));
     } else {
@@ -432,11 +563,21 @@ export class GameScreen {
       this.render();
     } else if (action === "nano") {
       this.fill("from", "nano");
+    } else if (action === "no-actor") {
+      this.fill("actor", null);
     }
   }
 
   back() {
     const draft = this.draft;
+    if (draft.editIndex !== undefined) {
+      // An edit: Back leaves the field being changed as it was (the form again), or closes the form.
+      if (this.editBackup) this.draft = this.editBackup;
+      else this.draft = null;
+      this.editBackup = null;
+      this.refusal = null;
+      return this.render();
+    }
     if ((draft.chosenSlots && draft.chosenSlots.length) || draft.picks) {
       delete draft.chosenSlots;
       delete draft.picks;
@@ -507,15 +648,20 @@ export class GameScreen {
   /** The game at a glance: detonator dial, whose turn, validated values, equipment unlocked; the win/loss banner. */
   stateView() {
     const state = this.state();
+    // The spaces drawn: from the furthest the dial may be moved back (its start, or M41's room behind it) to the skull.
+    const spaces = state.limit + state.room;
+    const hits = state.failures + state.room;
     const dial = h("div.dial", {
-      role: "img", "aria-label": `Detonator: ${state.failures} of ${state.limit} failures; ${state.left === 0 ? "exploded" : `${state.left - 1} more failure${state.left - 1 === 1 ? "" : "s"} allowed`}`,
+      role: "img", "aria-label": `Detonator: ${Math.max(0, state.failures)} of ${state.limit} failures; ${state.left === 0 ? "exploded" : `${state.left - 1} more failure${state.left - 1 === 1 ? "" : "s"} allowed`}`,
       dataset: { failures: String(state.failures), limit: String(state.limit) },
-    }, Array.from({ length: state.limit }, (_, i) => h(`span.dial-step${i < state.failures ? ".hit" : ""}${i === state.limit - 1 ? ".skull" : ""}`, {},
-      i === state.limit - 1 ? "☠" : String(i + 1))));
+      title: state.dialNote || null,
+    }, Array.from({ length: spaces }, (_, i) => h(`span.dial-step${i < hits ? ".hit" : ""}${i === spaces - 1 ? ".skull" : ""}`, {},
+      i === spaces - 1 ? "☠" : String(i + 1))));
     const safe = Math.max(0, state.left - 1);
     const parts = [
       h("div.state-row", {}, h("span.state-label", {}, "Detonator"), dial,
         h("span.state-note", { id: "dial-note" }, state.lost ? "exploded" : safe === 0 ? "next failure explodes!" : `${safe} more failure${safe === 1 ? "" : "s"} allowed`)),
+      state.dialNote ? h("p.hint.dial-mission", { id: "dial-mission" }, state.dialNote) : null,
     ];
     if (!state.over) {
       parts.push(h("div.state-row", {}, h("span.state-label", {}, "To play"),
@@ -766,7 +912,7 @@ export class GameScreen {
     }
     const step = this.currentStep();
     const draft = this.draft;
-    const editing = draft.editIndex !== undefined ? ` (replacing event ${draft.editIndex + 1})` : "";
+    const editing = draft.editIndex !== undefined ? ` (editing event ${draft.editIndex + 1})` : "";
     let options = null;
     const extras = (step && step.extra ? step.extra : []).map(([text, action]) => h("button.option.extra", {
       dataset: { action }, onclick: () => this.extra(action),
@@ -775,7 +921,7 @@ export class GameScreen {
       options = h("div.options", {}, this.table.players.map((player, p) => h("button.option", {
         dataset: { player: String(p) }, disabled: step.allow ? !step.allow(p) : false,
         onclick: () => this.fill(step.field, p),
-      }, player.name)));
+      }, player.name)), extras);
     } else if (step && step.kind === "value") {
       // Legal choices first: the values the actor can hold (the analysis of this view); a token the table rules out is flagged.
       const legal = this.legalValues(step);
@@ -857,15 +1003,17 @@ export class GameScreen {
       h("div.recorder-head", {},
         h("b", {}, (EVENT_NAMES[draft.action] || draft.type) + editing),
         h("span.draft-summary", {}, this.draftSummary())),
-      this.whoRow(step),
-      h("p.prompt", {}, step ? step.prompt : this.refusal ? "Change a choice with Back, or Cancel." : "Checking…"),
-      options,
+      draft.editIndex !== undefined ? null : this.whoRow(step),
+      h("p.prompt", {}, step ? step.prompt : draft.editIndex !== undefined
+        ? (this.refusal ? "Change a field, or Cancel: the log keeps the event as it was." : "Change one field, then save.")
+        : this.refusal ? "Change a choice with Back, or Cancel." : "Checking…"),
+      step ? options : draft.editIndex !== undefined ? this.editForm() : options,
       this.refusal ? h("div.refusal", { role: "alert" },
         h("b", {}, this.refusal.headline),
         h("p.engine-says", {}, `Engine: ${this.refusal.engineMessage}`)) : null,
       h("div.undo-redo", {},
         h("button.secondary", { dataset: { action: "back" }, onclick: () => this.back() }, "Back"),
-        h("button.secondary", { dataset: { action: "cancel" }, onclick: () => { this.draft = null; this.refusal = null; this.render(); } }, "Cancel")));
+        h("button.secondary", { dataset: { action: "cancel" }, onclick: () => { this.draft = null; this.editBackup = null; this.refusal = null; this.render(); } }, "Cancel")));
   }
 
   /**
@@ -962,7 +1110,7 @@ export class GameScreen {
       events.length ? h("ol.events", {}, events.map((event, i) => h("li", { dataset: { index: String(i) } },
         h("span.event-text", {}, describeEvent(event, this.table)),
         h("span.event-actions", {},
-          h("button.link", { dataset: { action: "edit" }, onclick: () => this.startDraft(actionOfEvent(event) || event.type, { editIndex: i }) }, "Edit"),
+          h("button.link", { dataset: { action: "edit" }, "aria-label": `Edit event ${i + 1}`, onclick: () => this.editEvent(i) }, "Edit"),
           h("button.link", { dataset: { action: "delete" }, onclick: () => this.deleteEvent(i) }, "Delete")))))
         : h("p.hint", {}, "No events yet. Record setup info tokens first, then every cut."),
       (this.game.future || []).length ? h("p.hint", {}, `${this.game.future.length} undone change(s) can be redone.`) : null);

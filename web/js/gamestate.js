@@ -7,6 +7,23 @@
 // tripwire success moves it back one), §5 (equipment unlocks once 2 wires of
 // its value are cut, 4 for the double-numbered cards; the yellow card needs 2
 // yellows). No DOM, no engine calls.
+//
+// Equipment events (docs/table-format.md `equipment`): the Rewinder moves the
+// dial back one space (never past its start); the Coffee Mug names the player
+// who plays next (then seat order from them); the other cards change neither.
+//
+// Where the dial starts, by meta.mission (rules.md §4), read here as "spaces
+// from the start to the skull" (`limit`; with N players it is N: the N-th
+// failure explodes):
+// - M51 "starts 1 space further back": N + 1 (one more failure survives).
+// - M41 sets the dial to the space next to the skull (its card shows it; the
+//   Tabletop Simulator script S5 gives 1 life): limit 1, so the FIRST failure
+//   explodes and no failure survives unless a tripwire success has moved the
+//   dial back first. Since M41's start is nearer the skull than the standard
+//   start, moves back may go past it, up to the standard start for N players.
+// - M55, M60, M62 also set the dial to a printed space, which no source here
+//   gives (S5's "1 life for all four" is an implementation, not the card): the
+//   standard start is kept, and the help's About text says so.
 import { replay } from "./layout.js";
 
 /** Events that are a player's turn action (the turn passes to the next player after them). */
@@ -36,10 +53,23 @@ export function cutValues(event) {
   }
 }
 
+/** Spaces from the dial's start to the skull, and how far back past the start it may go (see the header). */
+export function dialStart(table) {
+  const players = table.players.length;
+  const mission = table.meta ? Number(table.meta.mission) : NaN;
+  if (mission === 51) return { limit: players + 1, room: 0, note: "Mission 51: the dial starts 1 space further back" };
+  if (mission === 41) return { limit: 1, room: Math.max(0, players - 1), note: "Mission 41: the dial starts next to the skull" };
+  if ([55, 60, 62].includes(mission)) {
+    return { limit: players, room: 0, note: `Mission ${mission}: its printed dial start is not known here; the standard start is used` };
+  }
+  return { limit: players, room: 0, note: null };
+}
+
 /** Whether an event is a failure that moves the dial (+1), a success that moves it back (-1), or neither (0). */
 export function dialStep(event) {
   if (event.type === "dual_cut" || event.type === "detector") return !event.success && !event.stabilizer ? 1 : 0;
   if (event.type === "tripwire") return event.success ? -1 : 1;
+  if (event.type === "equipment" && event.card === "rewinder") return -1;
   return 0;
 }
 
@@ -52,18 +82,21 @@ export function dialStep(event) {
 export function gameState(table, upto = (table.events || []).length) {
   const events = (table.events || []).slice(0, upto);
   const players = table.players.length;
-  const limit = players; // the N-th failure explodes
-  let failures = 0;
+  const { limit, room, note: dialNote } = dialStart(table); // standard: the N-th failure explodes
+  let failures = 0; // net spaces the dial has moved from its start (negative: behind it, M41 only)
   let lastActor = null;
+  let nextPlayer = null; // a Coffee Mug's choice: who plays the next turn
   let turns = 0;
   const cut = {};
   const perPlayer = table.players.map(() => ({ successes: 0, failures: 0, turns: 0 }));
   events.forEach((event) => {
-    failures = Math.max(0, failures + dialStep(event));
+    failures = Math.max(-room, failures + dialStep(event));
+    if (event.type === "equipment" && event.card === "coffee_mug" && typeof event.next === "number") nextPlayer = event.next;
     if (dialStep(event) > 0 && perPlayer[event.actor]) perPlayer[event.actor].failures += 1;
     for (const value of cutValues(event)) cut[value] = (cut[value] || 0) + 1;
     if (TURN_EVENTS.has(event.type) && typeof event.actor === "number") {
       lastActor = event.actor;
+      nextPlayer = null;
       turns += 1;
       if (perPlayer[event.actor]) {
         perPlayer[event.actor].turns += 1;
@@ -91,14 +124,14 @@ export function gameState(table, upto = (table.events || []).length) {
   const over = won || lost;
   let turn = null;
   if (!over) {
-    const start = lastActor === null ? 0 : (lastActor + 1) % players;
+    const start = nextPlayer !== null && nextPlayer < players ? nextPlayer : lastActor === null ? 0 : (lastActor + 1) % players;
     for (let i = 0; i < players; i++) {
       const p = (start + i) % players;
       if (wiresLeftOf[p] > 0) { turn = p; break; }
     }
   }
   return {
-    players, failures, limit, left: Math.max(0, limit - failures), turn, lastActor, turns, cut,
+    players, failures, limit, room, dialNote, nextPlayer, left: Math.max(0, limit - failures), turn, lastActor, turns, cut,
     validated, unlocked, wiresLeft, wiresTotal, wiresLeftOf, won, lost, over, perPlayer,
   };
 }

@@ -52,5 +52,7 @@ export function showAbout() {
       h("p", {}, h("b", {}, "Suggestions. "),
         "Each call shows its chance of success, its red risk and the information it gives: how much the call is expected to narrow the possible deals, in bits (1 bit = halving them)."),
       h("p", {}, h("b", {}, "Game state. "),
-        "With N players the N-th failure explodes. The Stabilizer keeps the dial still; a tripwire success moves it back. Equipment unlocks when 2 wires of its number are cut (4 for double-numbered cards).")));
+        "With N players the N-th failure explodes. The Stabilizer keeps the dial still; a tripwire success and the Rewinder move it back one space (the Rewinder never past the start). The Coffee Mug names who plays next; play then goes on in seat order from them. Equipment unlocks when 2 wires of its number are cut (4 for double-numbered cards)."),
+      h("p", { id: "about-dial" }, h("b", {}, "Mission dials. "),
+        "Mission 51 starts the dial 1 space further back: one more failure survives. Mission 41 starts it on the space next to the skull: the first failure explodes, unless a tripwire success has moved the dial back first. Missions 55, 60 and 62 also start on a printed space that this page does not know: it keeps the standard start there, so count the failures those cards allow yourself.")));
 }

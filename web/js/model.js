@@ -96,6 +96,11 @@ export function tokenLabel(token) {
 
 const valuesText = (event) => (event.values ? event.values.map(valueLabel).join(" or ") : valueLabel(event.value));
 
+const EQUIPMENT_NAMES = {
+  rewinder: "Rewinder", emergency_batteries: "Emergency Batteries", coffee_mug: "Coffee Mug",
+  false_bottom: "False Bottom", emergency_drop: "Emergency Drop",
+};
+
 /** One line of plain language for the event log. */
 export function describeEvent(event, table) {
   const who = (p) => (table.players[p] ? table.players[p].name : `player ${p + 1}`);
@@ -153,6 +158,13 @@ export function describeEvent(event, table) {
       return `${who(event.actor)} special cut ${valueLabel(event.value)} on ${event.slots.length} wires: ${event.success ? "success" : `failed, tokens ${(event.tokens || []).map(valueLabel).join(", ")}`}`;
     case "tripwire":
       return `${who(event.actor)} calls the tripwire at ${slotName(table, event.target)}: ${event.success ? "cut" : `no, token ${valueLabel(event.token)}`}`;
+    case "equipment": {
+      const name = EQUIPMENT_NAMES[event.card] || event.card;
+      const by = typeof event.actor === "number" ? `${who(event.actor)} uses the ${name}` : `${name} used`;
+      if (event.card === "rewinder") return `${by}: the dial moves back one space`;
+      if (event.card === "coffee_mug") return `${by}: ${who(event.next)} plays next`;
+      return by;
+    }
     default:
       return `${event.type} event`;
   }

@@ -36,6 +36,12 @@ export const ACTIONS = [
   { id: "dealt", name: "Dealt colours", type: "dealt", tags: ["dealt"] },
   { id: "multi_cut", name: "Multi cut", type: "multi_cut", tags: ["multi_cut"] },
   { id: "tripwire", name: "Tripwire", type: "tripwire", tags: ["tripwire"] },
+  // Equipment cards that tell nothing about wires: only the dial (Rewinder) and the turn order (Coffee Mug) read them.
+  { id: "rewinder", name: "Rewinder", type: "equipment", preset: { card: "rewinder" }, tags: [], noPreselect: true },
+  { id: "emergency_batteries", name: "Emergency Batteries", type: "equipment", preset: { card: "emergency_batteries" }, tags: [], noPreselect: true },
+  { id: "coffee_mug", name: "Coffee Mug", type: "equipment", preset: { card: "coffee_mug" }, tags: [], noPreselect: true },
+  { id: "false_bottom", name: "False Bottom", type: "equipment", preset: { card: "false_bottom" }, tags: [], noPreselect: true },
+  { id: "emergency_drop", name: "Emergency Drop", type: "equipment", preset: { card: "emergency_drop" }, tags: [], noPreselect: true },
 ];
 const ACTION_BY_ID = new Map(ACTIONS.map((action) => [action.id, action]));
 
@@ -82,6 +88,8 @@ export function actionOfEvent(event) {
       return event.from === "nano" ? "nano" : "grappling_hook";
     case "swap":
       return "walkie_talkies";
+    case "equipment":
+      return ACTION_BY_ID.has(event.card) ? event.card : null;
     default:
       return ACTION_BY_ID.has(event.type) ? event.type : null;
   }
@@ -320,10 +328,149 @@ export function stepsFor(draft, screen) {
       if (draft.success === false) steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?", values: screen.keys().blue });
       return steps;
     }
+    case "equipment": {
+      const name = EVENT_NAMES[draft.card] || draft.card;
+      const steps = [{ field: "actor", kind: "player", prompt: `Who uses the ${name}?`, extra: [["Not noted", "no-actor"]], nullText: "Not noted" }];
+      if (draft.card === "coffee_mug") steps.push({ field: "next", kind: "player", prompt: "Coffee Mug: who plays next?" });
+      return steps;
+    }
     default:
       return [];
   }
 }
+
+/**
+ * The draft of a recorded event: every field its steps ask, filled from the
+ * event (the inverse of eventFromDraft), so that Edit changes one field and
+ * keeps the others. Addresses become full {player, stand, slot}.
+ */
+export function draftFromEvent(event, table, index) {
+  const actionId = actionOfEvent(event) || event.type;
+  const action = actionById(actionId);
+  const draft = { type: event.type, action: actionId, ...((action && action.preset) || {}) };
+  if (draft.xy) draft.xyPreset = true;
+  if (draft.stabilizer) delete draft.stabilizer; // the event says whether the Stabilizer was used
+  const full = (slot) => ({ player: slot.player, stand: slot.stand, slot: slot.slot });
+  const own = (slot) => ({ player: event.actor, stand: slot.stand, slot: slot.slot });
+  const values = () => {
+    if (event.values) Object.assign(draft, { xy: true, value1: event.values[0], value2: event.values[1] });
+    else draft.value = event.value;
+  };
+  switch (event.type) {
+    case "dual_cut":
+      Object.assign(draft, { actor: event.actor, target: full(event.target) });
+      values();
+      draft.success = event.success;
+      if (event.stabilizer) draft.stabilizer = true;
+      if (event.success) {
+        if (event.cut_value !== undefined) draft.cut_value = event.cut_value;
+        draft.actor_slot = own(event.actor_slot);
+        const cut = event.values ? event.cut_value : event.value;
+        if (cut === "yellow") {
+          draft.keyTarget = event.keys ? event.keys.target : null;
+          draft.keyActor = event.keys ? event.keys.actor : null;
+        }
+      } else {
+        draft.token = event.token === undefined ? null : event.token;
+      }
+      break;
+    case "detector":
+      Object.assign(draft, { actor: event.actor, kind: event.kind, targets: event.targets.map(full) });
+      values();
+      draft.success = event.success;
+      if (event.stabilizer) draft.stabilizer = true;
+      if (event.success) {
+        draft.cut = full(event.cut);
+        if (event.cut_value !== undefined) draft.cut_value = event.cut_value;
+        draft.actor_slot = own(event.actor_slot);
+      } else {
+        draft.token = event.token === undefined ? null : event.token;
+        if (draft.token !== null) draft.token_at = full(event.token_at);
+      }
+      break;
+    case "solo_cut":
+    case "fast_pass":
+      Object.assign(draft, { actor: event.actor, value: event.value, slots: event.slots.map(own) });
+      break;
+    case "info_token":
+      draft.at = full(event.at);
+      if (event.parity) draft.value = { parity: event.parity };
+      else if (event.count !== undefined) draft.value = { count: event.count };
+      else draft.value = event.value;
+      if (event.false) draft.falseToken = true;
+      break;
+    case "reveal_red":
+      draft.actor = event.actor;
+      draft.redSlots = event.slots.map((slot) => own(slot));
+      event.slots.forEach((slot, i) => { draft[`reveal${i}`] = slot.value; });
+      break;
+    case "radar":
+      Object.assign(draft, { value: event.value, answers: event.answers.map((row) => [...row]) });
+      break;
+    case "label":
+      Object.assign(draft, { kind: event.kind, at: full(event.at) });
+      break;
+    case "disintegrator":
+      Object.assign(draft, { value: event.value, slots: event.slots.map(full) });
+      break;
+    case "move":
+      Object.assign(draft, { from: event.from === "nano" ? "nano" : full(event.from),
+        toStand: { player: event.to.player, stand: event.to.stand }, toIndex: event.to.slot });
+      break;
+    case "swap":
+      Object.assign(draft, { a: full(event.a), b: full(event.b), a_to: event.a_to, b_to: event.b_to });
+      break;
+    case "absent":
+    case "dealt":
+      Object.assign(draft, { player: event.player, stand: event.stand === undefined ? null : event.stand });
+      if (event.type === "absent") draft.values = [...event.values];
+      else Object.assign(draft, { value: event.value, count: event.count });
+      break;
+    case "multi_cut":
+      Object.assign(draft, { actor: event.actor, value: event.value, slots: event.slots.map(full), success: event.success });
+      if (!event.success) (event.tokens || []).forEach((token, i) => { draft[`token${i}`] = token; });
+      break;
+    case "tripwire":
+      Object.assign(draft, { actor: event.actor, target: full(event.target), success: event.success });
+      if (!event.success) draft.token = event.token;
+      break;
+    case "equipment":
+      Object.assign(draft, { card: event.card, actor: event.actor === undefined ? null : event.actor });
+      if (event.next !== undefined) draft.next = event.next;
+      break;
+    default:
+      break;
+  }
+  // A wire I received by this move or swap, noted privately: kept by the edit.
+  const seen = table.me && (table.me.seen || []).find((entry) => entry.after === index);
+  if ((event.type === "move" || event.type === "swap") && table.me) {
+    const receives = event.type === "move" ? event.to.player === table.me.player
+      : event.a.player === table.me.player || event.b.player === table.me.player;
+    if (receives) draft.seen = seen ? seen.value : null;
+  }
+  draft.editIndex = index;
+  return draft;
+}
+
+/**
+ * Fields that depend on another (cleared with it when Edit changes it), so the
+ * steps ask them again on the new choice.
+ */
+export const DEPENDENT_FIELDS = {
+  // actor: the table screen's changeActor clears what depended on the actor (its own wires, a target on its stand).
+  targets: ["cut", "token_at"],
+  value1: ["cut_value", "value2"],
+  value2: ["cut_value"],
+  success: ["stabilizer"],
+  token: ["token_at"],
+  from: ["toStand", "toIndex", "seen"],
+  toStand: ["toIndex", "seen"],
+  a: ["b", "a_to", "b_to", "seen"],
+  b: ["a_to", "b_to", "seen"],
+  player: ["stand"],
+  value: ["keyTarget", "keyActor"],
+  slots: Array.from({ length: 12 }, (_, i) => `token${i}`),
+};
 
 /** The format-1 event a finished draft records. */
 export function eventFromDraft(draft) {
@@ -412,6 +559,12 @@ export function eventFromDraft(draft) {
     case "tripwire": {
       const event = { type: "tripwire", actor: draft.actor, target: full(draft.target), success: draft.success };
       if (!draft.success) event.token = draft.token;
+      return event;
+    }
+    case "equipment": {
+      const event = { type: "equipment", card: draft.card };
+      if (typeof draft.actor === "number") event.actor = draft.actor;
+      if (draft.card === "coffee_mug") event.next = draft.next;
       return event;
     }
     default:

@@ -325,7 +325,10 @@ export class SuggestionsPanel {
     const values = s.values ? s.values.map(valueLabel).join(" or ") : valueLabel(s.value);
     const outcome = (o) => {
       if (o.outcome === "success") {
-        if (o.key !== undefined) return `success (Y${Math.floor(Number(o.key))})`;
+        // An X or Y ray's success names the value cut (the core gives it), a yellow also its printed number.
+        const printed = o.key !== undefined ? ` (Y${Math.floor(Number(o.key))})` : "";
+        if (o.value !== undefined && s.values) return `success: it is ${valueLabel(o.value)}${printed}`;
+        if (printed) return `success${printed}`;
         if (o.value !== undefined) return `success: it is ${valueLabel(o.value)}`;
         return "success";
       }
