@@ -85,6 +85,12 @@ Deal = tuple[tuple[Key, ...], ...]  # per problem stand, its sorted keys
 _Action = "int | tuple | None"
 
 
+def _share(m: int, b: int, den: int) -> int:
+    """Orders of a key's m copies that place blocks of b copies (run lengths' factorials
+    multiplying to ``den``) as units before the other m - b: m! / ((m - b)! den)."""
+    return factorial(m) // (factorial(m - b) * den)
+
+
 class Sampler:
     """One forward sweep of ``problem``, kept as a graph to walk backwards.
 
@@ -261,7 +267,7 @@ class Sampler:
                     spare -= max(st.need - ((c >> st.shift) & st.mask), 0)
                 if spare < 0:
                     continue
-                f = factorial(m) // (factorial(m - b) * den)
+                f = _share(m, b, den)
                 out.setdefault(b, {}).setdefault(c, []).append((pre_step, code, f, ("b", act)))
         return out
 
