@@ -523,7 +523,7 @@ def test_mutations_are_caught(monkeypatch) -> None:
         real_push(self, layer, edges, key, final)
         table = self.steps[-1]
         for code, (cum, e) in list(table.items()):
-            table[code] = (list(range(1, len(e) + 1)), e)
+            table[code] = (list(range(1, len(e) + 1)) if cum else None, e)
     with monkeypatch.context() as m:
         m.setattr(Sampler, "_push", uniform_push)
         assert _mutant_detected(any_problems) == (True, True)

@@ -51,10 +51,12 @@ symmetry swapping two stands of equal fill.  Every unsorted path has weight
 1, so this is the exact conditional law.
 
 Fixed stands (every slot known) are copied from their domains.  The one-off
-preparation costs about one forward sweep plus the edges (5-player public
-start: see bench/bench_sampling.py); each deal then costs one dictionary
-lookup per copy placed and one ``randrange`` where a state has more than one
-predecessor.  All fact types the columns engine takes are supported (it
+preparation is one forward sweep run state by state with its edges (3-6x
+the engine's whole analysis: 0.7 s on the 5-player public start with setup
+tokens, ~90 MB; bench/bench_sampling.py); each deal then costs one
+dictionary lookup per copy placed and one ``randrange`` where a state has
+more than one predecessor (5,000-30,000 deals/s on the 5-player benchmark
+states, CPython).  All fact types the columns engine takes are supported (it
 refuses none): domains, counts, orders, SameValueCount, SameValue, run
 rules.  Variants (``analyze_excluding``) play no part here.
 """
@@ -91,11 +93,21 @@ def _share(m: int, b: int, den: int) -> int:
     return factorial(m) // (factorial(m - b) * den)
 
 
+# Work bound of the preparation, in states of the forward sweep as
+# :func:`columns.estimated_states` estimates them.  Every state keeps its
+# predecessor edges, so memory is the limit: ~500 bytes per estimated state
+# (CPython), i.e. 2 million is ~1 GB and ~15 s.  The largest legal setup
+# (M35 5p public start, a value token on every stand) estimates 381,000:
+# prepared in 2.7 s, 240 MB.
+BUDGET: float = 2_000_000
+
+
 class Sampler:
     """One forward sweep of ``problem``, kept as a graph to walk backwards.
 
-    ``budget``: as :func:`columns.analyze` (estimated states of the one sweep;
-    None: the module's BUDGET).  Raises :class:`Inconsistent` when no deal fits.
+    ``budget``: estimated states of the sweep beyond which it raises
+    :class:`EngineLimit` (None: this module's :data:`BUDGET`; ``math.inf``: no
+    limit).  Raises :class:`Inconsistent` when no deal fits.
     """
 
     def __init__(self, problem: Problem, budget: float | None = None):
@@ -103,10 +115,11 @@ class Sampler:
         try:
             prep = _Prepared(problem)
             plan = _Plan(prep, False)
-            limit = columns.BUDGET if budget is None else budget
+            limit = BUDGET if budget is None else budget
             n = columns.estimated_states(plan, limit)
             if n > limit:
-                raise EngineLimit(f"too large: about {columns._about(n)} states (budget {columns._about(limit)})")
+                raise EngineLimit(f"too large to sample: about {columns._about(n)} states "
+                                  f"(sampler budget {columns._about(limit)})")
             self._build(prep, plan)
         except _Zero:
             raise Inconsistent from None
@@ -124,7 +137,8 @@ class Sampler:
         for gi, g in enumerate(self.groups):
             for pos, s in enumerate(g):
                 self._group_of[s] = (gi, pos)
-        # steps[i]: code -> (cumulative predecessor weights, edges (pred step, pred code, action));
+        # steps[i]: code -> (cumulative predecessor weights, or None for one predecessor;
+        # edges (pred step, pred code, multiplicity, action));
         # step 0 is the empty state.  step_key[i]: the key placed at step i.
         self.states: list[dict[int, int]] = [{0: prep.one}]
         self.steps: list[dict[int, tuple[list[int], list[tuple[int, int, Any]]]]] = [{}]
@@ -182,13 +196,20 @@ class Sampler:
             edges = mapped
         states = self.states
         weights: dict[int, int] = {}
-        table: dict[int, tuple[list[int], list]] = {}
+        table: dict[int, tuple[list[int] | None, list]] = {}
         for code, e in edges.items():
-            cum = list(accumulate(states[ps][pc] * mult for ps, pc, mult, _ in e))
-            if not cum[-1]:
+            if len(e) == 1:  # one predecessor: nothing to draw
+                ps, pc, mult, _ = e[0]
+                weights[code] = states[ps][pc] * mult
+                table[code] = (None, e)
                 continue
-            weights[code] = cum[-1]
-            table[code] = (cum, [(ps, pc, action) for ps, pc, _, action in e])
+            acc = 0
+            cum = []
+            for ps, pc, mult, _ in e:
+                acc += states[ps][pc] * mult
+                cum.append(acc)
+            weights[code] = acc
+            table[code] = (cum, e)
         states.append(weights)
         self.steps.append(table)
         self.step_key.append(key)
@@ -317,7 +338,7 @@ class Sampler:
         path = []
         while step:
             cum, edges = steps[step][code]
-            ps, code, action = edges[bisect_right(cum, rng.randrange(cum[-1]))] if len(edges) > 1 else edges[0]
+            ps, code, _, action = edges[bisect_right(cum, rng.randrange(cum[-1]))] if cum else edges[0]
             if action is not None:
                 path.append((step_key[step], action))
             step = ps
@@ -370,9 +391,9 @@ class Sampler:
             return
         cum, edges = self.steps[step][code]
         prev = 0
-        for c, (ps, pc, action) in zip(cum, edges):
+        for c, (ps, pc, _, action) in zip(cum or [1], edges):
             more = path + [(self.step_key[step], action)] if action is not None else path
-            self._paths(ps, pc, p * Fraction(c - prev, cum[-1]), more, out)
+            self._paths(ps, pc, p * Fraction(c - prev, cum[-1]) if cum else p, more, out)
             prev = c
 
     def _layouts(self, path: list, i: int, rows: dict, perms: list, p: Any, out: dict) -> None:
