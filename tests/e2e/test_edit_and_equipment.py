@@ -174,7 +174,7 @@ def test_rewinder_moves_the_dial_back_and_the_coffee_mug_passes_the_turn(new_con
     action(page, "rewinder")
     assert page.locator(".recorder").get_attribute("data-step") == "actor"
     assert page.evaluate(AXE, axe) == [], "equipment step"
-    tap(page, ".recorder .option[data-player='2']")
+    tap(page, ".recorder .options .option[data-player='2']")
     wait_events(page, 4)
     assert dial(page) == (0, 4)
     assert page.locator(".log li[data-index='3'] .event-text").inner_text() == "Cy uses the Rewinder: the dial moves back one space"
@@ -188,9 +188,9 @@ def test_rewinder_moves_the_dial_back_and_the_coffee_mug_passes_the_turn(new_con
 
     # Coffee Mug: Bob gives the next turn to Di.
     action(page, "coffee_mug")
-    tap(page, ".recorder .option[data-player='1']")
+    tap(page, ".recorder .options .option[data-player='1']")
     assert page.locator(".recorder").get_attribute("data-step") == "next"
-    tap(page, ".recorder .option[data-player='3']")
+    tap(page, ".recorder .options .option[data-player='3']")
     wait_events(page, 6)
     assert page.locator("#turn").get_attribute("data-player") == "3"
     assert page.locator(".log li[data-index='5'] .event-text").inner_text() == "Bob uses the Coffee Mug: Di plays next"
@@ -209,7 +209,7 @@ def test_rewinder_moves_the_dial_back_and_the_coffee_mug_passes_the_turn(new_con
     edit(page, 5)
     assert field_text(page, "next") == "Di"
     change(page, "next")
-    tap(page, ".recorder .option[data-player='2']")
+    tap(page, ".recorder .options .option[data-player='2']")
     save(page)
     page.wait_for_selector(".recorder:not(.active)")
     wait_events(page, 6)
@@ -220,7 +220,7 @@ def test_rewinder_moves_the_dial_back_and_the_coffee_mug_passes_the_turn(new_con
                        ("emergency_drop", "Emergency Drop")]:
         count = page.locator(".log .events li").count()
         action(page, card)
-        tap(page, ".recorder .option[data-player='0']")
+        tap(page, ".recorder .options .option[data-player='0']")
         wait_events(page, count + 1)
         assert page.locator(f".log li[data-index='{count}'] .event-text").inner_text() == f"Ann uses the {name}"
     assert dial(page) == (0, 4) and page.locator("#turn").get_attribute("data-player") == "2"

@@ -1073,7 +1073,7 @@ export class GameScreen {
   whoRow(step) {
     const draft = this.draft;
     const actorStep = this.steps().find((s) => s.field === "actor");
-    if (!actorStep || draft.actor === undefined || (step && step.field === "actor")) return null;
+    if (!actorStep || draft.actor === undefined || (step && step.kind === "player")) return null; // one row of names at a time
     const turn = this.state().turn;
     return h("div.who-row", { role: "group", "aria-label": "who acts" },
       h("span.who-label", {}, "Who:"),
