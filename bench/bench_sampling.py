@@ -1,6 +1,6 @@
 """Benchmark: exact deal sampling on the 5-player benchmark states (not a test).
 
-    python bench/bench_sampling.py [--deals N] [--seq-deals N] [--repeat R] [--states all|5p]
+    python bench/bench_sampling.py [--deals N] [--repeat R] [--states all|5p]
 
 For each state of bench/bench_analyze.py (the 5-player ones by default) it
 prints: the columns engine's analysis time (for scale; best of R), the
@@ -8,10 +8,9 @@ backward sampler's one-off preparation (``TableSampler``: compile the table,
 one forward sweep keeping every state and its predecessor edges; best of R),
 its deals per second after that preparation (``N`` deals in the issue-11
 JSON shape, stands at their current positions; the bare problem-level
-``Sampler.draw`` in brackets), and the sequential sampler of
-bombbuster_core/sim/sample.py on the same table (``--seq-deals`` deals,
-preparation included, since it re-analyses per drawn prefix) with the
-speed ratio.  Issue 11's target: >= 1,000 deals/s after one analysis.
+``Sampler.draw`` in brackets).  Issue 11's target: >= 1,000 deals/s after
+one analysis.  (The first sampler, sequential conditioning with one
+re-analysis per drawn prefix, drew 0.4-5 deals/s on these states: README.)
 """
 from __future__ import annotations
 
@@ -29,7 +28,6 @@ from bench_analyze import states  # noqa: E402  (the same tables as every other 
 from bombbuster_core.engines import columns  # noqa: E402
 from bombbuster_core.engines.sampling import TableSampler  # noqa: E402
 from bombbuster_core.facts import compile_table  # noqa: E402
-from bombbuster_core.sim import sample as sequential  # noqa: E402
 from bombbuster_core.table import load_table  # noqa: E402
 
 TARGET = 1_000  # deals per second after one analysis (issue 11)
@@ -47,14 +45,11 @@ def best_of(repeat: int, fn):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=5000, help="deals drawn by the backward sampler per state")
-    ap.add_argument("--seq-deals", type=int, default=5, help="deals drawn by sim/sample.py per state (0: skip)")
     ap.add_argument("--repeat", type=int, default=3, help="best of R for analysis and preparation")
     ap.add_argument("--states", choices=["5p", "all"], default="5p")
     args = ap.parse_args()
-    print(f"CPython {sys.version.split()[0]}; backward sampler: {args.deals} deals per state; "
-          f"sequential (sim/sample.py): {args.seq_deals}")
-    header = (f"{'state':36s} {'analyze':>8s} {'prepare':>8s} {'deals/s':>9s} {'(draw)':>9s} "
-              f"{'seq deals/s':>11s} {'ratio':>8s} {'edges':>8s}")
+    print(f"CPython {sys.version.split()[0]}; backward sampler: {args.deals} deals per state")
+    header = f"{'state':36s} {'analyze':>8s} {'prepare':>8s} {'deals/s':>9s} {'(draw)':>9s} {'edges':>8s}"
     print(header)
     print("-" * len(header))
     worst = float("inf")
@@ -75,15 +70,8 @@ def main() -> None:
             draw(rng)
         draw_rate = args.deals / (time.perf_counter() - t0)
         worst = min(worst, rate)
-        seq_cell = ratio_cell = "-"
-        if args.seq_deals:
-            t0 = time.perf_counter()
-            sequential.sample(table, args.seq_deals, random.Random(1))
-            seq_rate = args.seq_deals / (time.perf_counter() - t0)
-            seq_cell, ratio_cell = f"{seq_rate:11.1f}", f"{rate / seq_rate:7.0f}x"
         edges = sum(len(e) for step in ts.sampler.steps for _, e in step.values())
-        print(f"{name:36s} {analyse:7.3f}s {prepare:7.3f}s {rate:9.0f} {draw_rate:9.0f} {seq_cell:>11s} "
-              f"{ratio_cell:>8s} {edges:8d}", flush=True)
+        print(f"{name:36s} {analyse:7.3f}s {prepare:7.3f}s {rate:9.0f} {draw_rate:9.0f} {edges:8d}", flush=True)
     print(f"\nslowest: {worst:,.0f} deals/s after preparation (target >= {TARGET:,}): "
           f"{'met' if worst >= TARGET else 'NOT met'}")
 

@@ -5,8 +5,8 @@
 On the 5-player benchmark states of bench/bench_analyze.py (the same legal
 games, the real 53-wire set): seconds per decision of each policy for
 player 0 from their own view (the observer states), and the exact sampler's
-deals per second (``sim.sample.sample``: sequential conditioning through the
-columns engine, one analysis per distinct prefix of ambiguous slots).
+deals per second (``engines.sampling.sample_table``: one forward sweep of the
+columns engine, then each deal by walking its tables back).
 Timings are wall clock on whatever else the machine is running: quote the
 load average with them.
 """
@@ -23,7 +23,7 @@ sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 from bench_analyze import states  # noqa: E402  (also puts the repository and tests/ on sys.path)
 
 from bombbuster_core.sim.policies import POLICIES, View  # noqa: E402
-from bombbuster_core.sim.sample import sample  # noqa: E402
+from bombbuster_core.engines.sampling import sample_table as sample  # noqa: E402
 from bombbuster_core.table import load_table  # noqa: E402
 
 DECISION_STATES = ["5p observer, setup tokens", "5p observer, mid-game (15 turns)",

@@ -253,10 +253,13 @@ def _sample(table: Any, args: argparse.Namespace) -> int:
     import random
 
     from .beliefs import Inconsistent
-    from .sim.sample import sample
+    from .engines.sampling import sample_table
 
+    if args.engine != "columns":
+        _emit({"error": f"the sampler draws through the columns engine's tables, not {args.engine!r}"})
+        return 2
     try:
-        deals = sample(table, args.n, random.Random(args.seed), args.engine)
+        deals = sample_table(table, args.n, random.Random(args.seed))
     except Inconsistent:
         _emit(analyze(table, args.engine))
         return 1

@@ -1,9 +1,7 @@
-"""Self-play (bombbuster_core/sim): the exact sampler, the game engine, policies and the tournament.
+"""Self-play (bombbuster_core/sim): the game engine, policies, the tournament and the CLI's sampler.
 
-* The sampler draws from the exact posterior: per-slot frequencies agree with
-  the exact marginals, and the joint frequencies of two slots with the brute
-  engine's joint (chi-square, fixed seeds, small tables from the tests'
-  independent game generator).
+* The CLI's `sample` prints exact posterior deals (the sampler's own proof is
+  tests/test_sampling.py): shape, cut slots in place, same seed same lines.
 * Every simulated game is a valid table file from every view: the core finds
   it consistent and the true deal in the support.
 * The tournament is reproducible (the same numbers for --jobs 1 and 2) and its
@@ -12,7 +10,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import random
 import subprocess
@@ -20,84 +17,15 @@ import sys
 
 import pytest
 
-from gamegen import random_game
-
 from bombbuster_core.analysis import beliefs
-from bombbuster_core.engines import brute
-from bombbuster_core.facts import compile_table
+from bombbuster_core.engines.sampling import sample_table as sample
 from bombbuster_core.sim.game import DoubleDetector, DualCut, Game, SimError, SoloCut, new_game
 from bombbuster_core.sim.policies import POLICIES, LookaheadPolicy, View, heuristic_move
-from bombbuster_core.sim.sample import sample, sample_problem
 from bombbuster_core.sim.tournament import paired_difference, run, summary, wilson
 from bombbuster_core.table import load_table
 from bombbuster_core.wires import parse_key
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def chi_square_z(observed: list[int], expected: list[float]) -> float:
-    """Wilson-Hilferty normal score of Pearson's chi-square statistic (df = cells - 1)."""
-    stat = sum((o - e) ** 2 / e for o, e in zip(observed, expected))
-    df = len(observed) - 1
-    if df < 1:
-        return 0.0
-    return ((stat / df) ** (1 / 3) - (1 - 2 / (9 * df))) / math.sqrt(2 / (9 * df))
-
-
-def small_tables(n: int, seed: int) -> list[dict]:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        table, _ = random_game(rng, players=rng.choice([2, 3]), turns=rng.randint(0, 3))
-        if sum(len(row) > 1 for row in beliefs(load_table(table)).weights.values()) >= 2:
-            out.append(table)
-    return out
-
-
-@pytest.mark.parametrize("index", range(6))
-def test_sample_frequencies_match_exact_marginals(index: int) -> None:
-    table = load_table(small_tables(6, 11)[index])
-    exact = beliefs(table)
-    problem = compile_table(table)
-    n = 1500
-    draws = sample_problem(problem, n, random.Random(index))
-    assert len(draws) == n
-    for pos, row in exact.weights.items():
-        if len(row) < 2:
-            assert all(d[pos] in row for d in draws)
-            continue
-        keys = sorted(row)
-        p = exact.probabilities(pos)
-        observed = [sum(d[pos] == k for d in draws) for k in keys]
-        assert sum(observed) == n, "a sampled key outside the exact support"
-        assert chi_square_z(observed, [n * p[k] for k in keys]) < 4.0, (pos, observed, p)
-
-
-@pytest.mark.parametrize("index", range(4))
-def test_sample_joint_of_two_slots_matches_brute(index: int) -> None:
-    table = load_table(small_tables(4, 23)[index])
-    problem = compile_table(table)
-    whole = brute.analyze(problem)
-    hidden = [pos for pos, row in whole.weights.items() if len(row) > 1]
-    a, b = hidden[0], hidden[-1] if hidden[-1] != hidden[0] else hidden[1 % len(hidden)]
-    cells, expected = [], []
-    for ka in sorted(whole.weights[a]):
-        for kb in sorted(whole.weights[b]):
-            restricted = problem.restrict(a, frozenset((ka,))).restrict(b, frozenset((kb,)))
-            try:
-                w = brute.analyze(restricted).worlds
-            except Exception:  # Inconsistent: a cell no deal reaches
-                w = 0
-            cells.append((ka, kb))
-            expected.append(w / whole.worlds)
-    n = 2000
-    draws = sample_problem(problem, n, random.Random(100 + index))
-    observed = [sum(d[a] == ka and d[b] == kb for d in draws) for ka, kb in cells]
-    for o, e in zip(observed, expected):
-        if e == 0:
-            assert o == 0
-    live = [(o, n * e) for o, e in zip(observed, expected) if e > 0]
-    assert chi_square_z([o for o, _ in live], [e for _, e in live]) < 4.0, (cells, observed, expected)
 
 
 def test_sample_shape_seed_and_cli(tmp_path) -> None:

@@ -456,5 +456,5 @@ class TableSampler:
 def sample_table(table: Table, n: int, rng: random.Random, budget: float | None = None) -> list[dict[str, Any]]:
     """``n`` exact posterior deals of a table: ``{"stands": [[key, ...] per physical stand,
     every slot at its current position], "set_aside": [keys, ascending]}`` plus ``"nano":
-    [keys in draw order]`` for M43's remaining wires (the sim/sample.py format)."""
+    [keys in draw order]`` for M43's remaining wires (issue 11's deal shape)."""
     return TableSampler(table, budget).sample(n, rng)

@@ -145,7 +145,7 @@ class Game:
         return out
 
     def deal_json(self) -> dict[str, Any]:
-        """The hidden deal, in the sampler's shape (sim/sample.py)."""
+        """The hidden deal, in the sampler's shape (engines/sampling.py)."""
         return {"stands": [[key_json(k) for k in row] for rows in self.hands for row in rows],
                 "set_aside": [key_json(k) for k in sorted(self.set_aside)]}
 

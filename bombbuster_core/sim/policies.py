@@ -15,7 +15,7 @@ and calls the core on it; it never sees the hidden deal.  Two decisions:
 * ``lookahead``: certain moves first; otherwise greedy's move, the exact
   ranking's next ``width - 1`` calls within the red cap and the best Double
   Detector use are each played on ``deals`` deals drawn exactly from the view's
-  posterior (sim/sample.py), then ``depth - 1`` further turns by the cheap
+  posterior (engines/sampling.py), then ``depth - 1`` further turns by the cheap
   :func:`heuristic_move` for every player.  A move's worth is its exact
   P(success) and P(failure) times the mean rollout outcome (win 1, loss 0, an
   unfinished game :func:`leaf_value`) of the deals where it succeeded / failed;
@@ -39,7 +39,7 @@ from ..suggest import Policy as Ranking, suggest
 from ..table import Table, load_table
 from ..wires import RED, YELLOW, Key, Value, parse_key, value_of
 from .game import Action, DoubleDetector, DualCut, Game, RevealRed, Slot, SoloCut
-from .sample import sample
+from ..engines.sampling import sample_table as sample
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
