@@ -200,3 +200,11 @@ def test_state_budget_refuses_tables_the_rules_never_deal(tmp_path: Path) -> Non
     assert reply["error"]["message"].startswith("too large")
     for bad in ("0", "nan", "x"):
         assert cli(tmp_path, small, "--budget", bad)[0] == 2
+
+
+def test_brute_engine_bounds_its_search(tmp_path: Path) -> None:
+    """--engine brute on a 5-player table: refused as too large (exit 2), never a long run then a traceback."""
+    start = time.perf_counter()
+    code, out = cli(tmp_path, heavy_table(), "--engine", "brute")
+    assert code == 2 and out["error"].startswith("too large for the brute engine")
+    assert time.perf_counter() - start < 60

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from math import factorial, prod
 
-from ..beliefs import Beliefs, Inconsistent
+from ..beliefs import Beliefs, EngineLimit, Inconsistent
 from ..facts import Pos, Problem, SameValue, SameValueCount
 from ..wires import value_of
 
 MAX_DEALS = 2_000_000  # refuse tables whose enumeration would take minutes
+MAX_STEPS = 2_000_000  # splits tried, dead ends included: bounds the search, not only its results (a few s)
 
 
-class TooLarge(Exception):
-    """The table is too big to enumerate."""
+class TooLarge(EngineLimit):
+    """The table is too big to enumerate (an engine limit: the CLI says so, exit 2)."""
 
 
 def _splits(copies: int, room: list[int]):
@@ -39,7 +40,7 @@ def analyze(problem: Problem) -> Beliefs:
     rows: list[list[int]] = [[] for _ in sizes]
     weights: dict[Pos, dict[int, int]] = {(s, j): {} for s, n in enumerate(sizes) for j in range(n)}
     total = 0
-    deals = 0
+    deals = steps = 0
     numerator = prod(factorial(problem.copies[k]) for k in keys)
 
     def key(pos: Pos) -> int:
@@ -64,11 +65,12 @@ def analyze(problem: Problem) -> Beliefs:
         return True
 
     def place(i: int, weight_den: int) -> None:
-        nonlocal total, deals
+        nonlocal total, deals, steps
         if i == len(keys):
             deals += 1
             if deals > MAX_DEALS:
-                raise TooLarge(f"more than {MAX_DEALS} deals to enumerate")
+                raise TooLarge(f"too large for the brute engine: more than {MAX_DEALS:,} deals to enumerate; "
+                               "use --engine columns")
             if not consistent():
                 return
             w = numerator // weight_den
@@ -80,6 +82,10 @@ def analyze(problem: Problem) -> Beliefs:
         k = keys[i]
         room = [n - len(r) for n, r in zip(sizes, rows)]
         for split in _splits(problem.copies[k], room):
+            steps += 1
+            if steps > MAX_STEPS:
+                raise TooLarge(f"too large for the brute engine: more than {MAX_STEPS:,} steps of its search; "
+                               "use --engine columns")
             ok = True
             for s, c in enumerate(split):
                 start = len(rows[s])
