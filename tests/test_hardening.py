@@ -13,6 +13,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -202,9 +203,18 @@ def test_state_budget_refuses_tables_the_rules_never_deal(tmp_path: Path) -> Non
         assert cli(tmp_path, small, "--budget", bad)[0] == 2
 
 
-def test_brute_engine_bounds_its_search(tmp_path: Path) -> None:
-    """--engine brute on a 5-player table: refused as too large (exit 2), never a long run then a traceback."""
+def test_brute_engine_bounds_its_search(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """--engine brute on a 5-player table: refused as too large (exit 2), never a long run then a traceback.
+
+    The bound counts the search's steps, dead ends included; it is lowered here so the test is quick."""
+    from bombbuster_core import cli
+    from bombbuster_core.engines import brute, columns
+
+    monkeypatch.setattr(brute, "MAX_STEPS", 200_000)
+    monkeypatch.setattr(columns, "PARALLEL_SWEEPS", columns.PARALLEL_SWEEPS)  # cli.main turns it on
+    path = Path(tempfile.mkdtemp()) / "heavy.json"
+    path.write_text(heavy_table())
     start = time.perf_counter()
-    code, out = cli(tmp_path, heavy_table(), "--engine", "brute")
-    assert code == 2 and out["error"].startswith("too large for the brute engine")
-    assert time.perf_counter() - start < 60
+    assert cli.main(["analyze", str(path), "--engine", "brute"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"].startswith("too large for the brute engine")
+    assert time.perf_counter() - start < 30

@@ -16,7 +16,7 @@ from ..facts import Pos, Problem, SameValue, SameValueCount
 from ..wires import value_of
 
 MAX_DEALS = 2_000_000  # refuse tables whose enumeration would take minutes
-MAX_STEPS = 2_000_000  # splits tried, dead ends included: bounds the search, not only its results (a few s)
+MAX_STEPS = 10_000_000  # splits tried, dead ends included: bounds the search, not only its results (~1 min)
 
 
 class TooLarge(EngineLimit):

@@ -1,5 +1,6 @@
 """Helpers shared by the end-to-end tests: opening the app, the CLI's answer
-for a table, screenshots under tests/artifacts/, and a sample 4-player table."""
+for a table, screenshots under tests/artifacts/, a sample 4-player table, and
+tapping through the page on a touch phone (slots, actions, values, the log)."""
 from __future__ import annotations
 
 import json
@@ -9,6 +10,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from conftest import PHONE
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -93,3 +96,49 @@ def wait_until(page, expression: str, timeout_s: float = 60) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for: {expression}")
         time.sleep(0.25)
+
+
+# ---------------------------------------------------------------- tapping through the page (phone tests)
+
+def js(value) -> str:
+    """A value as the page's data-value attribute holds it (JSON.stringify)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
+def touch_phone(new_context):
+    """A page on a touch phone (390x844) and the list of its page errors."""
+    context = new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
+
+
+def tap(page, selector):
+    page.locator(selector).first.tap()
+
+
+def slot(page, player, index, stand=0):
+    return page.locator(f".table .slot[data-player='{player}'][data-stand='{stand}'][data-slot='{index}']")
+
+
+def wait_events(page, count):
+    """Until the log holds ``count`` events (no refusal) and the analysis is back."""
+    page.wait_for_function(
+        f"document.querySelectorAll('.log .events li').length === {count} || document.querySelector('.refusal')",
+        timeout=60_000)
+    refusal = page.locator(".recorder .refusal")
+    assert not refusal.count(), refusal.inner_text()
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+
+
+def action(page, name):
+    """Start recording an action: its button, opening "More actions" when it is not shown."""
+    button = page.locator(f".recorder button[data-action='{name}']")
+    if not button.count():
+        tap(page, ".recorder [data-action='more']")
+    button.first.tap()
+
+
+def value(page, v):
+    tap(page, f".recorder .option[data-value='{js(v)}']")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import LAPTOP, PHONE, ROOT
-from e2e_helpers import open_app, sample_table, screenshot
+from e2e_helpers import open_app, sample_table, screenshot, slot, tap, touch_phone, wait_events
 
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
@@ -27,29 +27,12 @@ def tool(name: str) -> str:
         pytest.fail(f"the e2e test tool {name} could not be fetched: {exc}")
 
 
-def touch_phone(new_context):
-    context = new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return page, errors
 
 
-def tap(page, selector):
-    page.locator(selector).first.tap()
 
 
-def slot(page, player, index, stand=0):
-    return page.locator(f".table .slot[data-player='{player}'][data-stand='{stand}'][data-slot='{index}']")
 
 
-def wait_events(page, count):
-    page.wait_for_function(
-        f"document.querySelectorAll('.log .events li').length === {count} || document.querySelector('.refusal')",
-        timeout=60_000)
-    refusal = page.locator(".recorder .refusal")
-    assert not refusal.count(), refusal.inner_text()
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
 
 
 def share_link(url: str, table: dict) -> str:

@@ -8,24 +8,15 @@ from __future__ import annotations
 import copy
 import json
 
-from test_companion import AXE, share_link, slot, tap, tool, touch_phone, wait_events
-from e2e_helpers import cli_analyze, export_table, open_app, sample_table, screenshot
+from e2e_helpers import (action, cli_analyze, export_table, open_app, sample_table, screenshot, slot, tap,
+                         touch_phone, value, wait_events)
+from test_companion import AXE, share_link, tool
 
 
-def js(value) -> str:
-    return json.dumps(value)
 
 
-def value(page, v):
-    tap(page, f".recorder .option[data-value='{js(v)}']")
 
 
-def action(page, name):
-    """Start recording an action: its button, opening "More…" when it is not shown."""
-    button = page.locator(f".recorder button[data-action='{name}']")
-    if not button.count():
-        tap(page, ".recorder [data-action='more']")
-    button.first.tap()
 
 
 def edit(page, index):

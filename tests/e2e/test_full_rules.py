@@ -13,14 +13,11 @@ import bisect
 import json
 import random
 
-from e2e_helpers import ARTIFACTS, cli_analyze, export_table, open_app, screenshot
+from e2e_helpers import (ARTIFACTS, action, cli_analyze, export_table, js, open_app, screenshot, slot, tap,
+                         touch_phone, value, wait_events)
 
-PHONE = {"width": 390, "height": 844}
 
 
-def js(value) -> str:
-    """A value as the page's data-value attribute holds it (JSON.stringify)."""
-    return json.dumps(value, separators=(",", ":"))
 
 
 def gameplay(key):
@@ -69,33 +66,14 @@ class Truth:
 # ---------------------------------------------------------------- page helpers
 
 
-def slot(page, player, index, stand=0):
-    return page.locator(f".table .slot[data-player='{player}'][data-stand='{stand}'][data-slot='{index}']")
 
 
-def wait_events(page, count):
-    page.wait_for_function(
-        f"document.querySelectorAll('.log .events li').length === {count} || document.querySelector('.refusal')",
-        timeout=60_000)
-    refusal = page.locator(".recorder .refusal")
-    assert not refusal.count(), refusal.inner_text()
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
 
 
-def tap(page, selector):
-    page.locator(selector).first.tap()
 
 
-def action(page, name):
-    """Start recording an action: its button, opening "More actions" when it is not shown."""
-    button = page.locator(f".recorder button[data-action='{name}']")
-    if not button.count():
-        tap(page, ".recorder [data-action='more']")
-    button.first.tap()
 
 
-def value(page, v):
-    tap(page, f".recorder .option[data-value='{js(v)}']")
 
 
 def player(page, p):
@@ -127,12 +105,6 @@ def small_controls(page):
     return page.evaluate(SMALL_CONTROLS)
 
 
-def touch_phone(new_context):
-    context = new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return page, errors
 
 
 def choose_mission(page, mission, names, drawn):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from e2e_helpers import cli_analyze, export_table, open_app, screenshot
+from e2e_helpers import cli_analyze, export_table, open_app, screenshot, slot
 
 MY_WIRES_TAPPED = [12, 1, 3.1, 5, 2, 10, 1, 9, 3, 8, 4, 7, 6]  # any order: the page sorts them
 MY_WIRES_SORTED = [1, 1, 2, 3, 3.1, 4, 5, 6, 7, 8, 9, 10, 12]
@@ -24,8 +24,6 @@ def percent(p: float) -> str:
     return f"{rounded}%"
 
 
-def slot(page, player, index, stand=0):
-    return page.locator(f".table .slot[data-player='{player}'][data-stand='{stand}'][data-slot='{index}']")
 
 
 def wait_analysed(page):

@@ -11,7 +11,7 @@ import base64
 import json
 
 from conftest import LAPTOP
-from e2e_helpers import ARTIFACTS, cli_suggest, export_table, open_app, sample_table, screenshot
+from e2e_helpers import ARTIFACTS, cli_suggest, export_table, open_app, sample_table, screenshot, slot
 
 SHOWN_CALLS = 5  # web/js/suggestions.js: ranked dual cuts shown before "Show all"
 TOLERANCE = 1e-9
@@ -28,8 +28,6 @@ def wait_suggestions(page, player=None, mode="exact"):
     page.wait_for_selector(selector + " .suggestion", timeout=120_000)
 
 
-def slot(page, player, index, stand=0):
-    return page.locator(f".table .slot[data-player='{player}'][data-stand='{stand}'][data-slot='{index}']")
 
 
 def tap_value(page, value):
