@@ -103,12 +103,6 @@ class Board:
         self.cut: set[Wire] = set()
         self.nano = [(i, 0) for i, seg in enumerate(segments) if seg.kind == "nano"]  # left in Nano, in draw order
 
-    def copy(self) -> Board:
-        other = Board.__new__(Board)
-        other.segments, other.stands = self.segments, [[list(r) for r in rows] for rows in self.stands]
-        other.cut, other.nano = set(self.cut), list(self.nano)
-        return other
-
     def size(self, player: int, stand: int) -> int:
         return len(self.stands[player][stand])
 

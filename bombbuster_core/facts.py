@@ -34,7 +34,7 @@ from .board import Board, Wire
 from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, FastPass, InfoToken, Label, Move,
                      MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire)
 from .table import Table, advance
-from .wires import RED, YELLOW, Deck, Key, Value
+from .wires import RED, YELLOW, Deck, Key, Value, colour
 
 Pos = tuple[int, int]  # (stand id, slot index)
 
@@ -175,7 +175,7 @@ class Compiler:
         for p, pl in enumerate(table.players):
             for s, shape in enumerate(pl.shapes):
                 if shape == "x_blue":
-                    self.only(layout[p][s][-1], frozenset(k for k in self.all_keys if k % 10 == 0))
+                    self.only(layout[p][s][-1], frozenset(k for k in self.all_keys if colour(k) == "blue"))
 
     @property
     def problem(self) -> Problem:
@@ -220,16 +220,14 @@ class Compiler:
             self.only(pos, self.deck.keys_of_value(token.arg))
         elif token.kind == "parity":
             odd = token.arg == "odd"
-            self.only(pos, frozenset(k for k in self.all_keys if k % 10 == 0 and (k // 10) % 2 == odd))
+            self.only(pos, frozenset(k for k in self.all_keys if colour(k) == "blue" and (k // 10) % 2 == odd))
         else:
             self.only(pos, self.all_keys - self.deck.keys_of_value(RED))
-            seg = self.board.segments[pos[0]]
             address = self.board.address(pos)
             assert address is not None
             p, s, _ = address
             stand = [w for w in self.board.hand(p, s)
                      if rules.COUNT_TOKEN_SEES_OWN_FLIPPED or not self.board.owner_flipped(w, p)]
-            del seg
             self.add(SameValueCount(pos, frozenset(stand), int(token.arg)))
 
     def failed(self, pos: Pos, values: tuple[Value, ...], token: Token | None, stabilizer: bool) -> None:

@@ -382,9 +382,10 @@ class _EventParser:
                     raise _fail(f"missing field 'type' ({', '.join(parsers)})", where, i)
                 raise _fail(f"unknown type {kind!r} ({', '.join(parsers)})", where + " field 'type'", i)
             event = parse(raw, where, i)
-            for ref in cut_by(event):
-                v = self._cut_value(event, ref)
-                self.cut_count[v] = self.cut_count.get(v, 0) + 1
+            cut = cut_by(event)
+            if cut:
+                v = self._cut_value(event)
+                self.cut_count[v] = self.cut_count.get(v, 0) + len(cut)
             advance(self.board, event)
             events.append(event)
             self._resolve_seen(i)
@@ -394,7 +395,8 @@ class _EventParser:
             raise _fail(f"after {late[0]}: there are only {len(raw_events)} events", f"me field 'seen'[{i}] field 'after'")
         return events
 
-    def _cut_value(self, event: Event, ref: SlotRef) -> Value:
+    def _cut_value(self, event: Event) -> Value:
+        """The gameplay value of the wires an event cuts (one value per event)."""
         if isinstance(event, RevealRed):
             return RED
         if isinstance(event, Tripwire):
