@@ -122,14 +122,28 @@ def slot(page, player, index, stand=0):
     return page.locator(f".table .slot[data-player='{player}'][data-stand='{stand}'][data-slot='{index}']")
 
 
+PAGE_STATE = """() => {
+  const text = (selector) => { const e = document.querySelector(selector); return e ? e.innerText.slice(0, 300) : null; };
+  const recorder = document.querySelector('.recorder');
+  return { events: document.querySelectorAll('.log .events li').length,
+           step: recorder && recorder.dataset.step, recorder: text('.recorder'),
+           status: text('.analysis-status'), suggestions: (document.querySelector('.suggestions') || {}).dataset };
+}"""
+
+
 def wait_events(page, count):
-    """Until the log holds ``count`` events (no refusal) and the analysis is back."""
-    page.wait_for_function(
-        f"document.querySelectorAll('.log .events li').length === {count} || document.querySelector('.refusal')",
-        timeout=60_000)
+    """Until the log holds ``count`` events (no refusal), the analysis is back
+    and the suggestions have settled (their arrival moves what lies below)."""
+    try:
+        page.wait_for_function(
+            f"document.querySelectorAll('.log .events li').length === {count} || document.querySelector('.refusal')",
+            timeout=60_000)
+    except Exception as error:  # say what the page was doing, not only "timeout"
+        raise AssertionError(f"waiting for {count} events: {page.evaluate(PAGE_STATE)}") from error
     refusal = page.locator(".recorder .refusal")
     assert not refusal.count(), refusal.inner_text()
     page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".suggestions:not([data-state='busy'])", timeout=60_000)
 
 
 def action(page, name):

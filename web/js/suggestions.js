@@ -182,6 +182,9 @@ export class SuggestionsPanel {
     } else if (kind === "ok" && !this.state.result.consistent) {
       status = h("div.sug-status.bad", {}, "No suggestions: the table is inconsistent.");
     } else if (kind === "ok") {
+      // An empty status row keeps the panel's height, so the recorder below
+      // does not jump under a finger when the list arrives.
+      status = h("div.sug-status.settled", { "aria-hidden": "true" });
       body = this.list(this.state.result, false);
     }
     this.root.replaceChildren(...[h("div.sug-head", {}, h("h2", {}, "Suggestions"), modes), picker, status, body].filter(Boolean));
