@@ -74,7 +74,7 @@ from __future__ import annotations
 import os
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from math import comb, factorial, prod
 
@@ -1200,7 +1200,23 @@ def _estimated_states(plan: _Plan) -> int:
     return sum(layer.estimate for layer in plan.layers)
 
 
+# The page's two workers sweep one direction each (bridge.py, "split"; Pyodide has no
+# fork): while set, this hook gets both plans and returns both sweeps, or None to sweep here.
+SWEEPS_ELSEWHERE: Callable[[_Plan, _Plan], tuple[list[State], list[State]] | None] | None = None
+
+
+def plans(problem: Problem) -> tuple[_Plan, _Plan]:
+    """The forward and mirrored plans :func:`analyze` sweeps for ``problem``; a worker given the
+    same problem sweeps one of them (``plans(p)[1].sweep()``) and gets exactly analyze's sweep."""
+    prep = _Prepared(problem, ())
+    return _Plan(prep, False), _Plan(prep, True)
+
+
 def _sweep_both(forward: _Plan, mirrored: _Plan) -> tuple[list[State], list[State]]:
+    if SWEEPS_ELSEWHERE is not None:
+        swept = SWEEPS_ELSEWHERE(forward, mirrored)
+        if swept is not None:
+            return swept
     if not (PARALLEL_SWEEPS and hasattr(os, "fork") and _estimated_states(forward) >= PARALLEL_MIN_STATES):
         return forward.sweep(), mirrored.sweep()
     import pickle  # only the CLI's forked sweep needs it; not worth its import time elsewhere
