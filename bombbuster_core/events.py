@@ -65,10 +65,12 @@ class InfoToken(Record):
 
 
 class DualCut(Record):
-    """A dual cut; ``values`` holds two values for the X or Y ray, ``value`` is the one cut on success."""
+    """A dual cut; ``values`` holds two values for the X or Y ray, ``value`` is the one cut on success.
+    ``exploded``: the bomb exploded and the game is over (a failure: the target is red; a success:
+    the actor's own flipped wire, cut as ``actor_slot``, was not the value); nothing is cut."""
 
     __slots__ = ("actor", "target", "values", "success", "actor_slot", "target_key", "actor_key", "value", "token",
-                 "stabilizer")
+                 "stabilizer", "exploded")
     type = "dual_cut"
     actor: int
     target: SlotRef
@@ -80,18 +82,22 @@ class DualCut(Record):
     value: Value | None  # success: the value cut (the called one, or the X-or-Y ray's cut_value)
     token: Token | None  # failure only; None = no token
     stabilizer: bool
+    exploded: bool
 
     def __init__(self, actor: int, target: SlotRef, values: tuple[Value, ...], success: bool,
                  actor_slot: SlotRef | None = None, target_key: Key | None = None, actor_key: Key | None = None,
-                 value: Value | None = None, token: Token | None = None, stabilizer: bool = False):
-        super().__init__(actor, target, values, success, actor_slot, target_key, actor_key, value, token, stabilizer)
+                 value: Value | None = None, token: Token | None = None, stabilizer: bool = False,
+                 exploded: bool = False):
+        super().__init__(actor, target, values, success, actor_slot, target_key, actor_key, value, token, stabilizer,
+                         exploded)
 
 
 class Detector(Record):
-    """Double, Triple or Super Detector (optionally with the X or Y ray) on one teammate stand."""
+    """Double, Triple or Super Detector (optionally with the X or Y ray) on one teammate stand;
+    ``exploded``: a failure where every target is red (the game is over)."""
 
     __slots__ = ("actor", "kind", "targets", "values", "success", "cut", "actor_slot", "value", "token_at", "token",
-                 "stabilizer")
+                 "stabilizer", "exploded")
     type = "detector"
     actor: int
     kind: str
@@ -104,11 +110,14 @@ class Detector(Record):
     token_at: SlotRef | None
     token: Token | None
     stabilizer: bool
+    exploded: bool
 
     def __init__(self, actor: int, kind: str, targets: tuple[SlotRef, ...], values: tuple[Value, ...], success: bool,
                  cut: SlotRef | None = None, actor_slot: SlotRef | None = None, value: Value | None = None,
-                 token_at: SlotRef | None = None, token: Token | None = None, stabilizer: bool = False):
-        super().__init__(actor, kind, targets, values, success, cut, actor_slot, value, token_at, token, stabilizer)
+                 token_at: SlotRef | None = None, token: Token | None = None, stabilizer: bool = False,
+                 exploded: bool = False):
+        super().__init__(actor, kind, targets, values, success, cut, actor_slot, value, token_at, token, stabilizer,
+                         exploded)
 
 
 class SoloCut(Record):
@@ -232,33 +241,38 @@ class Dealt(Record):
 
 
 class MultiCut(Record):
-    """A simultaneous special action (M13, M23, M39, M46, M48); a failure (M48) puts true tokens."""
+    """A simultaneous special action (M13, M23, M39, M46, M48); a failure puts true tokens (M48)
+    or, ``exploded``, ends the game (the others): not every listed wire is the value."""
 
-    __slots__ = ("actor", "value", "slots", "success", "tokens")
+    __slots__ = ("actor", "value", "slots", "success", "tokens", "exploded")
     type = "multi_cut"
     actor: int
     value: Value
     slots: tuple[SlotRef, ...]
     success: bool
     tokens: tuple[Value, ...]
+    exploded: bool
 
     def __init__(self, actor: int, value: Value, slots: tuple[SlotRef, ...], success: bool,
-                 tokens: tuple[Value, ...] = ()):
-        super().__init__(actor, value, slots, success, tokens)
+                 tokens: tuple[Value, ...] = (), exploded: bool = False):
+        super().__init__(actor, value, slots, success, tokens, exploded)
 
 
 class Tripwire(Record):
-    """M41: a call on a teammate's yellow tripwire; a failure shows the target's true blue value."""
+    """M41: a call on a teammate's yellow tripwire; a failure shows the target's true blue value,
+    or, ``exploded``, the target is red (the game is over)."""
 
-    __slots__ = ("actor", "target", "success", "token")
+    __slots__ = ("actor", "target", "success", "token", "exploded")
     type = "tripwire"
     actor: int
     target: SlotRef
     success: bool
     token: Value | None
+    exploded: bool
 
-    def __init__(self, actor: int, target: SlotRef, success: bool, token: Value | None = None):
-        super().__init__(actor, target, success, token)
+    def __init__(self, actor: int, target: SlotRef, success: bool, token: Value | None = None,
+                 exploded: bool = False):
+        super().__init__(actor, target, success, token, exploded)
 
 
 class Equipment(Record):
@@ -279,8 +293,15 @@ Event = (InfoToken | DualCut | Detector | SoloCut | RevealRed | Radar | Label | 
          | Absent | Dealt | MultiCut | Tripwire | Equipment)
 
 
+def exploded(event: Event) -> bool:
+    """The bomb exploded at this event: the mission is lost and the game is over."""
+    return isinstance(event, (DualCut, Detector, MultiCut, Tripwire)) and event.exploded
+
+
 def cut_by(event: Event) -> tuple[SlotRef, ...]:
-    """The wires an event cuts (reveals face up), by their address at its moment."""
+    """The wires an event cuts (reveals face up), by their address at its moment; an explosion cuts nothing."""
+    if exploded(event):
+        return ()
     if isinstance(event, (DualCut, Detector)):
         if not event.success:
             return ()

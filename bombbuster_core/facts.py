@@ -254,8 +254,12 @@ class Compiler:
             if e.success:
                 assert e.actor_slot is not None and e.value is not None
                 self.only(target, frozenset((e.target_key,)) if e.target_key else of(e.value))
-                self.only(self.pos(e.actor_slot), frozenset((e.actor_key,)) if e.actor_key else of(e.value))
+                mine = self.all_keys - of(e.value) if e.exploded else of(e.value)  # M38/M56: own flipped wire
+                self.only(self.pos(e.actor_slot), frozenset((e.actor_key,)) if e.actor_key else mine)
                 self.holds(e.actor, tuple(v for v in e.values if v != e.value))
+            elif e.exploded:
+                self.holds(e.actor, e.values)
+                self.only(target, self.red)
             else:
                 self.holds(e.actor, e.values)
                 self.failed(target, e.values, e.token, e.stabilizer)
@@ -270,7 +274,10 @@ class Compiler:
                 self.holds(e.actor, e.values)
                 for pos in targets:
                     self.not_called(pos, e.values)
-                if e.token is not None:
+                if e.exploded:
+                    for pos in targets:
+                        self.only(pos, self.red)
+                elif e.token is not None:
                     assert e.token_at is not None
                     self.failed(self.pos(e.token_at), e.values, e.token, e.stabilizer)
                 elif e.stabilizer and rules.STABILIZER_NO_TOKEN_MEANS_RED:
@@ -329,6 +336,8 @@ class Compiler:
             if e.success:
                 for s in e.slots:
                     self.only(self.pos(s), of(e.value))
+            elif e.exploded:  # not every listed wire is the value
+                self.add(CountIn(frozenset(self.pos(s) for s in e.slots), of(e.value), 0, len(e.slots) - 1))
             else:
                 for s, w in zip(e.slots, e.tokens):
                     self.failed(self.pos(s), (), Token("value", w), False)
@@ -336,6 +345,8 @@ class Compiler:
             target = self.pos(e.target)
             if e.success:
                 self.only(target, of(YELLOW))
+            elif e.exploded:
+                self.only(target, self.red)
             else:
                 assert e.token is not None
                 self.failed(target, (YELLOW,), Token("value", e.token), False)

@@ -11,7 +11,8 @@ from __future__ import annotations
 FAILED_CUT_NOT_RED = True
 
 # M11: the wires of the Number card's value count as red, so a failed cut was
-# not on one either (presumably it explodes too; rules.md marks it [U]).
+# not on one either (presumably it explodes too; rules.md marks it [U]), and an
+# explosion's target ("exploded": true) is red or one of them.
 COUNTS_AS_RED_EXPLODES = True
 
 # Stabilizer + failure with no token: the target is red (FAQ: a red target

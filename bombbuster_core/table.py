@@ -13,7 +13,7 @@ from __future__ import annotations
 from .board import (FLIP, FLIP_HIGH, FLIP_LOW, FLIP_PAIR, PLAIN, SPECIAL_SLOTS, X_ANY, X_BLUE, Board, Segment, Wire,
                     segments_and_layout)
 from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, Event, FastPass, InfoToken, Label,
-                     Move, MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, cut_by)
+                     Move, MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, cut_by, exploded)
 from .record import Record
 from .wires import RED, YELLOW, Deck, Key, Pool, Value, WireError, colour, key_str, parse_key, parse_value, value_of
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Absent", "Dealt", "Detector", "Disintegrator", "DualCut", "Equipment", "Event", "FastPass", "InfoToken", "Label",
            "Move", "MultiCut", "Player", "Radar", "RevealRed", "SlotRef", "SoloCut", "Swap", "Table", "TableError",
-           "Token", "Tripwire", "cut_by", "load_table"]
+           "Token", "Tripwire", "cut_by", "exploded", "load_table"]
 
 FORMAT = 1
 MAX_PLAYERS = 5
@@ -356,6 +356,7 @@ class _EventParser:
         self.deck = table.deck
         self.board = table.board(0)
         self.cut_count: dict[Value, int] = {}  # wires cut so far, by gameplay value
+        self.exploded_at: int | None = None  # the event at which the bomb exploded: the game is over
         self.seen: list[tuple[Wire, Key]] = []
         self.seen_raw: dict[int | None, list[tuple[int, Any]]] = {}
         for i, entry in enumerate(seen_raw):
@@ -381,7 +382,12 @@ class _EventParser:
                 if "type" not in raw:
                     raise _fail(f"missing field 'type' ({', '.join(parsers)})", where, i)
                 raise _fail(f"unknown type {kind!r} ({', '.join(parsers)})", where + " field 'type'", i)
+            if self.exploded_at is not None:
+                raise _fail(f"the bomb exploded at event {self.exploded_at}: the game is over (a restarted mission "
+                            "is a new game)", where, i)
             event = parse(raw, where, i)
+            if exploded(event):
+                self.exploded_at = i
             cut = cut_by(event)
             if cut:
                 v = self._cut_value(event)
@@ -492,6 +498,20 @@ class _EventParser:
     def actor(self, r: _Reader) -> int:
         return r.int("actor", 0, len(self.table.players))
 
+    def exploded(self, r: _Reader, raw: Any, success: bool, *, forbidden: tuple[str, ...] = ()) -> bool:
+        """The optional ``exploded`` flag; an explosion places no token and has no Stabilizer
+        (which stops it).  A success explodes only where the caller says so (dual_cut)."""
+        if "exploded" not in raw or not r.bool("exploded"):
+            return False
+        if success:
+            raise r.fail("exploded", "a successful call does not explode (a red target is a failure with "
+                                     '"exploded": true)')
+        for name in forbidden:
+            if name in raw:
+                raise r.fail(name, "an explosion places no token" if name != "stabilizer" else
+                             "with the Stabilizer a red target does not explode: record the token as null")
+        return True
+
     def own_slots(self, r: _Reader, name: str, actor: int, *, equipment: bool = False) -> tuple[SlotRef, ...]:
         slots = []
         for raw in r.list(name):
@@ -520,7 +540,7 @@ class _EventParser:
 
     def dual_cut(self, raw: Any, where: str, i: int) -> DualCut:
         r = _Reader(raw, where, i, {"type", "actor", "target", "value", "values", "success", "actor_slot", "keys",
-                                    "token", "cut_value", "stabilizer"}, {"actor", "target", "success"})
+                                    "token", "cut_value", "stabilizer", "exploded"}, {"actor", "target", "success"})
         actor = self.actor(r)
         target = self.uncut(r, "target", self.slot(r, "target", raw["target"]))
         if target.player == actor:
@@ -535,14 +555,27 @@ class _EventParser:
                 raise r.fail("actor_slot", "a successful dual cut names the actor's cut wire")
             actor_slot = self.uncut(r, "actor_slot", self.slot(r, "actor_slot", raw["actor_slot"], player=actor))
             value = self.cut_value(r, raw, values)
+            if "exploded" in raw and r.bool("exploded"):
+                # M38/M56: the target was the value, the actor's own flipped wire was not
+                if not self.board.owner_flipped(self.wire(actor_slot), actor):
+                    raise r.fail("exploded", "on a successful call only the actor's own flipped wire (M38, M56), "
+                                             "cut as actor_slot, can explode; a red target is a failure")
+                if "keys" in raw:
+                    raise r.fail("keys", "an explosion cuts nothing: no printed keys are shown")
+                if stabilizer:
+                    raise r.fail("stabilizer", "one's own flipped wire is cut with no equipment (M38)")
+                return DualCut(actor, target, values, True, actor_slot, value=value, exploded=True)
             target_key, actor_key = self.printed_keys(r, raw, value)
             return DualCut(actor, target, values, True, actor_slot, target_key, actor_key, value,
                            stabilizer=stabilizer)
         for name in ("actor_slot", "keys", "cut_value"):
             if name in raw:
                 raise r.fail(name, "only a successful dual cut cuts wires")
+        if self.exploded(r, raw, False, forbidden=("token", "stabilizer")):
+            return DualCut(actor, target, values, False, exploded=True)
         if "token" not in raw:
-            raise r.fail("token", "a failed dual cut gives the token placed (the target's value) or null")
+            raise r.fail("token", "a failed dual cut gives the token placed (the target's value) or null, or "
+                                  '"exploded": true (a red target)')
         token = self.token(r, "token", raw["token"])
         if token is not None and token.kind == "value" and token.arg in values:
             raise r.fail("token", f"the token equals the called value {token.arg!r}, so the cut succeeded")
@@ -575,7 +608,7 @@ class _EventParser:
 
     def detector(self, raw: Any, where: str, i: int) -> Detector:
         r = _Reader(raw, where, i, {"type", "actor", "kind", "targets", "value", "values", "success", "cut",
-                                    "actor_slot", "cut_value", "token_at", "token", "stabilizer"},
+                                    "actor_slot", "cut_value", "token_at", "token", "stabilizer", "exploded"},
                     {"actor", "kind", "targets", "success"})
         actor = self.actor(r)
         kind = raw["kind"]
@@ -604,6 +637,7 @@ class _EventParser:
         values = self.called(r, raw, blue="values" not in raw)
         success = r.bool("success")
         stabilizer = r.bool("stabilizer") if "stabilizer" in raw else False
+        boom = self.exploded(r, raw, success, forbidden=("token", "token_at", "stabilizer"))
         if success:
             for name in ("token", "token_at"):
                 if name in raw:
@@ -620,8 +654,11 @@ class _EventParser:
         for name in ("cut", "actor_slot", "cut_value"):
             if name in raw:
                 raise r.fail(name, "only a successful detector cuts wires")
+        if boom:
+            return Detector(actor, kind, tuple(targets), values, False, exploded=True)
         if "token" not in raw:
-            raise r.fail("token", "a failed detector gives the token placed or null")
+            raise r.fail("token", 'a failed detector gives the token placed or null, or "exploded": true (every '
+                                  "target red)")
         token = self.token(r, "token", raw["token"])
         token_at = None
         if token is None:
@@ -781,7 +818,7 @@ class _EventParser:
         return Dealt(p, raw["value"], r.int("count", 0, size + 1), stand)
 
     def multi_cut(self, raw: Any, where: str, i: int) -> MultiCut:
-        r = _Reader(raw, where, i, {"type", "actor", "value", "slots", "success", "tokens"},
+        r = _Reader(raw, where, i, {"type", "actor", "value", "slots", "success", "tokens", "exploded"},
                     {"actor", "value", "slots", "success"})
         actor = self.actor(r)
         value = self.value(r, "value", raw["value"], red=True)
@@ -792,13 +829,18 @@ class _EventParser:
             raise r.fail("slots", "a simultaneous cut points at wires")
         if len(set(slots)) != len(slots):
             raise r.fail("slots", "a wire is listed twice")
-        if r.bool("success"):
+        success = r.bool("success")
+        if self.exploded(r, raw, success, forbidden=("tokens",)):
+            if value == YELLOW:
+                raise r.fail("exploded", "a failed cut of the yellows (M48) places true tokens; it does not explode")
+            return MultiCut(actor, value, tuple(slots), False, exploded=True)
+        if success:
             if "tokens" in raw:
                 raise r.fail("tokens", "only a failed simultaneous cut (M48) places tokens")
             return MultiCut(actor, value, tuple(slots), True)
         if "tokens" not in raw:
-            raise r.fail("tokens", "a failed simultaneous cut (M48) places a true token on every wire; other "
-                                   "missions explode")
+            raise r.fail("tokens", 'a failed simultaneous cut places a true token on every wire (M48) or explodes '
+                                   '("exploded": true: M13, M23, M39, M46)')
         tokens = tuple(self.value(r, "tokens", t) for t in r.list("tokens"))
         if len(tokens) != len(slots):
             raise r.fail("tokens", f"one token per wire ({len(slots)})")
@@ -807,19 +849,24 @@ class _EventParser:
         return MultiCut(actor, value, tuple(slots), False, tokens)
 
     def tripwire(self, raw: Any, where: str, i: int) -> Tripwire:
-        r = _Reader(raw, where, i, {"type", "actor", "target", "success", "token"}, {"actor", "target", "success"})
+        r = _Reader(raw, where, i, {"type", "actor", "target", "success", "token", "exploded"},
+                    {"actor", "target", "success"})
         actor = self.actor(r)
         target = self.uncut(r, "target", self.slot(r, "target", raw["target"]))
         if target.player == actor:
             raise r.fail("target", "a tripwire call points at a teammate's wire")
         if not self.deck.keys_of_value(YELLOW):
             raise r.fail("type", "no yellow wire is in play")
-        if r.bool("success"):
+        success = r.bool("success")
+        if self.exploded(r, raw, success, forbidden=("token",)):
+            return Tripwire(actor, target, False, exploded=True)
+        if success:
             if "token" in raw:
                 raise r.fail("token", "only a failed call places a token")
             return Tripwire(actor, target, True)
         if "token" not in raw:
-            raise r.fail("token", "a failed tripwire call places the target's true blue value")
+            raise r.fail("token", 'a failed tripwire call places the target\'s true blue value, or "exploded": true '
+                                  "(a red target)")
         return Tripwire(actor, target, False, self.value(r, "token", raw["token"], blue=True))
 
     def equipment(self, raw: Any, where: str, i: int) -> Equipment:

@@ -23,7 +23,7 @@ Gameplay = int | str  # blue number, "yellow" or "red"
 Slot = tuple[int, int, int]  # (player, stand, slot)
 
 OPTIONS = ("players", "stands", "sizes", "wires", "me", "turns", "setup_tokens",
-           "keys_prob", "no_info_prob", "move_weights", "full")
+           "keys_prob", "no_info_prob", "move_weights", "explode", "full")
 DEFAULT_MOVE_WEIGHTS = {"success": 5.0, "failure": 2.0, "solo": 2.0, "reveal_red": 1.0}
 
 
@@ -192,6 +192,17 @@ class _Game:
             moves["reveal_red"].append(({"type": "reveal_red", "actor": actor, "slots": slots}, mine))
         return moves
 
+    def explosions(self) -> list[dict[str, Any]]:
+        """Dual cuts that would explode now: a player holding some value calls it on a teammate's red wire."""
+        out = []
+        for actor in range(len(self.deal)):
+            held = sorted({self.g(s) for s in self.uncut(actor)} - {"red"}, key=str)
+            for q in range(len(self.deal)):
+                if q != actor and held:
+                    out += [{"type": "dual_cut", "actor": actor, "target": _at(t), "value": v, "success": False,
+                             "exploded": True} for t in self.uncut(q) if self.g(t) == "red" for v in held]
+        return out
+
     def play(self, turns: int, weights: dict[str, float]) -> None:
         """Up to ``turns`` turns in seat order, skipping players with no legal move."""
         players = len(self.deal)
@@ -232,6 +243,8 @@ def random_game(rng: random.Random, **options: Any) -> tuple[dict[str, Any], lis
       keys_prob: chance that a dual-cut success records the printed keys (0.5).
       no_info_prob: chance that a dual-cut failure has token null (0.1).
       move_weights: relative weights of "success", "failure", "solo", "reveal_red".
+      explode: the chance (default 0) that the game then ends by an explosion
+        (a dual cut on a red wire), when one is possible: the last event.
       full: a dict of ``random_full_game`` options: play a full-rules game
         instead (X / flipped stands, Nano, equipment and mission events); the
         other options given here (players, stands, wires, me, turns,
@@ -241,7 +254,7 @@ def random_game(rng: random.Random, **options: Any) -> tuple[dict[str, Any], lis
     if unknown:
         raise TypeError(f"unknown options {sorted(unknown)}")
     if "full" in options:
-        passed = {k: options[k] for k in ("players", "stands", "wires", "me", "turns", "setup_tokens")
+        passed = {k: options[k] for k in ("players", "stands", "wires", "me", "turns", "setup_tokens", "explode")
                   if k in options}
         return random_full_game(rng, **passed, **options["full"])
     layout = options.get("stands")
@@ -284,7 +297,17 @@ def random_game(rng: random.Random, **options: Any) -> tuple[dict[str, Any], lis
     if me is not False and me is not None:
         observer = rng.randrange(len(layout)) if me is True else me
         table["me"] = {"player": observer, "stands": [list(h) for h in deal[observer]]}
+    _end_by_explosion(rng, table, options.get("explode", 0.0), game.explosions)
     return table, deal
+
+
+def _end_by_explosion(rng: random.Random, table: dict[str, Any], chance: float, explosions: Any) -> None:
+    """With probability ``chance``, append an explosion as the game's last event (drawn last, so that
+    the rest of a seed's game does not depend on ``chance``)."""
+    if chance and rng.random() < chance:
+        options = explosions()
+        if options:
+            table["events"].append(rng.choice(options))
 
 
 # ------------------------------------------------------------------ full rules
@@ -747,6 +770,44 @@ class _FullGame:
             return out
         raise ValueError(f"unknown event kind {kind!r}")
 
+    def explosions(self) -> list[dict[str, Any]]:
+        """Events that would explode now (rules.md §3.1, §5, §6): a dual cut, tripwire call or
+        detector on red (or counts-as-red) wires, a failed special action, an own flipped wire
+        (M38/M56) that is not the value called on a matching target."""
+        rng, out = self.rng, []
+        yellow = any(gameplay(k) == "yellow" for k in self.key)
+        for actor in range(self.players()):
+            held = sorted(self.held(actor), key=str)
+            blues = [v for v in held if isinstance(v, int)]
+            for t in self.teammates_wires(actor, False):
+                if self.red(t):
+                    if held:
+                        out.append({"type": "dual_cut", "actor": actor, "target": self.addr(t),
+                                    "value": rng.choice(held), "success": False, "exploded": True})
+                    if yellow:
+                        out.append({"type": "tripwire", "actor": actor, "target": self.addr(t), "success": False,
+                                    "exploded": True})
+                    continue
+                for f in self.hand(actor):
+                    if self.flipped_owner.get(f) == actor and self.g(f) != self.g(t):
+                        out.append({"type": "dual_cut", "actor": actor, "target": self.addr(t), "value": self.g(t),
+                                    "success": True, "actor_slot": self.own(f), "exploded": True})
+            for i, (q, _) in enumerate(self.stands):
+                reds = [w for w in self.layout[i] if w not in self.cut and w not in self.special and self.red(w)]
+                if q != actor and blues and len(reds) >= 2:
+                    out.append({"type": "detector", "actor": actor, "kind": "double", "value": rng.choice(blues),
+                                "targets": [self.addr(w) for w in sorted(rng.sample(reds, 2), key=self.layout[i].index)],
+                                "success": False, "exploded": True})
+            pool = self.all_uncut()
+            values = sorted({self.g(w) for w in pool} - {"yellow"}, key=str)
+            if len(pool) >= 2 and values:
+                v = rng.choice(values)
+                ws = rng.sample(pool, rng.randint(2, min(3, len(pool))))
+                if not all(self.g(w) == v for w in ws):
+                    out.append({"type": "multi_cut", "actor": actor, "value": v, "slots": [self.addr(w) for w in ws],
+                                "success": False, "exploded": True})
+        return out
+
     def setup_tokens(self) -> None:
         for p in range(self.players()):
             options = self.candidates("post_it", p)
@@ -806,7 +867,7 @@ def random_full_game(rng: random.Random, *, players: int | None = None, total: i
                      token_mode: str = "value", setup_tokens: bool | None = None,
                      kinds: dict[str, float] | None = None, turns: int | None = None,
                      me: Any = None, wires: dict[str, Any] | None = None,
-                     stands: list[list[int]] | None = None) -> tuple[dict[str, Any], Deal]:
+                     stands: list[list[int]] | None = None, explode: float = 0.15) -> tuple[dict[str, Any], Deal]:
     """A random legal full-rules game: ``(table, deal)`` (see :class:`Deal`).
 
     special: None, "x_any", "x_blue", "flip1", "flip2", "lowhigh" (M64 2-stand
@@ -817,6 +878,8 @@ def random_full_game(rng: random.Random, *, players: int | None = None, total: i
     kinds: weights of the event kinds in FULL_KINDS (default: all equal).
     me: True / False / player index (default 50/50); the observer's "seen"
       lists teammates' flipped wires and every wire moved into their hand.
+    explode: the chance that the game then ends by an explosion (the last
+      event, when one is possible: :meth:`_FullGame.explosions`).
     """
     players = players or rng.randint(2, 4)
     if stands is None:
@@ -879,4 +942,5 @@ def random_full_game(rng: random.Random, *, players: int | None = None, total: i
         table["me"] = {"player": obs, "stands": mine}
         if seen:
             table["me"]["seen"] = seen
+    _end_by_explosion(rng, table, explode, game.explosions)
     return table, deal

@@ -371,8 +371,11 @@ def _replay(t: Table, keys: list[Key], upto: int | None = None) -> tuple[set[int
         return [_norm_value(v) for v in ev["values"]] if "values" in ev else [_norm_value(ev["value"])]
 
     events = t.events if upto is None else t.events[:upto]
-    for ev in events:
+    for n, ev in enumerate(events):
         kind = ev["type"]
+        if n and events[n - 1].get("exploded"):
+            raise ValueError("an event after the bomb exploded")
+        boom = bool(ev.get("exploded"))  # the bomb exploded: nothing is cut, the game is over
         if kind == "info_token":
             w = board.at(ev["at"])
             if "parity" in ev:
@@ -404,7 +407,13 @@ def _replay(t: Table, keys: list[Key], upto: int | None = None) -> tuple[set[int
                     return None
                 hit = targets[0] if kind == "dual_cut" else board.at(ev["cut"])
                 mine = board.at(ev["actor_slot"], actor)
-                if hit not in targets or mine in cut or g(hit) != value or g(mine) != value:
+                if hit not in targets or mine in cut or g(hit) != value:
+                    return None
+                if boom:  # M38/M56: the actor's own flipped wire, cut as the value, was not it
+                    if g(mine) == value:
+                        return None
+                    continue
+                if g(mine) != value:
                     return None
                 ks = ev.get("keys")
                 if ks is not None and (keys[hit] != norm_key(ks["target"]) or keys[mine] != norm_key(ks["actor"])):
@@ -414,7 +423,10 @@ def _replay(t: Table, keys: list[Key], upto: int | None = None) -> tuple[set[int
                 if any(g(w) in values for w in targets):
                     return None
                 token = ev.get("token")
-                if token is None and ev.get("stabilizer"):
+                if boom:  # every target red (or counting as red): the bomb exploded
+                    if not all(red(w) for w in targets):
+                        return None
+                elif token is None and ev.get("stabilizer"):
                     if not all(red(w) for w in targets):
                         return None
                 elif kind == "dual_cut":
@@ -510,6 +522,9 @@ def _replay(t: Table, keys: list[Key], upto: int | None = None) -> tuple[set[int
                 if any(g(w) != v for w in listed):
                     return None
                 cut |= set(listed)
+            elif boom:  # M13/M23/M39/M46: not every listed wire is v
+                if all(g(w) == v for w in listed):
+                    return None
             else:
                 tokens = [_norm_value(x) for x in ev["tokens"]]
                 if len(tokens) != len(listed) or all(x == v for x in tokens):
@@ -525,6 +540,9 @@ def _replay(t: Table, keys: list[Key], upto: int | None = None) -> tuple[set[int
                 if g(w) != "yellow":
                     return None
                 cut.add(w)
+            elif boom:
+                if not red(w):
+                    return None
             elif g(w) == "yellow" or red(w) or g(w) != _norm_value(ev["token"]):
                 return None
         else:
@@ -606,13 +624,16 @@ def _static_allowed(t: Table, upto: int | None = None) -> dict[int, set[Key]]:
             value = _norm_value(ev["cut_value"] if "values" in ev else ev["value"])
             hit = at(ev["target"]) if kind == "dual_cut" else at(ev["cut"])
             restrict(hit, of_value(value))
-            restrict(at(ev["actor_slot"], ev["actor"]), of_value(value))
+            mine = of_value(value)
+            restrict(at(ev["actor_slot"], ev["actor"]), every_key - mine if ev.get("exploded") else mine)
         elif kind == "dual_cut":
             w = at(ev["target"])
             values = ev.get("values", [ev.get("value")])
             restrict(w, {k for k in every_key if gameplay(k) not in values})
             token = ev.get("token")
-            if token is None and ev.get("stabilizer"):
+            if ev.get("exploded"):
+                restrict(w, reds)
+            elif token is None and ev.get("stabilizer"):
                 restrict(w, reds)
             else:
                 restrict(w, every_key - reds)
@@ -631,9 +652,11 @@ def _static_allowed(t: Table, upto: int | None = None) -> dict[int, set[Key]]:
         elif kind == "disintegrator" or (kind == "multi_cut" and ev["success"]):
             for a in ev["slots"]:
                 restrict(at(a), of_value(_norm_value(ev["value"])))
-        elif kind == "multi_cut":
+        elif kind == "multi_cut" and not ev.get("exploded"):
             for a, x in zip(ev["slots"], ev["tokens"]):
                 restrict(at(a), of_value(_norm_value(x)))
+        elif kind == "tripwire" and ev.get("exploded"):
+            restrict(at(ev["target"]), reds)
         elif kind == "tripwire":
             restrict(at(ev["target"]), of_value("yellow" if ev["success"] else _norm_value(ev["token"])))
     return allowed

@@ -66,6 +66,10 @@ SCENARIOS: dict[str, dict[str, Any]] = {
     "nano_solo": {"nano": 2, "kinds": _focus("nano", "solo", "multi_cut", "disintegrator", "reveal_red")},
     "counts_as_red_detector": {"counts_as_red": True, "kinds": _focus("detector", "xy", "failure", "stabilizer")},
     "me_seen_moves": {"special": "mixed", "nano": 1, "me": True, "kinds": _focus("move", "nano", "swap")},
+    # games that end by an explosion (docs/table-format.md, "Explosions"); the others end so 15% of the time
+    "explosion": {"explode": 1.0},
+    "explosion_flipped": {"special": "flip1", "explode": 1.0},
+    "explosion_counts_as_red": {"counts_as_red": True, "total": 10, "explode": 1.0},
     # larger tables: 14 and 16 wires, every kind
     "large_14": {"total": 14, "special": "mixed", "nano": 1, "players": 3},
     "large_16": {"total": 16, "special": "mixed", "players": 4, "turns": 8},
@@ -161,7 +165,7 @@ def _falsify(ev: dict[str, Any], rng: random.Random, blues: list[int]) -> dict[s
         if ev["count"] == 0:  # one more might exceed the colour's wires in play (refused)
             return None
         ev["count"] -= 1
-    elif kind == "tripwire" and not ev["success"]:
+    elif kind == "tripwire" and not ev["success"] and "token" in ev:
         others = [v for v in blues if v != ev["token"]]
         if not others:
             return None
@@ -303,6 +307,14 @@ READING_CASES: dict[str, dict[str, Any]] = {
     "disintegrator: X wires say nothing": {
         "players": _players([{"size": 3, "x_slot": "any"}], [3]), "wires": _D,
         "events": [{"type": "disintegrator", "value": 3, "slots": [_at(1, 0, 2)]}]},
+    "M13 failed special action: not both red": {
+        "players": _players([2], [2]), "wires": {"deck": {"1": 2, "1.5": 1, "2.5": 1}},
+        "events": [{"type": "multi_cut", "actor": 0, "value": "red", "slots": [_at(1, 0, 0), _at(1, 0, 1)],
+                    "success": False, "exploded": True}]},
+    "M11: an explosion on the Number value": {
+        "players": _players([3], [4]), "wires": _M11,
+        "events": [{"type": "dual_cut", "actor": 0, "target": _at(1, 0, 3), "value": 1, "success": False,
+                    "exploded": True}]},
     "M48 failure tokens": {
         "players": _players([3], [3]), "wires": {"deck": {"1": 2, "2": 2, "1.1": 1, "2.1": 1}},
         "events": [{"type": "multi_cut", "actor": 0, "value": "yellow", "slots": [_at(1, 0, 1), _at(1, 0, 2)],
