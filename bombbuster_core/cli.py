@@ -188,6 +188,13 @@ def nonnegative(raw: str) -> int:
     return n
 
 
+def positive(raw: str) -> int:
+    n = int(raw)
+    if n < 1:
+        raise ValueError(raw)
+    return n
+
+
 def budget(raw: str) -> int | None:
     return None if raw == "none" else nonnegative(raw)
 
@@ -232,7 +239,7 @@ def _suggest(table: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _sim_arguments(p_sa: argparse.ArgumentParser, p_to: argparse.ArgumentParser) -> None:
-    from .sim.policies import POLICIES
+    from .sim.policies import DEALS, DEPTH, POLICIES, WIDTH
 
     p_sa.add_argument("table", help="table file, format 1 (JSON)")
     p_sa.add_argument("--n", type=nonnegative, required=True, help="number of deals")
@@ -247,6 +254,13 @@ def _sim_arguments(p_sa: argparse.ArgumentParser, p_to: argparse.ArgumentParser)
     p_to.add_argument("--jobs", type=nonnegative, default=1, help="worker processes (same numbers for any value)")
     p_to.add_argument("--json", action="store_true", help="print the summary as JSON")
     p_to.add_argument("--save", help="directory for every game's table file and hidden deal")
+    p_to.add_argument("--deals", type=positive, default=DEALS, help=f"lookahead: deals sampled per decision ({DEALS})")
+    p_to.add_argument("--depth", type=positive, default=DEPTH, help=f"lookahead: turns per rollout ({DEPTH})")
+    p_to.add_argument("--width", type=positive, default=WIDTH,
+                      help=f"lookahead: calls compared, greedy's included, plus its best detector use ({WIDTH})")
+    p_to.add_argument("--log", help="append every finished game's record to this file (JSON lines)")
+    p_to.add_argument("--from-log", help="print the summary of the games a --log file holds for every --policy "
+                      "(a run stopped early) instead of playing")
 
 
 def _sample(table: Any, args: argparse.Namespace) -> int:
@@ -273,16 +287,24 @@ def _sample(table: Any, args: argparse.Namespace) -> int:
 
 def _tournament(args: argparse.Namespace) -> int:
     from .sim.game import SimError
-    from .sim.tournament import progress_bar, run, summary, text
+    from .sim.tournament import progress_bar, read_log, run, summary, text
     from .missions import MissionError
 
     policies = list(dict.fromkeys(args.policy))
-    try:
-        records = run(args.mission, args.players, args.games, policies, seed=args.seed, jobs=args.jobs,
-                      save=args.save, progress=progress_bar if args.games else None)
-    except (SimError, MissionError) as e:
-        _emit({"error": str(e)})
-        return 2
+    if args.from_log:
+        try:
+            records = read_log(args.from_log, policies)
+        except (OSError, ValueError, KeyError) as e:  # not a log file
+            _emit({"error": f"--from-log {args.from_log}: {e}"})
+            return 2
+    else:
+        try:
+            records = run(args.mission, args.players, args.games, policies, seed=args.seed, jobs=args.jobs,
+                          save=args.save, progress=progress_bar if args.games else None,
+                          lookahead={"deals": args.deals, "depth": args.depth, "width": args.width}, log=args.log)
+        except (SimError, MissionError) as e:
+            _emit({"error": str(e)})
+            return 2
     result = summary(records, policies)
     if args.json:
         _emit(result)

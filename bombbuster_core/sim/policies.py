@@ -35,6 +35,8 @@ import math
 import random
 from math import comb
 
+from ..analysis import beliefs
+from ..record import Record
 from ..suggest import Policy as Ranking, suggest
 from ..table import Table, load_table
 from ..wires import RED, YELLOW, Key, Value, parse_key, value_of
@@ -287,6 +289,63 @@ def heuristic_move(game: Game, rng: random.Random, red_cap: float = RED_CAP) -> 
     return DualCut(rng.choice(targets), rng.choice(sorted(held, key=str)))
 
 
+def exact_move(game: Game, rng: random.Random, red_cap: float = RED_CAP) -> Action:
+    """The rollout policy: greedy from the mover's own view of ``game`` with exact marginals.
+
+    One columns analysis of the mover's table file (their own wires in the
+    rollout's deal plus the public events; never the other hands): reveal
+    reds or a solo cut when certain, else the call with the highest exact
+    P(success) within the red cap.  The Double Detector (while the mover has
+    it) on a teammate stand's two likeliest wires of a value when its success
+    odds beat the best call's; those odds read the two wires as independent
+    (1 - (1 - p1)(1 - p2)), an estimate that only steers the rollout — one
+    analysis per turn, no joint (suggest.py computes the exact joint for the
+    decision itself).
+    """
+    p = game.turn
+    held = sorted({value_of(game.key(x)) for x in game.uncut(p)} - {RED}, key=str)
+    if not held:
+        return RevealRed(p)
+    table = load_table(game.table(p))
+    b, board, deck = beliefs(table), table.board(), table.deck
+    keys = {v: deck.keys_of_value(v) for v in held}
+    reds = deck.keys_of_value(RED)
+    possible: set[Value] = set()
+    best: tuple[tuple[Any, ...], Action] | None = None
+    pairs: list[tuple[float, Action]] = []
+    detector = "no_double_detector" not in game.tags and p not in game.detectors_used
+    for q in range(game.players):
+        if q == p:
+            continue
+        stand_best: dict[tuple[int, Value], list[tuple[float, Slot]]] = {}
+        for x in game.uncut(q):
+            probs = b.probabilities(board.wire(*x))
+            risk = sum(w for k, w in probs.items() if k in reds)
+            for v in held:
+                pv = sum(w for k, w in probs.items() if k in keys[v])
+                if pv <= 0:
+                    continue
+                possible.add(v)
+                score = (risk <= red_cap, pv, -risk, rng.random())
+                if best is None or score > best[0]:
+                    best = (score, DualCut(x, v))
+                if detector and isinstance(v, int):
+                    stand_best.setdefault((x[1], v), []).append((pv, x))
+        for (_, v), hits in stand_best.items():
+            if len(hits) > 1:
+                (p1, a), (p2, c) = sorted(hits, reverse=True)[:2]
+                pairs.append((1 - (1 - p1) * (1 - p2), DoubleDetector(tuple(sorted((a, c))), v)))
+    for v in held:
+        if v not in possible:
+            return SoloCut(v)
+    assert best is not None  # a value held and possible somewhere
+    if pairs and best[0][1] < 1:
+        p_pair, pair = max(pairs, key=lambda t: t[0])
+        if p_pair > best[0][1]:
+            return pair
+    return best[1]
+
+
 def leaf_value(game: Game) -> float:
     """An unfinished rollout's worth: half the share of wires cut, half the detonator's margin."""
     wires = sum(len(row) for rows in game.hands for row in rows)
@@ -301,73 +360,127 @@ def outcome_value(game: Game) -> float:
     return leaf_value(game)
 
 
+# Default budget of a lookahead decision (CPython on this machine: bench/bench_sim.py).
+DEALS, DEPTH, WIDTH, Z = 16, 4, 3, 1.0
+
+
+class Decision(Record):
+    """A lookahead decision: the move, its suggestion (JSON), the deals drawn, every candidate's estimate."""
+
+    __slots__ = ("action", "suggestion", "deals", "candidates")
+    action: Action
+    suggestion: dict[str, Any]
+    deals: int
+    candidates: list[dict[str, Any]]  # suggestion JSON + "worth", "gain" (over greedy's move) and its "se"
+
+    def __init__(self, action: Action, suggestion: dict[str, Any], deals: int, candidates: list[dict[str, Any]]):
+        super().__init__(action, suggestion, deals, candidates)
+
+
 class LookaheadPolicy(SuggestPolicy):
+    """Greedy's candidates replayed on exactly sampled deals (module docstring)."""
+
     name = "lookahead"
 
-    def __init__(self, rng: random.Random, deals: int = 8, depth: int = 10, width: int = 4, z: float = 2.0):
+    def __init__(self, rng: random.Random, deals: int = DEALS, depth: int = DEPTH, width: int = WIDTH,
+                 z: float = Z):
         super().__init__(rng)
+        if deals < 1 or depth < 1 or width < 1:
+            raise ValueError("lookahead: deals, depth and width must be at least 1")
         self.deals, self.depth, self.width, self.z = deals, depth, width, z
 
     def move(self, view: View) -> Action:
+        return self.decide(view).action
+
+    def decide(self, view: View) -> Decision:
         detector = view.has_detector()
         ranked = self.ranking(view, ("double_detector",) if detector else ())
-        if ranked[0]["certain"]:
-            return action_of(ranked[0], view.player)
         base = choice(ranked)
-        chosen = [base] + [s for s in ranked if s is not base and s["kind"] == "dual_cut"
-                           and s["p_red"] <= RED_CAP][: self.width - 1]
-        chosen += [s for s in ranked if s is not base and s["kind"] == "double_detector"
-                   and s["p_red"] <= RED_CAP][:1]
+        if base["certain"]:
+            return Decision(action_of(base, view.player), base, 0, [])
+        safe = [s for s in ranked if s is not base and s["p_red"] <= RED_CAP]
+        chosen = [base] + [s for s in safe if s["kind"] == "dual_cut"][: self.width - 1]
+        chosen += [s for s in safe if s["kind"] == "double_detector"][:1]
         if len(chosen) == 1:
-            return action_of(chosen[0], view.player)
-        candidates = [action_of(s, view.player) for s in chosen]
+            return Decision(action_of(base, view.player), base, 0, [])
+        actions = [action_of(s, view.player) for s in chosen]
+        values = self.rollouts(view, actions)
+        (score0, _), *_ = estimates = [_stratified(s, v) for s, v in zip(chosen, values)]
+        rows, best, gain = [], 0, 0.0
+        for i, (s, (score, _)) in enumerate(zip(chosen, estimates)):
+            se = _paired_se(chosen[0], values[0], s, values[i]) if i else 0.0
+            rows.append({**s, "worth": score, "gain": score - score0, "se": se})
+            # Greedy's move stays unless another's gain clears z paired standard errors:
+            # the largest of several noisy estimates flatters its move.
+            if i and score - score0 > self.z * se and score - score0 > gain:
+                best, gain = i, score - score0
+        return Decision(actions[best], rows[best], self.deals, rows)
+
+    def rollouts(self, view: View, actions: list[Action]) -> list[list[tuple[str, float]]]:
+        """Per action, per sampled deal: (its immediate outcome, the rollout's value).
+
+        Common random numbers: every action meets the same deals and, on each
+        deal, the same rollout seed (paired comparison).  The deals come from
+        the view's exact posterior; after the action each player in turn plays
+        :func:`exact_move` from their own view of the imagined deal for
+        ``depth - 1`` turns; an unfinished game is worth :func:`leaf_value`.
+        """
         deals = sample(view.table, self.deals, self.rng)
         seeds = [self.rng.randrange(2**31) for _ in deals]
         tags = view.tags()
-        # Per candidate and immediate outcome (success / failure): the rollout values.
-        strata: list[dict[bool, list[float]]] = [{True: [], False: []} for _ in candidates]
+        out: list[list[tuple[str, float]]] = [[] for _ in actions]
         for deal, seed in zip(deals, seeds):
             stands = [[parse_key(k) for k in row] for row in deal["stands"]]
-            for i, action in enumerate(candidates):
-                rng = random.Random(seed)  # the same teammates' choices for every candidate
+            for i, action in enumerate(actions):
+                rng = random.Random(seed)
                 game = Game.restore(view.raw, stands, view.player, rng, tags)
                 game.play(action)
                 if game.result == "red":
-                    continue  # weighted by the exact P(red) below
-                stratum = strata[i][game.events[-1]["success"]]
+                    out[i].append(("red", 0.0))
+                    continue
+                outcome = "success" if game.events[-1]["success"] else "failure"
                 for _ in range(self.depth - 1):
                     if game.over:
                         break
-                    game.play(heuristic_move(game, rng))
-                stratum.append(outcome_value(game))
-        (first, first_se), *others = [_stratified(s, row) for s, row in zip(chosen, strata)]
-        # Leave greedy's move only for a gain the rollouts show clearly: the largest of
-        # several noisy estimates flatters its move.
-        best, gain = 0, 0.0
-        for i, (score, se) in enumerate(others, 1):
-            if score - first > self.z * math.hypot(se, first_se) and score - first > gain:
-                best, gain = i, score - first
-        return candidates[best]
+                    game.play(exact_move(game, rng))
+                out[i].append((outcome, outcome_value(game)))
+        return out
 
 
-def _stratified(suggestion: dict[str, Any], strata: dict[bool, list[float]]) -> tuple[float, float]:
-    """E[value] = P(success) E[value | success] + P(failure) E[value | failure] (a red cut is worth 0)
-    and its standard error, with the exact probabilities and the rollouts' conditional means
-    (deals drawn from the posterior that fall in an outcome are draws from the posterior given
-    it).  An outcome no deal fell in takes the other's values."""
-    filled = {o: values for o, values in strata.items() if values}
-    if not filled:
-        return 0.0, 0.0
-    pooled = [v for values in filled.values() for v in values]
-    p = {True: suggestion["p_success"], False: max(0.0, 1.0 - suggestion["p_success"] - suggestion["p_red"])}
-    score = variance = 0.0
-    for outcome, weight in p.items():
-        values = filled.get(outcome, pooled)
-        mean = sum(values) / len(values)
-        spread = sum((v - mean) ** 2 for v in values) / (len(values) - 1) if len(values) > 1 else 0.25
-        score += weight * mean
-        variance += weight * weight * spread / len(values)
-    return score, math.sqrt(variance)
+def _weights(suggestion: dict[str, Any]) -> dict[str, float]:
+    """The exact probabilities of a move's immediate outcomes."""
+    p_success, p_red = suggestion["p_success"], suggestion["p_red"]
+    return {"success": p_success, "failure": max(0.0, 1.0 - p_success - p_red), "red": p_red}
+
+
+def _strata(values: list[tuple[str, float]]) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {}
+    for outcome, v in values:
+        out.setdefault(outcome, []).append(v)
+    return out
+
+
+def _stratified(suggestion: dict[str, Any], values: list[tuple[str, float]]) -> tuple[float, dict[str, float]]:
+    """E[value] = sum over outcomes of its exact probability times the rollouts' mean in it (a red
+    cut is worth 0; deals of the posterior that fall in an outcome are draws from the posterior
+    given it), and the mean used per outcome.  An outcome no deal fell in takes all rollouts' mean."""
+    strata = _strata(values)
+    pooled = sum(v for _, v in values) / len(values)
+    means = {o: (sum(strata[o]) / len(strata[o]) if o in strata else pooled) for o in ("success", "failure")}
+    means["red"] = 0.0
+    return sum(w * means[o] for o, w in _weights(suggestion).items()), means
+
+
+def _paired_se(sa: dict[str, Any], va: list[tuple[str, float]], sb: dict[str, Any],
+               vb: list[tuple[str, float]]) -> float:
+    """Standard error of value(b) - value(a) over the same deals (delta method): each deal's
+    contribution to a stratified mean, centred, differenced between the two moves."""
+    def contributions(s: dict[str, Any], values: list[tuple[str, float]]) -> list[float]:
+        weights, (_, means), strata = _weights(s), _stratified(s, values), _strata(values)
+        return [weights[o] * (v - means[o]) / len(strata[o]) if o != "red" else 0.0 for o, v in values]
+
+    ca, cb = contributions(sa, va), contributions(sb, vb)
+    return math.sqrt(sum((b - a) ** 2 for a, b in zip(ca, cb)))
 
 
 POLICIES: dict[str, type[BasePolicy]] = {cls.name: cls for cls in (

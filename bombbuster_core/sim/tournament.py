@@ -53,11 +53,12 @@ def paired_difference(a: list[int], b: list[int], z: float = Z95) -> tuple[float
     return mean, mean - half, mean + half
 
 
-def play_game(task: tuple[int, int, int, str, int, str | None]) -> dict[str, Any]:
-    """One game of one policy: (mission, players, seed, policy, index, save dir) -> its record."""
-    mission, players, seed, name, index, save = task
+def play_game(task: tuple[int, int, int, str, int, str | None, dict[str, Any]]) -> dict[str, Any]:
+    """One game of one policy: (mission, players, seed, policy, index, save dir, the policy's options)
+    -> its record."""
+    mission, players, seed, name, index, save, options = task
     game = new_game(random.Random(f"{seed}-{index}"), mission=mission, players=players)
-    policy = POLICIES[name](random.Random(f"{seed}-{index}-{name}"))
+    policy = POLICIES[name](random.Random(f"{seed}-{index}-{name}"), **options)
     spent, decisions = 0.0, 0
     for p in game.setup_token_players():
         t0 = time.perf_counter()
@@ -83,22 +84,45 @@ def play_game(task: tuple[int, int, int, str, int, str | None]) -> dict[str, Any
 
 
 def run(mission: int, players: int, games: int, policies: list[str], seed: int = 0, jobs: int = 1,
-        save: str | None = None, progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
-    """Every (policy, game) record, sorted by policy order then game index."""
+        save: str | None = None, progress: Callable[[int, int], None] | None = None,
+        lookahead: dict[str, Any] | None = None, log: str | None = None) -> list[dict[str, Any]]:
+    """Every (policy, game) record, sorted by policy order then game index.  ``lookahead``: the
+    lookahead policy's budget (``deals``, ``depth``, ``width``; default: policies.py's).  ``log``: a
+    file that gets each record as a JSON line when its game ends, so a long run stopped early
+    still has its finished games (:func:`read_log`)."""
     unknown = [p for p in policies if p not in POLICIES]
     if unknown:
         raise ValueError(f"unknown policy {unknown[0]!r} (choose from {', '.join(POLICIES)})")
     if save:
         os.makedirs(save, exist_ok=True)
-    tasks = [(mission, players, seed, name, i, save) for i in range(games) for name in policies]
-    records = []
+    options = {name: dict(lookahead or {}) if name == "lookahead" else {} for name in policies}
+    tasks = [(mission, players, seed, name, i, save, options[name]) for i in range(games) for name in policies]
+    records: list[dict[str, Any]] = []
+    out = open(log, "a", encoding="utf-8") if log else None
+
+    def done(record: dict[str, Any]) -> None:
+        records.append(record)
+        if out:
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+        if progress:
+            progress(len(records), len(tasks))
+
     if progress:
         progress(0, len(tasks))
+    try:
+        _play(tasks, jobs, done)
+    finally:
+        if out:
+            out.close()
+    order = {name: i for i, name in enumerate(policies)}
+    return sorted(records, key=lambda r: (order[r["policy"]], r["game"]))
+
+
+def _play(tasks: list[tuple[Any, ...]], jobs: int, done: Callable[[dict[str, Any]], None]) -> None:
     if jobs <= 1:
         for task in tasks:
-            records.append(play_game(task))
-            if progress:
-                progress(len(records), len(tasks))
+            done(play_game(task))
     else:
         from concurrent.futures import ProcessPoolExecutor, as_completed  # not in Pyodide: jobs 1 there
 
@@ -106,11 +130,17 @@ def run(mission: int, players: int, games: int, policies: list[str], seed: int =
 
         with ProcessPoolExecutor(jobs, initializer=bind_to_parent, initargs=(os.getpid(),)) as pool:
             for future in as_completed([pool.submit(play_game, t) for t in tasks]):
-                records.append(future.result())
-                if progress:
-                    progress(len(records), len(tasks))
-    order = {name: i for i, name in enumerate(policies)}
-    return sorted(records, key=lambda r: (order[r["policy"]], r["game"]))
+                done(future.result())
+
+
+def read_log(path: str, policies: list[str]) -> list[dict[str, Any]]:
+    """The records of a :func:`run` log for the games every one of ``policies`` finished (a paired
+    comparison needs both sides of a game), sorted as :func:`run` sorts them."""
+    with open(path, encoding="utf-8") as f:
+        logged = [json.loads(line) for line in f if line.strip()]
+    by = {(r["policy"], r["game"]): r for r in logged if r["policy"] in policies}
+    games = sorted({g for _, g in by if all((name, g) in by for name in policies)})
+    return [by[name, g] for name in policies for g in games]
 
 
 def summary(records: list[dict[str, Any]], policies: list[str]) -> dict[str, Any]:

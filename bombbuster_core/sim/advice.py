@@ -1,0 +1,90 @@
+"""The lookahead policy's recommendation for one table file: the page's "Lookahead" mode.
+
+:func:`lookahead` answers the worker bridge's ``lookahead`` method: the
+table's ``me`` player decides from their own view, exactly as the
+``lookahead`` policy of the tournament (policies.py), with a budget of
+``deals`` sampled deals and rollouts of ``depth`` turns.  Its result has the
+shape of suggest.py's JSON, so the page lists it like the other modes: the
+chosen move first, then the other candidates by estimated value; each
+candidate carries ``worth`` (its estimated worth: 1 a win, 0 a loss, an
+unfinished rollout its leaf value), ``gain`` over greedy's move and the
+paired standard error ``se`` of that gain; ``deals`` says how many deals the
+decision drew (0 when a certain move or a single candidate needed none).
+
+The simulator plays the base game only, so a table it cannot replay is
+refused with a clear message (naming the event or rule), never approximated:
+equipment and mission events, X or flipped stands, Nano, counts-as-red
+Number cards, rule tags outside ``game.SUPPORTED_TAGS``, or no ``me``.
+The same table, budget and seed give the same answer.
+"""
+from __future__ import annotations
+
+import random
+
+from ..analysis import analyze, beliefs
+from ..beliefs import Inconsistent
+from ..table import load_table
+from .game import SUPPORTED_TAGS, SimError
+from .policies import DEALS, DEPTH, RED_CAP, WIDTH, LookaheadPolicy, View
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+PLAYED_EVENTS = frozenset({"info_token", "dual_cut", "detector", "solo_cut", "reveal_red"})
+# The page's bound: a phone answers within 10 s (budget figures: README, "Self-play").
+MAX_DEALS, MAX_DEPTH, MAX_WIDTH = 64, 8, 6
+
+
+def _count(params: dict[str, Any], name: str, default: int, top: int) -> int:
+    value = params.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
+        raise SimError(f"params: field {name!r} must be a whole number from 1 to {top}, not {value!r}")
+    return value
+
+
+def _playable(raw: dict[str, Any]) -> None:
+    """Refuse what the simulator cannot replay (module docstring)."""
+    if not isinstance(raw.get("me"), dict):
+        raise SimError("lookahead decides for the table's 'me' player: the table needs 'me' (your own wires)")
+    for p, pl in enumerate(raw["players"]):
+        if any(not isinstance(size, int) for size in pl["stands"]):
+            raise SimError(f"lookahead: player {p} has an X or flipped stand, which the simulator does not play")
+    if raw.get("nano") or "counts_as_red" in raw["wires"]:
+        raise SimError("lookahead: the simulator does not play Nano or counts-as-red Number cards")
+    tags = sorted(set(raw.get("meta", {}).get("rules", ())) - SUPPORTED_TAGS)
+    if tags:
+        raise SimError(f"lookahead: the simulator does not play the rule(s) {', '.join(tags)}")
+    for i, e in enumerate(raw["events"]):
+        if e["type"] not in PLAYED_EVENTS or (e["type"] == "detector" and e.get("kind") != "double"):
+            kind = e["type"] if e["type"] != "detector" else f"{e.get('kind')} detector"
+            raise SimError(f"lookahead: event {i} ({kind}) is beyond the base game the simulator plays")
+
+
+def lookahead(params: dict[str, Any]) -> dict[str, Any]:
+    """The bridge's ``lookahead``: params ``{"table", "deals"?, "depth"?, "width"?, "seed"?}``."""
+    unknown = sorted(set(params) - {"table", "deals", "depth", "width", "seed"})
+    if unknown:
+        raise SimError(f"params: unknown field {unknown[0]!r}")
+    if "table" not in params:
+        raise SimError("params: missing field 'table'")
+    deals = _count(params, "deals", DEALS, MAX_DEALS)
+    depth = _count(params, "depth", DEPTH, MAX_DEPTH)
+    width = _count(params, "width", WIDTH, MAX_WIDTH)
+    seed = params.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SimError(f"params: field 'seed' must be a whole number, not {seed!r}")
+    table = load_table(params["table"])  # strict validation first: its errors name the field
+    raw = params["table"]
+    _playable(raw)
+    player = table.me
+    try:
+        beliefs(table)
+    except Inconsistent:
+        return analyze(table)  # {"consistent": false, "error", "event"}, as the other modes
+    policy = LookaheadPolicy(random.Random(seed), deals=deals, depth=depth, width=width)
+    decision = policy.decide(View(raw, player))
+    picked = decision.suggestion
+    ordered = [picked] + sorted((r for r in decision.candidates if r is not picked), key=lambda r: -r["worth"])
+    return {"consistent": True, "player": player, "mode": "lookahead", "red_cap": RED_CAP, "deals": decision.deals,
+            "depth": depth, "width": width, "seed": seed, "suggestions": ordered}
