@@ -2,7 +2,8 @@
 touch) and laptop size: the game state derived from the log, a 4-player
 mission played from setup to the win announcement by taps, privacy-safe
 sharing with a QR code that an independent decoder (jsQR) reads back,
-readable slots, undo of deletes, games list, axe-core and the keyboard."""
+readable slots, undo of deletes, games list, axe-core and the keyboard; a
+loss by an explosion recorded, announced and undone."""
 from __future__ import annotations
 
 import base64
@@ -14,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import LAPTOP, PHONE, ROOT
-from e2e_helpers import open_app, sample_table, screenshot, slot, tap, touch_phone, wait_events
+from e2e_helpers import cli_analyze, export_table, open_app, sample_table, screenshot, slot, tap, touch_phone, wait_events
+from test_game_flow import displayed_matches_cli
 
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
@@ -187,6 +189,53 @@ def test_mission_1_played_to_the_win_on_a_phone(new_context, server):
     assert f"{failures} failure" in banner.inner_text()
     assert json.loads(page.locator("#validated").get_attribute("data-values")) == [1, 2, 3, 4, 5, 6]
     screenshot(page, "phone-mission-1-won")
+    assert not errors
+
+
+# ---------------------------------------------------------------- a loss by an explosion
+
+
+def test_a_red_cut_explodes_the_bomb_on_a_phone(new_context, server):
+    """Bob's dual cut hits the red wire: recorded by taps ("Red — the bomb exploded"), the loss
+    announced as an explosion (not the dial), the log says it, the recorder offers only undo and
+    edit; the exported table is what the CLI analyses; Undo brings the game back."""
+    page, errors = touch_phone(new_context)
+    table = sample_table()
+    open_app(page, share_link(server.url, table))
+    wait_events(page, 3)
+    assert page.locator("#turn").get_attribute("data-player") == "1"  # Bob, after Ann's cut
+    tap(page, ".recorder [data-action='dual_cut']")
+    slot(page, 2, 6).tap()  # Cy's 7th wire: it may be the red 5.5
+    tap(page, ".recorder .option[data-value='6']")
+    tap(page, ".recorder .option[data-value='false']")
+    explode = page.locator(".recorder .option[data-value='\"exploded\"']")
+    assert explode.inner_text() == "Red — the bomb exploded" and "contradicts" not in explode.get_attribute("class")
+    explode.tap()
+    wait_events(page, 4)
+    banner = page.locator(".game-over[data-result='lost'][data-cause='explosion']")
+    banner.wait_for(timeout=30_000)
+    assert "The bomb exploded at event 4" in banner.inner_text() and "detonator" not in banner.inner_text().lower()
+    assert page.locator(".dial").get_attribute("data-failures") == "1"  # the explosion is no dial move
+    assert page.locator("#turn").count() == 0
+    assert "red wire, the bomb exploded" in page.locator(".log li[data-index='3']").inner_text()
+    # Nothing more can be recorded: the recorder holds only undo/redo; a wire's sheet starts nothing.
+    actions = page.locator(".recorder button").evaluate_all("(bs) => bs.map((b) => b.dataset.action)")
+    assert actions == ["undo", "redo"]
+    assert page.locator(".recorder[data-over='explosion']").count() == 1
+    exported = export_table(page)
+    assert exported["events"][-1] == {"type": "dual_cut", "actor": 1, "target": {"player": 2, "stand": 0, "slot": 6},
+                                      "value": 6, "success": False, "exploded": True}
+    expected = cli_analyze(exported)
+    assert expected["slots"][2 * 13 + 6]["p"] == {"5.5": 1.0} and not expected["slots"][2 * 13 + 6]["cut"]
+    displayed_matches_cli(page, exported)
+    screenshot(page, "phone-exploded")
+    # Edit is still offered; Undo brings the game back, and the recorder with it.
+    assert page.locator(".log li[data-index='3'] [data-action='edit']").count() == 1
+    tap(page, ".recorder [data-action='undo']")
+    wait_events(page, 3)
+    assert page.locator(".game-over").count() == 0
+    assert page.locator("#turn").get_attribute("data-player") == "1"
+    assert page.locator(".recorder [data-action='dual_cut']").count() == 1
     assert not errors
 
 

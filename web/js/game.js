@@ -11,7 +11,7 @@ import { gameState } from "./gamestate.js";
 import { colourOf, describeEvent, label, possibleKeys, publicView, valueLabel } from "./model.js";
 import { addressIndex, replay, specialName, tileAt } from "./layout.js";
 import {
-  ACTIONS, DEPENDENT_FIELDS, EVENT_NAMES, actionById, actionOfEvent, draftFromEvent, eventFromDraft, optionColour, optionText,
+  ACTIONS, DEPENDENT_FIELDS, EVENT_NAMES, EXPLODED, actionById, actionOfEvent, draftFromEvent, eventFromDraft, optionColour, optionText,
   relevantActions, seenFromDraft, stepsFor,
 } from "./recorder.js";
 import { CancelledError } from "./engine.js";
@@ -34,7 +34,7 @@ const FIELD_NAMES = {
   actor_slot: "Own wire cut", keyTarget: "Teammate's yellow", keyActor: "Cutter's yellow", at: "Wire", slots: "Wires",
   from: "Wire taken", toStand: "Receiving stand", toIndex: "Lands at", a: "First wire", b: "Second wire",
   a_to: "First lands at", b_to: "Second lands at", seen: "Wire received", player: "Player", stand: "Stand",
-  values: "Values", count: "Count", answers: "Answers", next: "Plays next",
+  values: "Values", count: "Count", answers: "Answers", next: "Plays next", ownFlipped: "Own flipped wire",
 };
 export function fieldName(field) {
   if (FIELD_NAMES[field]) return FIELD_NAMES[field];
@@ -374,6 +374,7 @@ export class GameScreen {
   /** Start recording with one of the ACTIONS (its id), optionally pre-filled. */
   startDraft(actionId, prefill = {}) {
     closeSheet();
+    if (this.state().exploded !== null) return toast("The bomb exploded: the game is over. Undo or edit an event, or start a new game.");
     const action = actionById(actionId) || actionById("dual_cut");
     const preset = { ...(action.preset || {}) };
     if (preset.xy) preset.xyPreset = true;
@@ -673,8 +674,13 @@ export class GameScreen {
       h("span", { id: "validated", dataset: { values: JSON.stringify(state.validated) } }, state.validated.length ? state.validated.join(" · ") : "none yet"),
       h("span.state-label", {}, "Equipment unlocked"),
       h("span", { id: "unlocked", dataset: { values: JSON.stringify(state.unlocked) } }, state.unlocked.length ? state.unlocked.join(" · ") : "none yet")));
-    const banner = state.over ? h(`div.game-over.${state.won ? "won" : "lost"}`, { role: "alert", dataset: { result: state.won ? "won" : "lost" } },
-      h("h2", {}, state.won ? "Mission won! Every wire is cut." : "The bomb exploded: the mission is lost."),
+    const headline = state.won ? "Mission won! Every wire is cut."
+      : state.lostBy === "explosion" ? `The bomb exploded at event ${state.exploded + 1}: the mission is lost.`
+        : "The detonator reached the skull: the mission is lost.";
+    const banner = state.over ? h(`div.game-over.${state.won ? "won" : "lost"}`, {
+      role: "alert", dataset: { result: state.won ? "won" : "lost", cause: state.lostBy || "" },
+    }, h("h2", {}, headline),
+      state.lostBy === "explosion" ? h("p", {}, describeEvent(this.table.events[state.exploded], this.table)) : null,
       this.summary(state)) : null;
     return h("section.game-state", { "aria-label": "game state", dataset: { over: state.over ? (state.won ? "won" : "lost") : "" } }, banner, ...parts);
   }
@@ -902,6 +908,15 @@ export class GameScreen {
   }
 
   recorder() {
+    if (!this.draft && this.state().exploded !== null) {
+      // The core refuses any event after an explosion: only undo and edit remain (a restart is a new game).
+      return h("section.recorder.over", { "aria-label": "record an event", dataset: { over: "explosion" } },
+        h("p.hint", {}, "The game is over: nothing more can be recorded. Undo or edit an event below if it was recorded by mistake; "
+          + "a restarted mission is a new game (Games)."),
+        h("div.undo-redo", {},
+          h("button.secondary", { dataset: { action: "undo" }, disabled: !(this.game.past || []).length, onclick: () => this.undo() }, "↶ Undo"),
+          h("button.secondary", { dataset: { action: "redo" }, disabled: !(this.game.future || []).length, onclick: () => this.redo() }, "↷ Redo")));
+    }
     if (!this.draft) {
       return h("section.recorder", { "aria-label": "record an event" },
         this.actionButtons(),
@@ -1052,6 +1067,7 @@ export class GameScreen {
     for (const value of step.values) {
       if (typeof value === "number" && !keys.some((k) => Number(k) === value)) out.add(JSON.stringify(value));
       if (value === "yellow" && !keys.some((k) => colourOf(k) === "yellow")) out.add(JSON.stringify(value));
+      if (value === EXPLODED && !keys.some((k) => colourOf(k) === "red" || this.countsAsRed().includes(Number(k)))) out.add(JSON.stringify(value));
     }
     return out;
   }
@@ -1099,7 +1115,7 @@ export class GameScreen {
     if (d.b) parts.push(`⇄ ${this.slotName(d.b)}`);
     if (d.value !== undefined && d.type !== "dealt") parts.push(`value ${optionText(d.value)}`);
     if (d.value1 !== undefined) parts.push(`values ${optionText(d.value1)}${d.value2 !== undefined ? ` or ${optionText(d.value2)}` : ""}`);
-    if (d.success !== undefined) parts.push(d.success ? "success" : d.stabilizer ? "failed (Stabilizer)" : "failed");
+    if (d.success !== undefined) parts.push(d.success === EXPLODED ? "the bomb exploded" : d.success ? "success" : d.stabilizer ? "failed (Stabilizer)" : "failed");
     return parts.join(" · ");
   }
 

@@ -8,6 +8,12 @@
 // its value are cut, 4 for the double-numbered cards; the yellow card needs 2
 // yellows). No DOM, no engine calls.
 //
+// A loss comes two ways (rules.md §4): the dial reaches the skull, or the bomb
+// explodes at an event recorded with "exploded": true (a red wire cut, a
+// failed special action, M38/M56's own flipped wire: docs/table-format.md,
+// "Explosions"). An explosion ends the game at once; the core refuses any
+// later event, so the recorder offers only undo and edit then.
+//
 // Equipment events (docs/table-format.md `equipment`): the Rewinder moves the
 // dial back one space (never past its start); the Coffee Mug names the player
 // who plays next (then seat order from them); the other cards change neither.
@@ -67,6 +73,7 @@ export function dialStart(table) {
 
 /** Whether an event is a failure that moves the dial (+1), a success that moves it back (-1), or neither (0). */
 export function dialStep(event) {
+  if (event.exploded) return 0; // the game ends at once: no dial move
   if (event.type === "dual_cut" || event.type === "detector") return !event.success && !event.stabilizer ? 1 : 0;
   if (event.type === "tripwire") return event.success ? -1 : 1;
   if (event.type === "equipment" && event.card === "rewinder") return -1;
@@ -76,7 +83,8 @@ export function dialStep(event) {
 /**
  * The state after the first `upto` events (all by default):
  * {players, failures, limit, left, turn, lastActor, turns, cut: {value: count},
- *  validated: [v], unlocked: [label], wiresLeft, wiresTotal, won, lost, over, perPlayer: [{successes, failures, turns}]}.
+ *  validated: [v], unlocked: [label], wiresLeft, wiresTotal, won, lost, lostBy ("explosion" | "dial" | null),
+ *  exploded (the index of the event where the bomb exploded, or null), over, perPlayer: [{successes, failures, turns}]}.
  * `turn` is the player to move (null once the game is over or when nobody holds a wire).
  */
 export function gameState(table, upto = (table.events || []).length) {
@@ -100,7 +108,7 @@ export function gameState(table, upto = (table.events || []).length) {
       turns += 1;
       if (perPlayer[event.actor]) {
         perPlayer[event.actor].turns += 1;
-        if (event.success !== false && event.type !== "reveal_red") perPlayer[event.actor].successes += 1;
+        if (event.success !== false && !event.exploded && event.type !== "reveal_red") perPlayer[event.actor].successes += 1;
       }
     }
   });
@@ -119,7 +127,10 @@ export function gameState(table, upto = (table.events || []).length) {
     }
     if ((cut.yellow || 0) >= 2) unlocked.push("yellow");
   }
-  const lost = failures >= limit;
+  const at = events.findIndex((event) => event.exploded === true);
+  const exploded = at >= 0 ? at : null;
+  const lostBy = exploded !== null ? "explosion" : failures >= limit ? "dial" : null;
+  const lost = lostBy !== null;
   const won = !lost && wiresTotal > 0 && wiresLeft === 0;
   const over = won || lost;
   let turn = null;
@@ -132,6 +143,6 @@ export function gameState(table, upto = (table.events || []).length) {
   }
   return {
     players, failures, limit, room, dialNote, nextPlayer, left: Math.max(0, limit - failures), turn, lastActor, turns, cut,
-    validated, unlocked, wiresLeft, wiresTotal, wiresLeftOf, won, lost, over, perPlayer,
+    validated, unlocked, wiresLeft, wiresTotal, wiresLeftOf, won, lost, lostBy, exploded, over, perPlayer,
   };
 }

@@ -82,7 +82,11 @@ export function replay(table, upto = (table.events || []).length) {
       case "dual_cut":
       case "detector": {
         const target = event.type === "dual_cut" ? at(event.target) : at(event.cut);
-        if (event.success) {
+        if (event.exploded) {
+          // The bomb exploded: nothing is cut; a failure's target (every detector target) is red.
+          const reds = event.success ? [] : event.type === "dual_cut" ? [target] : (event.targets || []).map((slot) => at(slot));
+          reds.forEach((tile) => { if (tile) tile.red = true; });
+        } else if (event.success) {
           cut(target);
           cut(at(event.actor_slot, event.actor));
           if (target && event.keys && event.keys.target !== undefined) target.key = event.keys.target;
@@ -115,7 +119,10 @@ export function replay(table, upto = (table.events || []).length) {
         else (event.slots || []).forEach((slot, i) => token(at(slot), (event.tokens || [])[i]));
         break;
       case "tripwire":
-        if (event.success) cut(at(event.target));
+        if (event.exploded) {
+          const tile = at(event.target);
+          if (tile) tile.red = true;
+        } else if (event.success) cut(at(event.target));
         else token(at(event.target), event.token);
         break;
       case "label": {

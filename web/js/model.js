@@ -116,16 +116,21 @@ export function describeEvent(event, table) {
     case "dual_cut": {
       const equipment = [event.values ? "X or Y ray" : null, event.stabilizer ? "Stabilizer" : null].filter(Boolean);
       const head = `${who(event.actor)} cuts ${valuesText(event)} at ${slotName(table, event.target)}${equipment.length ? ` (${equipment.join(", ")})` : ""}`;
+      if (event.success && event.exploded) {
+        return `${head}: it matched, but own flipped wire ${own(event.actor, event.actor_slot)} did not: the bomb exploded`;
+      }
       if (event.success) {
         const value = event.cut_value !== undefined ? ` it was ${valueLabel(event.cut_value)};` : "";
         return `${head}: success,${value} own wire ${own(event.actor, event.actor_slot)}`;
       }
+      if (event.exploded) return `${head}: red wire, the bomb exploded`;
       if (event.stabilizer && (event.token === null || event.token === undefined)) return `${head}: failed, no token: it is red`;
       return `${head}: failed, ${tokenLabel(event.token)}`;
     }
     case "detector": {
       const head = `${who(event.actor)}: ${event.kind} detector, ${valuesText(event)} on ${(event.targets || []).map((t) => slotName(table, t)).join(", ")}`;
       if (event.success) return `${head}: success at ${slotName(table, event.cut)}, own wire ${own(event.actor, event.actor_slot)}`;
+      if (event.exploded) return `${head}: all red, the bomb exploded`;
       if (event.token === null || event.token === undefined) return `${head}: failed, no token${event.stabilizer ? ": all red" : ""}`;
       return `${head}: failed, ${tokenLabel(event.token)} on ${slotName(table, event.token_at)}`;
     }
@@ -155,9 +160,9 @@ export function describeEvent(event, table) {
     case "dealt":
       return `${who(event.player)}${event.stand !== undefined ? ` stand ${event.stand + 1}` : ""} was dealt ${event.count} ${event.value}`;
     case "multi_cut":
-      return `${who(event.actor)} special cut ${valueLabel(event.value)} on ${event.slots.length} wires: ${event.success ? "success" : `failed, tokens ${(event.tokens || []).map(valueLabel).join(", ")}`}`;
+      return `${who(event.actor)} special cut ${valueLabel(event.value)} on ${event.slots.length} wires: ${event.success ? "success" : event.exploded ? "failed, the bomb exploded" : `failed, tokens ${(event.tokens || []).map(valueLabel).join(", ")}`}`;
     case "tripwire":
-      return `${who(event.actor)} calls the tripwire at ${slotName(table, event.target)}: ${event.success ? "cut" : `no, token ${valueLabel(event.token)}`}`;
+      return `${who(event.actor)} calls the tripwire at ${slotName(table, event.target)}: ${event.success ? "cut" : event.exploded ? "red wire, the bomb exploded" : `no, token ${valueLabel(event.token)}`}`;
     case "equipment": {
       const name = EQUIPMENT_NAMES[event.card] || event.card;
       const by = typeof event.actor === "number" ? `${who(event.actor)} uses the ${name}` : `${name} used`;

@@ -4,6 +4,12 @@
 // (docs/table-format.md). The table screen (game.js) renders the first
 // unfilled step and fills it from taps. Slots are picked on the table as it
 // stood before the event (layout.js), so addresses are current positions.
+//
+// An explosion (docs/table-format.md, "Explosions") is a choice where a
+// failure's token is asked: EXPLODED ("Red — the bomb exploded") for a dual
+// cut, a detector (every target red) or a tripwire call; "exploded" as the
+// outcome of a special cut (multi_cut); and, when the cutter's own wire is
+// their flipped wire (M38/M56), whether it was the value too.
 import { colourOf, label, valueLabel } from "./model.js";
 import { tileAt } from "./layout.js";
 
@@ -97,9 +103,13 @@ export function actionOfEvent(event) {
 
 export const EVENT_NAMES = Object.fromEntries(ACTIONS.map((action) => [action.id, action.name]));
 
-/** Text of an option value: a sort key, a gameplay value, a token object, or null. */
+/** The token choice that records an explosion instead of a token. */
+export const EXPLODED = "exploded";
+
+/** Text of an option value: a sort key, a gameplay value, a token object, EXPLODED, or null. */
 export function optionText(value, nullText = "None") {
   if (value === null) return nullText;
+  if (value === EXPLODED) return "Red — the bomb exploded";
   if (typeof value === "object") {
     if (value.parity) return value.parity === "even" ? "Even" : "Odd";
     if (value.count !== undefined) return `×${value.count}`;
@@ -112,6 +122,7 @@ export function optionText(value, nullText = "None") {
 
 export function optionColour(value) {
   if (value === null) return "none";
+  if (value === EXPLODED) return "red";
   if (value === "yellow" || value === "red") return value;
   if (typeof value === "object") return "token";
   return colourOf(value);
@@ -174,9 +185,18 @@ export function stepsFor(draft, screen) {
       ];
       if (draft.success === true) {
         if (draft.xy) steps.push({ field: "cut_value", kind: "value", prompt: "Which of the two was it?", values: [draft.value1, draft.value2] });
-        steps.push(actorSlot(), ...yellowKeys(cutValue));
+        steps.push(actorSlot());
+        const own = draft.actor_slot && tile(draft.actor_slot);
+        if (own && own.special === "flipped") {
+          // M38/M56: the cutter cannot see their own flipped wire; if it is not the value, the bomb explodes.
+          steps.push({ field: "ownFlipped", kind: "choice", prompt: `Was ${name(draft.actor)}'s flipped wire ${optionText(cutValue)} too?`,
+            choices: [["Yes: both cut", "cut"], ["No: the bomb exploded", EXPLODED]] });
+        }
+        if (draft.ownFlipped !== EXPLODED) steps.push(...yellowKeys(cutValue));
       } else if (draft.success === false) {
-        steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?", values: [...tokens, null],
+        // The Stabilizer stops an explosion (a red target then gets no token).
+        steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?",
+          values: [...tokens, null, ...(draft.stabilizer ? [] : [EXPLODED])],
           nullText: draft.stabilizer ? "No token: it is red" : "No token" });
       }
       return steps;
@@ -199,9 +219,12 @@ export function stepsFor(draft, screen) {
         if (draft.xy) steps.push({ field: "cut_value", kind: "value", prompt: "Which of the two was it?", values: [draft.value1, draft.value2] });
         steps.push(actorSlot());
       } else if (draft.success === false) {
-        steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?", values: [...tokens, null],
+        steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?",
+          values: [...tokens, null, ...(draft.stabilizer ? [] : [EXPLODED])],
           nullText: draft.stabilizer ? "No token: all red" : "No token" });
-        if (draft.token !== null) steps.push({ field: "token_at", kind: "slot", prompt: "Tap the wire that carries the token", allow: isTarget });
+        if (draft.token !== null && draft.token !== EXPLODED) {
+          steps.push({ field: "token_at", kind: "slot", prompt: "Tap the wire that carries the token", allow: isTarget });
+        }
       }
       return steps;
     }
@@ -310,7 +333,8 @@ export function stepsFor(draft, screen) {
         { field: "actor", kind: "player", prompt: "Who makes the special cut?" },
         { field: "value", kind: "value", prompt: "Which value is claimed?", values: screen.gameplayValues() },
         { field: "slots", kind: "slots", min: 1, prompt: "Tap every wire pointed at, then Done", allow: uncut },
-        { field: "success", kind: "choice", prompt: "Did it succeed?", choices: [["Success", true], ["Failed (tokens placed)", false]] },
+        { field: "success", kind: "choice", prompt: "Did it succeed?",
+          choices: [["Success", true], ["Failed (tokens placed)", false], ["Failed — the bomb exploded", EXPLODED]] },
       ];
       if (draft.success === false) {
         (draft.slots || []).forEach((slot, i) => steps.push({
@@ -325,7 +349,7 @@ export function stepsFor(draft, screen) {
         { field: "target", kind: "slot", prompt: "Tap the teammate's wire called", allow: (s) => s.player !== draft.actor && uncut(s) },
         { field: "success", kind: "choice", prompt: "Was it the yellow tripwire?", choices: [["Yes, cut", true], ["No", false]] },
       ];
-      if (draft.success === false) steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?", values: screen.keys().blue });
+      if (draft.success === false) steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?", values: [...screen.keys().blue, EXPLODED] });
       return steps;
     }
     case "equipment": {
@@ -365,13 +389,14 @@ export function draftFromEvent(event, table, index) {
       if (event.success) {
         if (event.cut_value !== undefined) draft.cut_value = event.cut_value;
         draft.actor_slot = own(event.actor_slot);
+        draft.ownFlipped = event.exploded ? EXPLODED : "cut"; // asked only when the own wire is a flipped one
         const cut = event.values ? event.cut_value : event.value;
-        if (cut === "yellow") {
+        if (cut === "yellow" && !event.exploded) {
           draft.keyTarget = event.keys ? event.keys.target : null;
           draft.keyActor = event.keys ? event.keys.actor : null;
         }
       } else {
-        draft.token = event.token === undefined ? null : event.token;
+        draft.token = event.exploded ? EXPLODED : event.token === undefined ? null : event.token;
       }
       break;
     case "detector":
@@ -384,8 +409,8 @@ export function draftFromEvent(event, table, index) {
         if (event.cut_value !== undefined) draft.cut_value = event.cut_value;
         draft.actor_slot = own(event.actor_slot);
       } else {
-        draft.token = event.token === undefined ? null : event.token;
-        if (draft.token !== null) draft.token_at = full(event.token_at);
+        draft.token = event.exploded ? EXPLODED : event.token === undefined ? null : event.token;
+        if (draft.token !== null && draft.token !== EXPLODED) draft.token_at = full(event.token_at);
       }
       break;
     case "solo_cut":
@@ -427,12 +452,13 @@ export function draftFromEvent(event, table, index) {
       else Object.assign(draft, { value: event.value, count: event.count });
       break;
     case "multi_cut":
-      Object.assign(draft, { actor: event.actor, value: event.value, slots: event.slots.map(full), success: event.success });
+      Object.assign(draft, { actor: event.actor, value: event.value, slots: event.slots.map(full),
+        success: event.exploded ? EXPLODED : event.success });
       if (!event.success) (event.tokens || []).forEach((token, i) => { draft[`token${i}`] = token; });
       break;
     case "tripwire":
       Object.assign(draft, { actor: event.actor, target: full(event.target), success: event.success });
-      if (!event.success) draft.token = event.token;
+      if (!event.success) draft.token = event.exploded ? EXPLODED : event.token;
       break;
     case "equipment":
       Object.assign(draft, { card: event.card, actor: event.actor === undefined ? null : event.actor });
@@ -462,6 +488,7 @@ export const DEPENDENT_FIELDS = {
   value1: ["cut_value", "value2"],
   value2: ["cut_value"],
   success: ["stabilizer"],
+  actor_slot: ["ownFlipped"],
   token: ["token_at"],
   from: ["toStand", "toIndex", "seen"],
   toStand: ["toIndex", "seen"],
@@ -487,11 +514,16 @@ export function eventFromDraft(draft) {
       event.success = draft.success;
       if (draft.stabilizer) event.stabilizer = true;
       if (!draft.success) {
-        event.token = draft.token;
+        if (draft.token === EXPLODED) event.exploded = true;
+        else event.token = draft.token;
         return event;
       }
       if (draft.xy) event.cut_value = draft.cut_value;
       event.actor_slot = place(draft.actor_slot);
+      if (draft.ownFlipped === EXPLODED) {
+        event.exploded = true;
+        return event;
+      }
       if (typeof draft.keyTarget === "number" && typeof draft.keyActor === "number") {
         event.keys = { target: draft.keyTarget, actor: draft.keyActor };
       }
@@ -506,6 +538,8 @@ export function eventFromDraft(draft) {
         event.cut = full(draft.cut);
         if (draft.xy) event.cut_value = draft.cut_value;
         event.actor_slot = place(draft.actor_slot);
+      } else if (draft.token === EXPLODED) {
+        event.exploded = true;
       } else {
         event.token = draft.token;
         if (draft.token !== null) event.token_at = full(draft.token_at);
@@ -552,13 +586,15 @@ export function eventFromDraft(draft) {
       return event;
     }
     case "multi_cut": {
-      const event = { type: "multi_cut", actor: draft.actor, value: draft.value, slots: draft.slots.map(full), success: draft.success };
-      if (!draft.success) event.tokens = draft.slots.map((_, i) => draft[`token${i}`]);
+      const event = { type: "multi_cut", actor: draft.actor, value: draft.value, slots: draft.slots.map(full), success: draft.success === true };
+      if (draft.success === EXPLODED) event.exploded = true;
+      else if (!draft.success) event.tokens = draft.slots.map((_, i) => draft[`token${i}`]);
       return event;
     }
     case "tripwire": {
       const event = { type: "tripwire", actor: draft.actor, target: full(draft.target), success: draft.success };
-      if (!draft.success) event.token = draft.token;
+      if (draft.token === EXPLODED && !draft.success) event.exploded = true;
+      else if (!draft.success) event.token = draft.token;
       return event;
     }
     case "equipment": {
