@@ -1,7 +1,9 @@
 """JSON bridge between the web worker and the core: one JSON string in, one out.
 
-Request:  ``{"id": any, "method": "ping" | "analyze" | "suggest" | "missions" | "new", "params": {...}}``
+Request:  ``{"id": any, "method": "ping" | "analyze" | "suggest" | "missions" | "new" | "task" | "stats",
+"params": {...}}``
 Reply:    ``{"id": any, "result": ...}`` or ``{"id": any, "error": {"message": str, "event"?: int}}``
+(or, for a split request, ``{"id": any, "pending": {...}}``: see below)
 
 ``analyze`` params: ``{"table": <format-1 table>, "engine"?: name, "budget"?:
 states}``; its result is exactly the CLI's JSON (``budget``: the columns
@@ -18,10 +20,35 @@ screen: ``[{"mission", "name", "players": [allowed counts], "rules": [tags],
 exactly the CLI ``new`` table (docs/table-format.md, "Mission presets").  The
 worker (web/worker.js) only moves strings; all logic lives here so it is
 tested without a browser.
+
+One request over many workers (web/js/engine.js): ``analyze`` and ``suggest``
+take ``"split": true`` and ``"answers"``.  A split request may answer
+``{"pending": {"tasks": [...], "weights": [...], "digest": str}}`` instead of
+a result: the page runs every task (``{"task", "params", "home"?}``) with the
+``task`` method on any worker (``home``: on the worker that asked), then sends
+the same request again with ``answers`` = ``[{"digest", "results"}, ...]``, one
+entry per round so far, until a result comes.  Each round is work the request
+would otherwise do here, so the result is exactly the serial one:
+
+* ``analyze`` with the columns engine, on a table estimated at
+  ``SPLIT_MIN_STATES`` states or more: the mirrored sweep on another worker
+  (pickled back) and the forward sweep at home (kept in memory), then the
+  join here;
+* ``analyze`` with the signatures engine: phase 1 of every block not in this
+  worker's signature cache, one task a block, stored in the cache;
+* ``suggest``: every ``map`` of its executor (the entropy branches), one task
+  per job (``executor.call``); ``weights`` are the analyses of each task, for
+  the page's progress.
+
+``task`` params: a task object; its result: the task's result.  ``stats``:
+this worker's caches (signature cache hits and misses, sweeps kept).
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import sys
+from collections import OrderedDict
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
@@ -29,10 +56,19 @@ from . import __version__
 from .analysis import EngineChoiceError, analyze
 from .beliefs import EngineLimit
 from .engines import DEFAULT, columns
+from .executor import json_task, pickled, task_function, unpickled
+from .facts import compile_table
 from .jsonio import StrictJSONError, loads_strict
 from .missions import MissionError, catalogue, new_table
 from .suggest import Policy, Progress, SuggestError, suggest
 from .table import TableError, load_table
+
+# A columns analysis is split over two workers from this many estimated states
+# (columns._estimated_states of the forward plan); below it the transfer of the
+# mirrored sweep costs more than its sweep (web/README-web.md, "One request over
+# many workers").
+SPLIT_MIN_STATES = 300_000
+KEPT_SWEEPS = 2  # forward sweeps a worker keeps for the join of its split analyses (a few MB each)
 
 
 class RequestError(ValueError):
@@ -55,10 +91,143 @@ def _ping(params: Any, progress: Progress | None) -> dict[str, Any]:
     return {"version": __version__}
 
 
+class _Pending(Exception):
+    """A split request's next round of tasks, for the page's pool (see the module docstring)."""
+
+    def __init__(self, tasks: list[dict[str, Any]], weights: list[int], digest: str):
+        super().__init__("pending")
+        self.tasks, self.weights, self.digest = tasks, weights, digest
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:32]
+
+
+class _Rounds:
+    """The answers a split request brought back, handed out round by round in order; past
+    them, :meth:`ask` sends the next round's tasks to the pool.  Each round must answer the
+    tasks asked again now (same digest): the request recomputes the same work in the same order."""
+
+    def __init__(self, answers: Any):
+        if not isinstance(answers, list) or not all(
+                isinstance(a, dict) and isinstance(a.get("digest"), str) and isinstance(a.get("results"), list)
+                for a in answers):
+            raise RequestError("params: field 'answers' must list {digest, results} objects")
+        self.answers, self.used = answers, 0
+
+    def ask(self, tasks: list[dict[str, Any]], weights: list[int], strict: bool = True) -> list[Any] | None:
+        """The results of ``tasks`` from the next answered round; raises _Pending past the answers.
+        A round that answers other tasks is refused, or with ``strict=False`` gives None (the
+        caller then does the work here)."""
+        digest = _digest(tasks)
+        if self.used == len(self.answers):
+            raise _Pending(tasks, weights, digest)
+        got = self.answers[self.used]
+        self.used += 1
+        if got["digest"] != digest or len(got["results"]) != len(tasks):
+            if not strict:
+                return None
+            raise RequestError(f"params: field 'answers' (round {self.used}) does not answer this request's tasks")
+        return got["results"]
+
+
+def _rounds(p: dict[str, Any]) -> _Rounds | None:
+    split = p.get("split", False)
+    if not isinstance(split, bool):
+        raise RequestError(f"params: field 'split' must be true or false, not {split!r}")
+    if "answers" in p and not split:
+        raise RequestError("params: field 'answers' needs 'split': true")
+    return _Rounds(p.get("answers", [])) if split else None
+
+
 def _analyze(params: Any, progress: Progress | None) -> dict[str, Any]:
-    p = _params(params, {"table", "engine", "budget"}, {"table"})
+    p = _params(params, {"table", "engine", "budget", "split", "answers"}, {"table"})
+    rounds = _rounds(p)
+    table = load_table(p["table"])
+    engine = p.get("engine", DEFAULT)
     with _state_budget(p.get("budget")):
-        return analyze(load_table(p["table"]), p.get("engine", DEFAULT))
+        if rounds is None:
+            return analyze(table, engine)
+        if engine == "signatures":
+            _signature_blocks(rounds, table)
+            return analyze(table, engine)
+        with _sweeps_elsewhere(rounds, p["table"]):
+            return analyze(table, engine)
+
+
+# -- split columns analysis: the two sweeps on two workers
+
+_KEPT: OrderedDict[str, list[columns.State]] = OrderedDict()  # forward sweeps kept at home, by task digest
+
+
+@contextmanager
+def _sweeps_elsewhere(rounds: _Rounds, table: Any) -> Iterator[None]:
+    """While analysing ``table``: the sweep pair of its problem as a round of two tasks when
+    it is big enough, the mirrored one pickled back, the forward one kept at home."""
+    problem = compile_table(load_table(table))
+
+    def elsewhere(forward: columns._Plan, mirrored: columns._Plan) -> tuple[list[columns.State], list[columns.State]] | None:
+        # Only the table's own problem: the tasks sweep that (an impossible table's prefixes,
+        # analysed next, are other problems and run here).
+        if forward.prep.exclusions or forward.prep.problem != problem:
+            return None
+        if columns._estimated_states(forward) < SPLIT_MIN_STATES:
+            return None
+        back = {"table": table, "mirrored": True}
+        ahead = {"table": table, "mirrored": False}
+        results = rounds.ask([{"task": "columns.sweep", "params": back},
+                              {"task": "columns.sweep", "params": ahead, "home": True}], [0, 0])
+        if "zero" in results:  # a sweep found no deal: as it would have here
+            raise columns._Zero
+        fwd = _KEPT.get(_digest(ahead)) if results[1] == "kept" else None
+        return (forward.sweep() if fwd is None else fwd), unpickled(results[0])
+
+    saved, columns.SWEEPS_ELSEWHERE = columns.SWEEPS_ELSEWHERE, elsewhere
+    try:
+        yield
+    finally:
+        columns.SWEEPS_ELSEWHERE = saved
+
+
+@json_task("columns.sweep")
+def _sweep_task(params: Any) -> str:
+    """One direction's sweep of a table's analysis: the mirrored one pickled (base64), the
+    forward one kept in this worker for the join (answer "kept"); "zero" when no deal fits."""
+    try:
+        plan = columns.plans(compile_table(load_table(params["table"])))[1 if params["mirrored"] else 0]
+        sweep = plan.sweep()
+    except columns._Zero:
+        return "zero"
+    if params["mirrored"]:
+        return pickled(sweep)
+    _KEPT[_digest(params)] = sweep
+    while len(_KEPT) > KEPT_SWEEPS:
+        _KEPT.popitem(last=False)
+    return "kept"
+
+
+# -- split signatures analysis: phase-1 blocks fanned out
+
+_FANNED_OUT = [0]  # phase-1 blocks this worker sent to the pool (for stats)
+
+
+def _signature_blocks(rounds: _Rounds, table: Any) -> None:
+    """Phase 1 of the blocks missing from this worker's signature cache, as one round; the
+    answers go into the cache, where the analysis then finds every block."""
+    from .engines import signatures
+
+    tasks = [json.loads(t) for t in signatures.phase1_tasks(compile_table(table))]
+    if any((signatures.signature_count(signatures.BlockSpec.from_json(t["params"]["spec"])) or 0)
+           > t["params"]["max_signatures"] for t in tasks) or not tasks:
+        return  # nothing to make, or the analysis refuses at once, before any block is made
+    # Not strict: a request between the rounds may have changed this worker's cache, and
+    # with it the missing blocks; the analysis then makes the ones it lacks here.
+    results = rounds.ask(tasks, [1] * len(tasks), strict=False)
+    if results is None:
+        return
+    _FANNED_OUT[0] += len(tasks)
+    for task, result in zip(tasks, results):
+        signatures.accept_phase1(json.dumps(task), json.dumps({"result": result}))
 
 
 @contextmanager
@@ -87,7 +256,8 @@ _POLICY_FIELDS = {"red_cap", "seed", "equipment", "per_kind", "equipment_budget"
 
 
 def _suggest(params: Any, progress: Progress | None) -> dict[str, Any]:
-    p = _params(params, {"table", *_SUGGEST_OPTIONS}, {"table"})
+    p = _params(params, {"table", "split", "answers", *_SUGGEST_OPTIONS}, {"table"})
+    rounds = _rounds(p)
     table = load_table(p["table"])
     options: dict[str, Any] = {}
     policy: dict[str, Any] = {}
@@ -105,8 +275,26 @@ def _suggest(params: Any, progress: Progress | None) -> dict[str, Any]:
                 raise RequestError("params: field 'equipment' must list equipment kinds")
             value = tuple(value)
         (policy if field in _POLICY_FIELDS else options)[field] = value
+    if rounds is not None:
+        options["executor"] = _pool_map(rounds)
     with _state_budget(options.pop("state_budget", None)):
         return suggest(table, policy=Policy(**policy), progress=progress, **options)
+
+
+def _pool_map(rounds: _Rounds) -> Callable[[Callable[[Any], Any], Any], list[Any]]:
+    """An executor for suggest(): each ``map`` call is a round of pickled calls, one per job."""
+    from .suggest import _entropy_batch_job
+
+    def map_on_pool(fn: Callable[[Any], Any], items: Any) -> list[Any]:
+        items = list(items)
+        if not items:
+            return []
+        # Progress counts analyses: an entropy job is a batch of packed branches (its second field).
+        weights = [len(item[1]) if fn is _entropy_batch_job else 1 for item in items]
+        tasks = [{"task": "executor.call", "params": pickled((fn, item))} for item in items]
+        return [unpickled(r) for r in rounds.ask(tasks, weights)]
+
+    return map_on_pool
 
 
 def _missions(params: Any, progress: Progress | None) -> list[dict[str, Any]]:
@@ -119,8 +307,29 @@ def _new(params: Any, progress: Progress | None) -> dict[str, Any]:
     return new_table(p["mission"], p["players"], yellow=p.get("yellow"), red=p.get("red"), number_card=p.get("number"))
 
 
+def _task(params: Any, progress: Progress | None) -> Any:
+    p = _params(params, {"task", "params", "home"}, {"task", "params"})
+    if not isinstance(p["task"], str):
+        raise RequestError("params: field 'task' must be a task name")
+    fn = task_function(p["task"])
+    if fn is None:
+        raise RequestError(f"params: unknown task {p['task']!r}")
+    return fn(p["params"])
+
+
+def _stats(params: Any, progress: Progress | None) -> dict[str, Any]:
+    _params(params, set(), set())
+    out: dict[str, Any] = {"kept_sweeps": len(_KEPT), "fanned_out_blocks": _FANNED_OUT[0]}
+    signatures = sys.modules.get(f"{__package__}.engines.signatures")  # not loaded: never used here
+    if signatures is not None:
+        cache = signatures.CACHE
+        out["signature_cache"] = {"hits": cache.hits, "misses": cache.misses, "bound": cache.max_signatures}
+    return out
+
+
 METHODS: dict[str, Callable[[Any, Progress | None], Any]] = {
-    "ping": _ping, "analyze": _analyze, "suggest": _suggest, "missions": _missions, "new": _new}
+    "ping": _ping, "analyze": _analyze, "suggest": _suggest, "missions": _missions, "new": _new,
+    "task": _task, "stats": _stats}
 
 
 def handle(message: str, progress: Progress | None = None) -> str:
@@ -141,6 +350,8 @@ def handle(message: str, progress: Progress | None = None) -> str:
         if method is None:
             raise RequestError(f"unknown method {request.get('method')!r} (known: {', '.join(METHODS)})")
         return json.dumps({"id": request_id, "result": method(request.get("params", {}), progress)})
+    except _Pending as e:
+        return json.dumps({"id": request_id, "pending": {"tasks": e.tasks, "weights": e.weights, "digest": e.digest}})
     except TableError as e:
         error: dict[str, Any] = {"message": str(e)}
         if e.event is not None:

@@ -27,6 +27,10 @@ surviving signatures).  It hands that work to an :class:`Executor`, a tiny
   3. the main worker stores each answer (``signatures.accept_phase1(task,
      answer)``) and runs the analysis, which then finds every block cached.
 
+  ``bombbuster_core.bridge`` drives this for the page ("split" requests), and
+  ships any ``map`` call the same way: the task ``executor.call`` runs a
+  :func:`pickled` ``(fn, item)`` pair (suggestions' entropy branches).
+
 Functions given to :meth:`Executor.map` must be module-level and their
 arguments picklable, so that the same call works in every executor.
 """
@@ -119,15 +123,55 @@ def json_task(name: str) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any
     return register
 
 
+def task_function(name: str) -> Callable[[Any], Any] | None:
+    """The function of the JSON task ``name``, or None when there is no such task."""
+    if name not in TASKS:
+        from importlib import import_module
+
+        # A task "engine.name" is registered when bombbuster_core.engines.<engine> is imported.
+        try:
+            import_module(f"{__package__}.engines.{name.split('.')[0]}")
+        except ImportError:
+            return None
+    return TASKS.get(name)
+
+
+def run_task(request: Any) -> Any:
+    """Run one ``{"task": name, "params": ...}`` request here and return its result (raises on failure)."""
+    fn = task_function(request["task"])
+    if fn is None:
+        raise KeyError(f"unknown task {request['task']!r}")
+    return fn(request["params"])
+
+
 def run_json_task(message: str) -> str:
     """Run one ``{"task": name, "params": ...}`` request; ``{"result": ...}`` or ``{"error": str}``."""
-    from importlib import import_module
-
     try:
-        request = json.loads(message)
-        # A task "engine.name" is registered when bombbuster_core.engines.<engine> is imported.
-        import_module(f"{__package__}.engines.{request['task'].split('.')[0]}")
-        fn = TASKS[request["task"]]
-        return json.dumps({"result": fn(request["params"])})
+        return json.dumps({"result": run_task(json.loads(message))})
     except Exception as e:  # a worker must answer with a value, not die
         return json.dumps({"error": f"{type(e).__name__}: {e}"})
+
+
+def pickled(value: Any) -> str:
+    """``value`` pickled, as base64 text (a JSON string)."""
+    import base64
+    import pickle
+
+    return base64.b64encode(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)).decode("ascii")
+
+
+def unpickled(text: str) -> Any:
+    """The value :func:`pickled` encoded."""
+    import base64
+    import pickle
+
+    return pickle.loads(base64.b64decode(text))
+
+
+@json_task("executor.call")
+def _call(params: str) -> str:
+    """``fn(item)`` for a :func:`pickled` ``(fn, item)``, pickled back: any :meth:`Executor.map`
+    call can thus run in a browser worker (bridge.py ships them; only the page's own workers
+    send these, never a table or a share link)."""
+    fn, item = unpickled(params)
+    return pickled(fn(item))
