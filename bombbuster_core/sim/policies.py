@@ -12,18 +12,20 @@ and calls the core on it; it never sees the hidden deal.  Two decisions:
   (while the player still has it) when its exact P(success) beats the best call's.
 * ``entropy-seed`` / ``entropy-exact``: suggest.py's entropy mode (the
   reference suggester) with P(success) of a branch 1/k or exact.
-* ``lookahead``: certain moves first; otherwise greedy's move, the exact
-  ranking's next ``width - 1`` calls within the red cap and the best Double
-  Detector use are each played on ``deals`` deals drawn exactly from the view's
-  posterior (engines/sampling.py), then ``depth - 1`` further turns by the cheap
-  :func:`heuristic_move` for every player.  A move's worth is its exact
-  P(success) and P(failure) times the mean rollout outcome (win 1, loss 0, an
-  unfinished game :func:`leaf_value`) of the deals where it succeeded / failed;
-  a red cut is worth 0 with its exact probability.  Greedy's move is kept
-  unless another's worth exceeds it by ``z`` standard errors (the
-  estimates of a few rollouts are noisy, and the largest of noisy estimates
-  flatters its move); then the largest gain wins.  Budget: deals × (width + 1)
-  rollouts of ``depth`` turns per decision.
+* ``lookahead``: certain moves first; otherwise greedy's move (Double
+  Detector included), the exact ranking's next ``width - 1`` calls within the
+  red cap and the best detector use are each played on the same ``deals``
+  deals drawn exactly from the view's posterior (engines/sampling.py), each
+  followed on a deal by the same seeded rollout: ``depth - 1`` further turns
+  in which every player plays :func:`exact_move` from their own view of that
+  deal (their wires and the public events, exact marginals; never the other
+  hands).  A move's worth: its exact P(success) and P(failure) times the mean
+  rollout value (win 1, loss 0, unfinished :func:`leaf_value`) of the deals
+  where it succeeded / failed; a red cut is worth 0.  Greedy's move stays
+  unless another's gain exceeds ``z`` paired standard errors (common random
+  numbers make the paired error far smaller than the two errors apart).
+  Budget: deals × (candidates) rollouts of ``depth`` turns, one analysis per
+  rollout turn.
 
 Setup tokens: ``random`` points at a random blue wire; the others at the blue
 wire nearest the middle of their longest stand (leftmost on a tie): it bounds
