@@ -5,10 +5,12 @@ uncut teammate slot x each gameplay value the player holds), the certain and
 forced moves (P(success) = 1 cuts, solo cuts, "reveal your reds"), and the
 best uses of the detectors and the X-or-Y ray.  Every probability is exact: a
 single-slot call reads the slot marginals of one analysis; a joint event
-(detectors, "the player holds v" in public view) is the ratio of the world
-counts of the problem conditioned on it to the unconditioned one, and the
-detector searches bound candidates by marginals so that only the few that
-can win are conditioned on.
+("the player holds v" in public view, a detector's red risk) is the ratio of
+the world counts of the problem conditioned on it to the unconditioned one.
+The detector searches bound candidates by marginals; with the columns engine
+a candidate's exact odds then come from one pass over key v of the run that
+conditioned on "holds v" (every slot set of a stand at once), with other
+engines from one conditioned analysis per pair of neighbouring slots.
 
 Two modes rank the dual cuts:
 
@@ -158,40 +160,104 @@ def problem_key(problem: Problem) -> tuple:
 
 
 class _Analyses:
-    """Engine runs on the table's problem under extra conditions, memoised by condition."""
+    """Engine runs on the table's problem under extra conditions, memoised by condition.
+
+    Columns runs of the problem itself and of packed conditions keep their
+    sweeps (``swept``: condition -> the run and the signed components whose
+    sum it is), so that joints local to one key come from one more pass over
+    that key (:meth:`run_joint`) instead of a conditioned analysis each.
+    """
 
     def __init__(self, base: Problem, engine: str):
         self.base, self.engine = base, engine
         self.memo: dict[Condition, Beliefs | None] = {}
+        self.counted: dict[Condition, int] = {}  # worlds of conditions run for their worlds alone
         self.runs = 0  # engine runs made
+        self.swept: dict[Condition, tuple[columns.Swept, list[tuple[int, int]]]] = {}
+        self.joints: dict[tuple[Condition, int, Key], tuple[dict[tuple[int, int], Fraction], int] | None] = {}
 
     def beliefs(self, condition: Condition = frozenset()) -> Beliefs | None:
         """Beliefs under ``condition``, or None when no deal satisfies it."""
         if condition not in self.memo:
-            self.runs += 1
-            try:
-                self.memo[condition] = ENGINES[self.engine](_apply(self.base, condition))
-            except Inconsistent:
-                self.memo[condition] = None
+            if self.engine == "columns" and condition:
+                self.packed([condition])  # exclusions packed in one run cost less than count facts
+            if condition not in self.memo:
+                self.runs += 1
+                try:
+                    if self.engine == "columns" and not condition:  # the root's sweeps serve the detector joints
+                        swept = columns.Swept(self.base)
+                        self.swept[condition] = (swept, [(1, 0)])
+                        self.memo[condition] = swept.beliefs()[0]
+                    else:
+                        self.memo[condition] = ENGINES[self.engine](_apply(self.base, condition))
+                except Inconsistent:
+                    self.memo[condition] = None
         return self.memo[condition]
 
-    def packed(self, conditions: Iterable[Condition]) -> None:
+    def worlds(self, condition: Condition) -> int:
+        """The weight of the deals satisfying ``condition`` (0: none).
+
+        With columns, a condition not yet analysed takes one forward sweep of
+        the problem restricted to its slot facts, its "holds one of K" counts
+        by inclusion and exclusion (variants "holds none"): no marginal is made.
+        """
+        if condition in self.memo:
+            b = self.memo[condition]
+            return b.worlds if b is not None else 0
+        if condition not in self.counted:
+            terms = _terms(condition - frozenset(f for f in condition if not isinstance(f, CountIn)))
+            if self.engine != "columns" or terms is None:
+                b = self.beliefs(condition)
+                return b.worlds if b is not None else 0
+            self.runs += 1
+            restricted = _apply(self.base, frozenset(f for f in condition if not isinstance(f, CountIn)))
+            variants = [v for _, v in terms if v]
+            worlds = columns.worlds_excluding(restricted, variants)
+            numbers = count(1)
+            self.counted[condition] = sum(sign * worlds[next(numbers) if v else 0] for sign, v in terms)
+        return self.counted[condition]
+
+    def run_joint(self, condition: Condition, stand: int, key: Key) -> tuple[dict[tuple[int, int], Fraction], int] | None:
+        """Under ``condition``: by (f0, f1), the weight of the deals in which ``stand`` holds
+        ``key`` on exactly its slots f0 .. f1 - 1, and the total weight; None with other
+        engines, or when no deal satisfies ``condition``."""
+        memo_key = (condition, stand, key)
+        if memo_key not in self.joints:
+            self.beliefs(condition)
+            kept = self.swept.get(condition)
+            if kept is None:
+                self.joints[memo_key] = None
+            else:
+                swept, signed = kept
+                tables = swept.run_joint(stand, key, [c for _, c in signed])
+                cells: dict[tuple[int, int], Fraction] = {}
+                for (sign, _), table in zip(signed, tables):
+                    for cell, w in table.items():
+                        cells[cell] = cells.get(cell, 0) + sign * w
+                total = sum(sign * swept.component(swept.total, c) for sign, c in signed)
+                self.joints[memo_key] = (cells, total)
+        return self.joints[memo_key]
+
+    def packed(self, conditions: Iterable[Condition], keep: bool = False) -> None:
         """Memoise conditions through packed columns runs (``_BATCH`` variants a run).
 
-        A condition of slot restrictions is the variant "these slots hold none
-        of the other keys"; with a "holds one of K on these slots" count it is
-        that variant minus the one that also excludes K there (exact counts).
-        Other conditions are left to :meth:`beliefs`.
+        A condition is a signed sum of variants (:func:`_recipe`); the variants
+        of a batch are run together, each once, in one packed run.  Other
+        conditions are left to :meth:`beliefs`.  ``keep``: keep the runs'
+        sweeps for :meth:`run_joint` (memory: both sweeps' states).
         """
         recipes = []
         for condition in dict.fromkeys(c for c in conditions if c not in self.memo):
-            variants = _variants(self.base, condition)
-            if variants is not None:
-                recipes.append((condition, variants))
+            terms = _recipe(self.base, condition)
+            if terms is not None:
+                recipes.append((condition, terms))
         for batch in _batches(recipes):
             self.runs += 1
-            for (condition, _), beliefs in zip(batch, _packed_beliefs(self.base, batch)):
-                self.memo[condition] = beliefs
+            swept, beliefs, components = _packed_run(self.base, batch)
+            for (condition, _), b, signed in zip(batch, beliefs, components):
+                self.memo[condition] = b
+                if keep and b is not None:
+                    self.swept[condition] = (swept, signed)
 
     def prefetch(self, conditions: Iterable[Condition], executor: Executor, progress: Progress | None = None) -> None:
         """Run the analyses of ``conditions`` not yet memoised through ``executor``, reporting ``progress(done, total)``."""
@@ -208,17 +274,29 @@ class _Analyses:
                 progress(done, len(todo))
 
 
+Terms = list[tuple[int, list]]  # (sign, variant): a condition as a signed sum of packed variants
 
-def _variants(problem: Problem, condition: Condition) -> list[list] | None:
-    """``condition`` as one packed variant, or two whose difference it is (see _Analyses.packed)."""
-    counts = [f for f in condition if isinstance(f, CountIn)]
+
+def _terms(counts: Iterable[Fact]) -> Terms | None:
+    """"Holds at least one of K_i on slots S_i" for each count, by inclusion and exclusion:
+    the sum over subsets T of the counts of (-1)^|T| x (the variant "S_i holds none of
+    K_i for i in T").  None for other counts, or more than three (eight variants)."""
+    counts = list(counts)
+    if len(counts) > 3 or any(not isinstance(c, CountIn) or c.lo != 1 or c.hi < len(c.slots) for c in counts):
+        return None
+    return [((-1) ** r, [(c.slots, c.keys) for c in subset])
+            for r in range(len(counts) + 1) for subset in combinations(counts, r)]
+
+
+def _recipe(problem: Problem, condition: Condition) -> Terms | None:
+    """``condition`` as a signed sum of packed variants of ``problem`` (see _Analyses.packed):
+    its slot restrictions are the exclusions "these slots hold none of the other keys",
+    shared by every term of its counts (:func:`_terms`)."""
+    terms = _terms(f for f in condition if isinstance(f, CountIn))
+    if terms is None:
+        return None
     excluded = [(frozenset((f[0],)), problem.domain(f[0]) - f[1]) for f in condition if not isinstance(f, CountIn)]
-    if not counts:
-        return [excluded]
-    held = counts[0]
-    if len(counts) > 1 or held.lo != 1 or held.hi < len(held.slots):
-        return None  # only "holds at least one" has a single-variant complement
-    return [excluded, excluded + [(held.slots, held.keys)]]
+    return [(sign, excluded + variant) for sign, variant in terms]
 
 
 # Variants per packed engine run: the packed weights grow with each, so past a
@@ -227,12 +305,12 @@ def _variants(problem: Problem, condition: Condition) -> list[list] | None:
 _BATCH = 24
 
 
-def _batches(recipes: list[tuple[Condition, list]]) -> list[list[tuple[Condition, list]]]:
+def _batches(recipes: list[tuple[Condition, Terms]]) -> list[list[tuple[Condition, Terms]]]:
     """Consecutive recipes grouped so that each group packs at most ``_BATCH`` variants (one at least)."""
-    out: list[list[tuple[Condition, list]]] = []
+    out: list[list[tuple[Condition, Terms]]] = []
     size = 0
     for recipe in recipes:
-        own = sum(1 for v in recipe[1] if v)
+        own = sum(1 for _, v in recipe[1] if v)
         if not out or size + own > _BATCH:
             out.append([])
             size = 0
@@ -241,47 +319,54 @@ def _batches(recipes: list[tuple[Condition, list]]) -> list[list[tuple[Condition
     return out
 
 
-def _packed_beliefs(problem: Problem, batch: list[tuple[Condition, list]]) -> list[Beliefs | None]:
-    """One packed columns run: the beliefs under each condition of ``batch``, from its variants.
+def _packed_run(problem: Problem, batch: list[tuple[Condition, Terms]]
+                ) -> tuple[columns.Swept, list[Beliefs | None], list[list[tuple[int, int]]]]:
+    """One packed columns run: the beliefs under each condition of ``batch`` from its
+    signed variants (each distinct variant packed once), with the run and, per
+    condition, its signed components.  The empty variant is the problem itself:
+    the run's own result (component 0)."""
+    number: dict[frozenset, int] = {frozenset(): 0}
+    variants = []
+    for _, terms in batch:
+        for _, v in terms:
+            if frozenset(v) not in number:
+                number[frozenset(v)] = len(variants) + 1
+                variants.append(v)
+    swept = columns.Swept(problem, variants)
+    base, got = swept.beliefs()
+    results = [base, *got]
+    out, components = [], []
+    for condition, terms in batch:
+        signed = [(sign, number[frozenset(v)]) for sign, v in terms]
+        out.append(_combine(_apply(problem, condition), [(sign, results[c]) for sign, c in signed]))
+        components.append(signed)
+    return swept, out, components
 
-    The empty variant is the problem itself: the run's own result, not another component.
+
+def _combine(problem: Problem, terms: list[tuple[int, Beliefs | None]]) -> Beliefs | None:
+    """Beliefs of the signed sum of the deals counted in each term (None: no deal left).
+
+    Each term is turned into absolute counts of deals (probability x worlds,
+    integers), summed with its sign, and given the one denominator ``worlds``.
     """
-    base, got = columns.analyze_excluding(problem, [v for _, variants in batch for v in variants if v])
-    results = iter(got)
-    out = []
-    for condition, variants in batch:
-        b, *rest = [next(results) if v else base for v in variants]
-        if rest and b is not None:
-            b = _minus(_apply(problem, condition), b, rest[0])
-        out.append(b)
-    return out
-
-
-def _minus(problem: Problem, whole: Beliefs, part: Beliefs | None) -> Beliefs | None:
-    """Beliefs of the deals counted in ``whole`` but not in ``part`` (None: no deal left).
-
-    Both are turned into absolute counts of deals (probability x worlds,
-    integers), subtracted, and given the one denominator ``worlds``.
-    """
-    if part is None:
-        return Beliefs(problem, whole.worlds, whole.weights, whole.denominators)
-    worlds = whole.worlds - part.worlds
+    if len(terms) == 1 and terms[0][0] == 1:
+        b = terms[0][1]
+        return None if b is None else Beliefs(problem, b.worlds, b.weights, b.denominators)
+    present = [(sign, b) for sign, b in terms if b is not None]
+    worlds = sum(sign * b.worlds for sign, b in present)
     if not worlds:
         return None
-
-    def deals(b: Beliefs, pos: Pos) -> dict[Key, int]:
-        out = {}
-        for k, w in b.weights[pos].items():
-            n, rest = divmod(w * b.worlds, b.denominators[pos[0]])
-            assert not rest, "a probability times the worlds counts deals"
-            out[k] = n
-        return out
-
-    weights = {}
-    for pos in whole.weights:
-        left = deals(part, pos)
-        weights[pos] = {k: n - left.get(k, 0) for k, n in deals(whole, pos).items() if n != left.get(k, 0)}
-    return Beliefs(problem, worlds, weights, {stand: worlds for stand, _ in whole.weights})
+    weights: dict[Pos, dict[Key, int]] = {}
+    for pos in present[0][1].weights:
+        row: dict[Key, int] = {}
+        for sign, b in present:
+            den = b.denominators[pos[0]]
+            for k, w in b.weights[pos].items():
+                n, rest = divmod(w * b.worlds, den)
+                assert not rest, "a probability times the worlds counts deals"
+                row[k] = row.get(k, 0) + sign * n
+        weights[pos] = {k: n for k, n in row.items() if n}
+    return Beliefs(problem, worlds, weights, {stand: worlds for stand, _ in present[0][1].weights})
 
 
 def _analysis_job(job: tuple[Problem, str]) -> Beliefs | None:
@@ -301,7 +386,7 @@ def _p(b: Beliefs, pos: Pos, keys: frozenset[Key]) -> Fraction:
 def _entropy_batch_job(job: tuple[Problem, list[tuple[Condition, list]], tuple[Pos, ...]]) -> list[float | None]:
     """H of a batch of branches, from one packed columns run (module level for process pools)."""
     problem, batch, positions = job
-    return [None if b is None else _h(b, positions) for b in _packed_beliefs(problem, batch)]
+    return [None if b is None else _h(b, positions) for b in _packed_run(problem, batch)[1]]
 
 
 def _h(b: Beliefs, positions: tuple[Pos, ...]) -> float:
@@ -378,22 +463,25 @@ class _Suggester:
             self._holding[values] = frozenset(facts)
         return self._holding[values]
 
-    def holding_analyses(self, values: list[Value], executor: Executor | None, progress: Progress | None) -> None:
-        """Public view (or another player): the beliefs given "holds v" for every uncertain value v.
+    def holding_analyses(self, values: list[Value], executor: Executor | None, progress: Progress | None,
+                         pairs: Iterable[tuple[Value, Value]] = ()) -> None:
+        """Public view (or another player): the beliefs given "holds v" for every uncertain value v,
+        and given "holds v and w" for the ``pairs`` the X-or-Y ray will call.
 
         With the columns engine they come from one run (all "holds no v" at
-        once); other engines run one analysis per value, side by side with an
-        executor, reporting ``progress``.
+        once, and "holds neither v nor w" for each pair: inclusion and
+        exclusion); other engines run one analysis per condition, side by
+        side with an executor, reporting ``progress``.
         """
-        conditions = [self.holding((v,)) for v in values]
+        conditions = [self.holding((v,)) for v in values] + [self.holding(pair) for pair in pairs]
         if self.engine == "columns":
-            self.analyses.packed(c for c in conditions if c)
+            self.analyses.packed((c for c in conditions if c), keep=True)
         else:
             self.analyses.prefetch(conditions, executor or map, progress)
 
     def p_condition(self, condition: Condition, given: Condition = frozenset()) -> Fraction:
-        b, ref = self.analyses.beliefs(condition | given), self.analyses.beliefs(given)
-        return Fraction(b.worlds, ref.worlds) if b is not None and ref is not None else Fraction(0)
+        whole = self.analyses.worlds(given)
+        return Fraction(self.analyses.worlds(condition | given), whole) if whole else Fraction(0)
 
     # -- single-slot calls (dual cut, X-or-Y ray): one analysis gives every one of them
     def call(self, kind: str, target: SlotRef, values: tuple[Value, ...]) -> Suggestion | None:
@@ -602,6 +690,18 @@ class _Suggester:
     def pair_exclusive(self, family: tuple[int, int, int], a: int, b: int, pv: list[Fraction]) -> bool:
         return b - a + 1 > self.deck.copies[10 * family[2]] or any(pv[j] == 0 for j in range(a, b + 1))
 
+    def run_joint(self, family: tuple[int, int, int]) -> tuple[dict[tuple[int, int], Fraction], int] | None:
+        """Given that the player holds v: the weight of the deals in which the stand's
+        v-wires are exactly its slots f0 .. f1 - 1, by (f0, f1), and the total weight.
+
+        "Holds v" and "slots a, b are v" both depend only on the fills before and
+        after key v, so the columns run that gave the beliefs under "holds v"
+        answers every set of slots of the stand from one pass over that key.
+        None with other engines: the joints then take one conditioned analysis each.
+        """
+        q, s, v = family
+        return self.analyses.run_joint(self.holding((v,)), self.run_of(q, s), 10 * v)
+
     def both(self, family: tuple[int, int, int], a: int, b: int) -> Fraction:
         """P(slots a < b of the stand both hold v) = P(a holds v) * P(b holds v | a holds v)."""
         pv = self.slot_probabilities(family)
@@ -614,12 +714,20 @@ class _Suggester:
         return pv[a] * _p(given, (sid, b), keys) if given is not None else Fraction(0)
 
     def detector_success(self, family: tuple[int, int, int], w: tuple[int, ...]) -> Fraction:
-        """P(some slot of ``w`` holds v), exactly, from single and pairwise marginals.
+        """P(some slot of ``w`` holds v), exactly.
 
-        The v-wires of a sorted stand form one run I, and for sorted w_1 < ... < w_m
+        The v-wires of a sorted stand form one run I.  With the columns engine,
+        :meth:`run_joint` gives the law of I's ends: sum it over the runs that
+        meet W.  Otherwise, for sorted w_1 < ... < w_m,
         ``|W & I| - #{i : w_i, w_i+1 both in I} = [W meets I]``; taking
-        expectations needs only the joints of neighbouring slots of W.
+        expectations needs only single marginals and the joints of neighbouring
+        slots of W, one conditioned analysis each (this path stays for the
+        engines that keep no sweeps).
         """
+        joint = self.run_joint(family)
+        if joint is not None:  # the v-wires are slots f0 .. f1 - 1: success if one of w is among them
+            cells, total = joint
+            return Fraction(sum((x for (f0, f1), x in cells.items() if any(f0 <= j < f1 for j in w)), Fraction(0)), total)
         pv = self.slot_probabilities(family)
         assert pv is not None
         q, s, v = family
@@ -651,10 +759,7 @@ class _Suggester:
         assert b is not None
         if any(_p(b, self.pos(t), self.red_keys) == 0 for t in targets):
             return Fraction(0)
-        *first, last = targets
-        condition = given | {(self.pos(t), self.red_keys) for t in first}
-        bc = self.analyses.beliefs(condition)
-        return self.p_condition(condition - given, given) * _p(bc, self.pos(last), self.red_keys) if bc else Fraction(0)
+        return self.p_condition(frozenset((self.pos(t), self.red_keys) for t in targets), given)
 
     def xy_rays(self, root: Beliefs, values: list[Value]) -> list[Suggestion]:
         """X-or-Y ray: per teammate slot the two held values most likely there; the best ``per_kind``.
@@ -662,6 +767,15 @@ class _Suggester:
         Which pair a slot gets is chosen on the observer's marginals; the odds
         listed are exact (conditioned on holding both values when not certain).
         """
+        out = []
+        for ref, pair in self.xy_picks(root, values):
+            sug = self.call("xy_ray", ref, pair)
+            if sug is not None:
+                out.append(sug)
+        return out
+
+    def xy_picks(self, root: Beliefs, values: list[Value]) -> list[tuple[SlotRef, tuple[Value, Value]]]:
+        """The ``per_kind`` slots and value pairs :meth:`xy_rays` lists, from the observer's marginals."""
         if len(values) < 2:
             return []
         picks = []
@@ -674,12 +788,7 @@ class _Suggester:
                 picks.append((-(probs[best[0]] + probs[best[1]]), _p(root, self.pos(ref), self.red_keys), ref, tuple(best)))
         cap = Fraction(self.policy.red_cap)
         picks.sort(key=lambda t: (t[1] > cap, t[0], t[1]))
-        out = []
-        for _, _, ref, pair in picks[: self.policy.per_kind]:
-            sug = self.call("xy_ray", ref, pair)
-            if sug is not None:
-                out.append(sug)
-        return out
+        return [(ref, pair) for _, _, ref, pair in picks[: self.policy.per_kind]]
 
     # -- entropy mode
     def entropy_scores(self, calls: list[Suggestion], probabilities: str, executor: Executor | None,
@@ -708,9 +817,9 @@ class _Suggester:
             base = self.analyses.base
             recipes = []
             for _, _, cond in todo:
-                variants = _variants(base, cond)
-                assert variants is not None, "a branch is slot restrictions and at most one 'holds v'"
-                recipes.append((cond, variants))
+                terms = _recipe(base, cond)
+                assert terms is not None, "a branch is slot restrictions and at most one 'holds v'"
+                recipes.append((cond, terms))
             jobs = [(base, batch, positions) for batch in _batches(recipes)]
             results = (h for hs in run(_entropy_batch_job, jobs) for h in hs)
             sizes = [len(batch) for _, batch, _ in jobs]
@@ -825,7 +934,8 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
         return analyze(table, engine)
     values = sg.held_values(root)
     if any(sg.uncut_on(q, s) for q, s in sg.teammate_stands()):
-        sg.holding_analyses(values, executor, progress)
+        xy = sg.xy_picks(root, values) if "xy_ray" in policy.equipment else []
+        sg.holding_analyses(values, executor, progress, [pair for _, pair in xy])
     calls = sg.dual_cuts(values)
     if mode == "entropy":
         sg.entropy_scores(calls, probabilities, executor, progress, cache)

@@ -12,7 +12,6 @@ engine splits which member moved how: ``_member_moves``).
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 
 import pytest
 
@@ -118,3 +117,19 @@ def test_run_joint_of_interchangeable_stands_equals_brute(chunk: int) -> None:
             continue
         check(problem, variants, rng, pairs=4)
     assert groups >= 90
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_worlds_excluding_equals_brute(chunk: int) -> None:
+    """The forward sweep's worlds of the problem and of each variant: brute's worlds, 0 where none."""
+    for seed in range(chunk * 150, (chunk + 1) * 150):
+        rng = random.Random(80_000 + seed)
+        problem, _ = random_problem(rng) if seed % 3 else relation_problem(85_000 + seed, "ocs")
+        variants = random_variants(problem, rng)
+        want = []
+        for p in [problem] + [columns.restricted(problem, v) for v in variants]:
+            try:
+                want.append(brute.analyze(p).worlds)
+            except Inconsistent:
+                want.append(0)
+        assert columns.worlds_excluding(problem, variants) == want, seed

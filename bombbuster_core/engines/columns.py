@@ -1265,16 +1265,33 @@ def _about(n: float) -> str:
     return f"{n:,.0f}" if n < 1e6 else f"{n / 1e6:,.0f} million" if n < 1e12 else f"{n:.1e}"
 
 
-def check_budget(forward: _Plan, mirrored: _Plan, budget: float | None = None) -> int:
-    """The estimated states of both sweeps; raises EngineLimit past ``budget`` (None: BUDGET)."""
+def check_budget(forward: _Plan, mirrored: _Plan | None, budget: float | None = None) -> int:
+    """The estimated states of both sweeps (or the forward one alone); raises EngineLimit
+    past ``budget`` (None: BUDGET)."""
     limit = BUDGET if budget is None else budget
     n = estimated_states(forward, limit)
-    if n <= limit:
+    if n <= limit and mirrored is not None:
         n += estimated_states(mirrored, limit - n)
     if n > limit:
         raise EngineLimit(f"too large: about {_about(n)} states (budget {_about(limit)}); no legal deal comes "
                           "near this; a larger budget may take minutes and GBs")
     return n
+
+
+def worlds_excluding(problem: Problem, variants: Sequence[Variant], budget: float | None = None) -> list[int]:
+    """The worlds of the problem and of each variant (0: no deal fits), from the
+    forward sweep alone: half an analysis, for callers that need a ratio of
+    worlds and no marginal.  ``budget``: as :func:`analyze`."""
+    try:
+        prep = _Prepared(problem, variants)
+        forward = _Plan(prep, False)
+        check_budget(forward, None, budget)
+        total = sum(forward.sweep()[prep.n_layers].values())
+    except _Zero:
+        return [0] * (len(variants) + 1)
+    width = prep.width
+    return [0 if c in prep.dead else ((total >> (c * width)) & ((1 << width) - 1) if variants else total) * prep.multiplier
+            for c in range(len(variants) + 1)]
 
 
 def analyze_excluding(problem: Problem, variants: Sequence[Variant], budget: float | None = None
