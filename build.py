@@ -6,7 +6,8 @@
     python build.py test      install what the tests need (venv, Chromium), build,
                               and run the whole pytest suite; exit code = pytest's
     python build.py measure   build, then time cold/warm loads and worker analysis
-                              in headless Chromium against CPython (needs `test` setup)
+                              in headless Chromium against CPython (needs `test` setup;
+                              --phone: only the issue-12 "as a phone" table)
 
 The site is self-contained: web/ sources, Pyodide's core files from the npm
 package `pyodide` (fetched with `npm pack`), the micropip wheel (fetched with
@@ -278,7 +279,8 @@ def build_site(dist: Path = DIST) -> dict:
     shutil.rmtree(dist, ignore_errors=True)
     staging.rename(dist)
     size = sum((dist / f).stat().st_size for f in site_files(dist))
-    log(f"site built in {dist.relative_to(ROOT)}/ ({len(site_files(dist))} files, "
+    shown = dist.relative_to(ROOT) if dist.is_relative_to(ROOT) else dist  # e.g. a helper's /tmp copy
+    log(f"site built in {shown}/ ({len(site_files(dist))} files, "
         f"{size / 1e6:.1f} MB, version {build_info['version']})")
     return build_info
 
@@ -407,12 +409,12 @@ def run_tests(pytest_args: list[str]) -> int:
     return subprocess.run(cmd, cwd=ROOT, env=env, stdin=subprocess.DEVNULL).returncode
 
 
-def run_measurements() -> int:
+def run_measurements(extra: list[str]) -> int:
     python = ensure_venv()
     chromium = ensure_chromium(python)
     build_site()
     env = {**os.environ, "BOMBBUSTER_DIST": str(DIST), "BOMBBUSTER_CHROMIUM": chromium or ""}
-    return subprocess.run([str(python), str(ROOT / "tests" / "e2e" / "measure.py")],
+    return subprocess.run([str(python), str(ROOT / "tests" / "e2e" / "measure.py"), *extra],
                           cwd=ROOT, env=env).returncode
 
 
@@ -422,14 +424,14 @@ def main(argv: list[str] | None = None) -> int:
                         choices=("build", "serve", "test", "measure"))
     parser.add_argument("--port", type=int, default=8000, help="port for `serve` (default 8000)")
     args, extra = parser.parse_known_args(argv)
-    if extra and args.command != "test":
+    if extra and args.command not in ("test", "measure"):
         parser.error(f"unrecognised arguments: {' '.join(extra)}")
     os.chdir(ROOT)
     try:
         if args.command == "test":
             return run_tests(extra)
         if args.command == "measure":
-            return run_measurements()
+            return run_measurements(extra)
         build_site()
         if args.command == "serve":
             serve(args.port)

@@ -9,14 +9,23 @@ Prints, for the built site in headless Chromium on this machine:
 - analysis time in the worker (page round trip) vs CPython (bridge.handle in
   process) on the benchmark states of bench/bench_analyze.py;
 - memory per worker: the worker's wasm linear memory, and the renderer
-  process's resident memory with 1 vs 2 workers.
+  process's resident memory with 1 vs 2 workers;
+- "as a phone" (issue 12; alone with ``--phone``): with the phone pool (2
+  workers), the page's analysis, full suggestion list (my view, public view)
+  and entropy ranking on the phone benchmark states, beside the CLI's whole
+  command for the same request, and the phone estimate = 4 x page time (a
+  phone's cores run WebAssembly about 4x slower than this machine's; DevTools
+  CPU throttling does not reach Web Workers, so it cannot stand in).
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
+import random
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -27,15 +36,19 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests"), str(Path(__file__).parent)]
 
 import build  # noqa: E402
-from bench_analyze import states  # noqa: E402  (the lead's benchmark tables)
+from bench_analyze import WIRES, states  # noqa: E402  (the lead's benchmark tables)
 from bombbuster_core.bridge import handle  # noqa: E402
 from e2e_helpers import wait_until  # noqa: E402
+from gamegen import random_game  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"]
 LOADS = 3
 REPEAT = 3
+PHONE_WORKERS = 2
+PHONE_FACTOR = 4  # a phone runs WebAssembly ~4x slower per core (issue 12)
+ENTROPY_CAP_S = 60.0  # an entropy ranking still running after this is reported as "> cap"
 
 
 def serve(directory: Path):
@@ -83,7 +96,155 @@ def measure_loads(browser, url: str, label: str, query: str = "") -> None:
     print(f"    worker phases (ms) of the last: {cold[-1]['startup']}")
 
 
+def phone_states() -> dict[str, dict]:
+    """The phone benchmark states: bench_analyze's 5-player starts and late game, and a
+    public game 6 events in (drawn like bench_analyze's states)."""
+    bench = states()
+    six, _ = random_game(random.Random("1-5-6"), players=5, wires=WIRES, me=False, setup_tokens=True, turns=6,
+                         move_weights={"success": 6, "failure": 2, "solo": 1, "reveal_red": 1})
+    return {"5p observer start (setup tokens)": bench["5p observer, setup tokens"],
+            "5p public start (setup tokens)": bench["5p public, setup tokens"],
+            "5p public after 6 events": six,
+            "5p observer late (35 turns)": bench["5p observer, late game (35 turns)"]}
+
+
+def phone_requests(table: dict) -> list[tuple[str, str, dict, dict]]:
+    """(request, bridge method, table, params) of one state: analysis and suggestion list in each
+    view the table has (a table without 'me' has only the public view), the entropy ranking in its
+    own view.  Suggestions are for the observer, or player 0 in a public game."""
+    public = {k: v for k, v in table.items() if k != "me"}
+    player = table["me"]["player"] if "me" in table else 0
+    out = []
+    if "me" in table:
+        out += [("analysis, my view", "analyze", table, {}),
+                ("suggestions, my view", "suggest", table, {"player": player})]
+    out += [("analysis, public", "analyze", public, {}),
+            ("suggestions, public", "suggest", public, {"player": player}),
+            ("entropy ranking" + (", my view" if "me" in table else ", public"), "suggest", table,
+             {"player": player, "mode": "entropy"})]
+    return out
+
+
+def cli_seconds(method: str, table: dict, params: dict, cap: float) -> float | None:
+    """The CLI's whole command (interpreter start included) for one request; None past ``cap``.
+    Entropy runs with --jobs 2, the phone pool's size."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(table, f)
+    cmd = [sys.executable, "-m", "bombbuster_core", method, f.name]
+    if method == "suggest":
+        cmd += ["--player", str(params["player"])]
+        if params.get("mode") == "entropy":
+            cmd += ["--mode", "entropy", "--jobs", str(PHONE_WORKERS)]
+    try:
+        t0 = time.perf_counter()
+        subprocess.run(cmd, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, timeout=cap)
+        return time.perf_counter() - t0
+    except subprocess.TimeoutExpired:
+        return None
+    finally:
+        os.unlink(f.name)
+
+
+PAGE_REQUEST = """async ([method, table, params, cap]) => {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), cap * 1000);
+    const t0 = performance.now();
+    try {
+        await window.bombbuster[method](table, {...params, fresh: true, signal: abort.signal});
+        return (performance.now() - t0) / 1000;
+    } catch (error) {
+        if (error.name === "CancelledError") return null;
+        throw error;
+    } finally {
+        clearTimeout(timer);
+    }
+}"""
+
+
+def measure_phone(browser, url: str) -> None:
+    """The issue-12 table: page (2 workers) vs the CLI's whole command, and the phone estimate."""
+    context = browser.new_context()
+    page = context.new_page()
+    time_to_ready(page, f"{url}?nosw&workers={PHONE_WORKERS}")
+    wait_until(page, f"window.bombbuster.stats().then(s => s.length === {PHONE_WORKERS})")
+    load = os.getloadavg()[0]
+    print(f"\nas a phone: {PHONE_WORKERS} workers; page s = best of {REPEAT} for analyses, one run for "
+          f"suggestions; CPython s = the CLI's whole command (entropy with --jobs {PHONE_WORKERS}); "
+          f"phone s = {PHONE_FACTOR} x page s; entropy capped at {ENTROPY_CAP_S:.0f} s; load average {load:.1f}")
+    print(f"{'state':33} {'request':28} {'page s':>8} {'CPython s':>9} {'ratio':>6} {'phone s':>8}")
+    for name, table in phone_states().items():
+        for label, method, request_table, params in phone_requests(table):
+            entropy = params.get("mode") == "entropy"
+            runs = REPEAT if method == "analyze" else 1
+            cap = ENTROPY_CAP_S if entropy else 600.0
+            js_method = "analyze" if method == "analyze" else "suggest"
+            pages = [page.evaluate(PAGE_REQUEST, [js_method, request_table, params, cap]) for _ in range(runs)]
+            cli = [cli_seconds(method, request_table, params, cap) for _ in range(runs)]
+            page_s = None if None in pages else min(pages)
+            cli_s = None if None in cli else min(cli)
+            ratio = f"{page_s / cli_s:6.2f}" if page_s and cli_s else f"{'-':>6}"
+            print(f"{name:33} {label:28} {_capped(page_s, cap):>8} {_capped(cli_s, cap):>9} {ratio} "
+                  f"{_capped(None if page_s is None else PHONE_FACTOR * page_s, PHONE_FACTOR * cap):>8}")
+    context.close()
+
+
+def _capped(seconds: float | None, cap: float) -> str:
+    return f"> {cap:.0f}" if seconds is None else f"{seconds:.2f}"
+
+
+def measure_site(browser, url: str, plain_url: str) -> None:
+    """Loads (cold, warm, installers, stdlib), analysis in a worker vs CPython, memory per worker."""
+    measure_loads(browser, url, "unpackArchive + precompiled stdlib (default)", "?workers=1&installer=unpack")
+    measure_loads(browser, url, "micropip + precompiled stdlib", "?workers=1&installer=micropip")
+    measure_loads(browser, plain_url, "unpackArchive + Pyodide's .py stdlib", "?workers=1&installer=unpack&nosw")
+
+    context = browser.new_context()
+    page = context.new_page()
+    time_to_ready(page, url)
+    page.evaluate("navigator.serviceWorker.ready")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    for installer in ("unpack", "micropip"):
+        warm = [time_to_ready(page, f"{url}?installer={installer}") for _ in range(LOADS)]
+        print(f"warm load to ready (service worker cache), {installer}: {describe([w['ready_ms'] for w in warm])}")
+        print(f"    worker phases (ms) of the last: {warm[-1]['startup']}")
+
+    print(f"\nanalysis, best of {REPEAT}: worker (page round trip) vs CPython {sys.version.split()[0]} "
+          "(bridge.handle in process)")
+    print(f"{'state':36} {'CPython s':>10} {'worker s':>10} {'ratio':>6}")
+    for name, table in states().items():
+        message = json.dumps({"id": 1, "method": "analyze", "params": {"table": table}})
+        cpython = min(_timed(lambda: handle(message)) for _ in range(REPEAT))
+        worker_ms = page.evaluate(
+            """async ([table, repeat]) => {
+                let best = Infinity;
+                for (let i = 0; i < repeat; i++) {
+                    const t0 = performance.now();
+                    await window.bombbuster.analyze(table, {fresh: true});
+                    best = Math.min(best, performance.now() - t0);
+                }
+                return best;
+            }""", [table, REPEAT])
+        print(f"{name:36} {cpython:10.3f} {worker_ms / 1000:10.3f} {worker_ms / 1000 / cpython:6.2f}")
+    context.close()
+
+    print("\nmemory")
+    for workers in (1, 2):
+        context = browser.new_context()
+        page = context.new_page()
+        time_to_ready(page, f"{url}?nosw&workers={workers}")
+        wait_until(page, f"window.bombbuster.stats().then(s => s.length === {workers})")
+        page.evaluate("table => window.bombbuster.analyze(table)", states()["5p public, setup tokens"])
+        time.sleep(1)
+        stats = page.evaluate("window.bombbuster.stats()")
+        heaps = ", ".join(f"{s['wasmBytes'] / 2**20:.0f} MiB" for s in stats)
+        print(f"{workers} worker(s): wasm memory per worker {heaps}; renderer RSS {renderer_rss_mb():.0f} MiB")
+        context.close()
+
+
 def main() -> int:
+    ap = argparse.ArgumentParser(description="web-app measurements (python build.py measure [--phone])")
+    ap.add_argument("--phone", action="store_true", help="only the 'as a phone' table (issue 12)")
+    args = ap.parse_args()
     dist = Path(os.environ.get("BOMBBUSTER_DIST") or build.DIST)
     chromium = os.environ.get("BOMBBUSTER_CHROMIUM", build.find_chromium() or "")
     server, url = serve(dist)
@@ -92,59 +253,18 @@ def main() -> int:
     shutil.copytree(dist, plain_dir, dirs_exist_ok=True)
     shutil.copy2(build.fetch_pyodide() / "python_stdlib.zip", plain_dir / "pyodide" / "python_stdlib.zip")
     plain_server, plain_url = serve(plain_dir)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium or None, args=CHROMIUM_FLAGS)
-        print(f"Chromium {browser.version}, {os.cpu_count()} cores; Pyodide {build.PYODIDE_VERSION}")
-
-        measure_loads(browser, url, "unpackArchive + precompiled stdlib (default)", "?workers=1&installer=unpack")
-        measure_loads(browser, url, "micropip + precompiled stdlib", "?workers=1&installer=micropip")
-        measure_loads(browser, plain_url, "unpackArchive + Pyodide's .py stdlib", "?workers=1&installer=unpack&nosw")
-
-        context = browser.new_context()
-        page = context.new_page()
-        time_to_ready(page, url)
-        page.evaluate("navigator.serviceWorker.ready")
-        page.wait_for_function("navigator.serviceWorker.controller !== null")
-        for installer in ("unpack", "micropip"):
-            warm = [time_to_ready(page, f"{url}?installer={installer}") for _ in range(LOADS)]
-            print(f"warm load to ready (service worker cache), {installer}: {describe([w['ready_ms'] for w in warm])}")
-            print(f"    worker phases (ms) of the last: {warm[-1]['startup']}")
-
-        print(f"\nanalysis, best of {REPEAT}: worker (page round trip) vs CPython {sys.version.split()[0]} "
-              "(bridge.handle in process)")
-        print(f"{'state':36} {'CPython s':>10} {'worker s':>10} {'ratio':>6}")
-        for name, table in states().items():
-            message = json.dumps({"id": 1, "method": "analyze", "params": {"table": table}})
-            cpython = min(_timed(lambda: handle(message)) for _ in range(REPEAT))
-            worker_ms = page.evaluate(
-                """async ([table, repeat]) => {
-                    let best = Infinity;
-                    for (let i = 0; i < repeat; i++) {
-                        const t0 = performance.now();
-                        await window.bombbuster.analyze(table);
-                        best = Math.min(best, performance.now() - t0);
-                    }
-                    return best;
-                }""", [table, REPEAT])
-            print(f"{name:36} {cpython:10.3f} {worker_ms / 1000:10.3f} {worker_ms / 1000 / cpython:6.2f}")
-        context.close()
-
-        print("\nmemory")
-        for workers in (1, 2):
-            context = browser.new_context()
-            page = context.new_page()
-            time_to_ready(page, f"{url}?nosw&workers={workers}")
-            wait_until(page, f"window.bombbuster.stats().then(s => s.length === {workers})")
-            page.evaluate("table => window.bombbuster.analyze(table)", states()["5p public, setup tokens"])
-            time.sleep(1)
-            stats = page.evaluate("window.bombbuster.stats()")
-            heaps = ", ".join(f"{s['wasmBytes'] / 2**20:.0f} MiB" for s in stats)
-            print(f"{workers} worker(s): wasm memory per worker {heaps}; renderer RSS {renderer_rss_mb():.0f} MiB")
-            context.close()
-        browser.close()
-    server.shutdown()
-    plain_server.shutdown()
-    shutil.rmtree(plain_dir, ignore_errors=True)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium or None, args=CHROMIUM_FLAGS)
+            print(f"Chromium {browser.version}, {os.cpu_count()} cores; Pyodide {build.PYODIDE_VERSION}")
+            if not args.phone:
+                measure_site(browser, url, plain_url)
+            measure_phone(browser, url)
+            browser.close()
+    finally:
+        server.shutdown()
+        plain_server.shutdown()
+        shutil.rmtree(plain_dir, ignore_errors=True)
     return 0
 
 

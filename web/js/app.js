@@ -45,6 +45,8 @@ const pool = new EnginePool({
   onStatus: showEngineStatus,
 });
 const engine = installScriptingApi(pool);
+const ENGINE_KEY = "bombbuster.engine";
+engine.setEngine(localStorage.getItem(ENGINE_KEY) || "columns");
 
 // ------------------------------------------------------------ screens
 
@@ -142,6 +144,7 @@ function showMenu() {
       current ? item("Rename this game", "rename", () => renameCurrent(current)) : null,
       item("Import a table file", "import", () => document.getElementById("import-file").click()),
       current ? item(current.table.me ? "Export this table file…" : "Export this table file", "export", () => exportGame(current)) : null,
+      item(`Deduction engine: ${engine.engine()}`, "engine", chooseEngine),
       item("Help: how to use the page", "help", showHelp),
       item("About the numbers", "about", showAbout),
       current ? item("Delete this game", "delete-game", () => {
@@ -162,6 +165,24 @@ function showMenu() {
       ].filter(Boolean).join(" · "))))))
       : h("p.hint", {}, "No saved games yet."),
     h("p.hint.about", {}, "Works offline once loaded. Games are saved on this device after every event."));
+}
+
+/** The engine setting: both give the same exact numbers; signatures fans its blocks out to the workers. */
+function chooseEngine() {
+  const pick = (name) => {
+    localStorage.setItem(ENGINE_KEY, name);
+    engine.setEngine(name);
+    closeSheet();
+    toast(`Engine: ${name}.`);
+  };
+  const option = (name, text) => h("button.menu-item", {
+    dataset: { engine: name }, "aria-pressed": String(engine.engine() === name), onclick: () => pick(name),
+  }, text);
+  openSheet("Deduction engine",
+    h("p", {}, "Both engines compute the same exact probabilities; they differ in speed."),
+    h("div.menu", {},
+      option("columns", "Columns (default): fastest on most tables"),
+      option("signatures", "Signatures: per-stand blocks on all workers, kept in memory; where it cannot take a table (too large, moved wires, labels), columns answers")));
 }
 
 function renameCurrent(game) {

@@ -5,10 +5,22 @@
 // time and can be cancelled: the busy worker is terminated and respawned. A
 // worker that crashes is replaced and its request retried once on the new one;
 // the game itself lives on the page, so nothing is lost.
+//
+// One request over many workers: a request may be sent "split" (the bridge's
+// protocol, bombbuster_core/bridge.py). Its reply may then be a round of
+// pending tasks instead of a result; the pool runs them on any free worker (a
+// "home" task on the worker that asked), then sends the request again to that
+// worker with the answers, until the result comes. The result is exactly the
+// serial one. Finished results are kept by exact request (method + params), so
+// a repeated request (undo, redo, a view toggle) answers at once, whichever
+// worker computed it.
 
 const MAX_WORKERS = 4;
 const PHONE_WORKERS = 2;
 const PROGRESS_INTERVAL_MS = 250;
+const CACHED_METHODS = new Set(["analyze", "suggest"]);
+const CACHE_ENTRIES = 64;
+const CACHE_CHARS = 16_000_000; // ~32 MB of JS strings at most
 
 /**
  * JSON.parse reviver: integers beyond 2^53 (world counts) become BigInt so the
@@ -18,6 +30,16 @@ function keepBigIntegers(key, value, context) {
   if (typeof value === "number" && !Number.isSafeInteger(value) && context && /^-?\d+$/.test(context.source)) {
     return BigInt(context.source);
   }
+  return value;
+}
+
+/**
+ * JSON.parse reviver for task answers, which go back to the bridge: a number that
+ * would not survive a round trip through a double (integers past 2^53, e.g.
+ * signature weights) stays its exact source text when stringified again.
+ */
+function keepExactNumbers(key, value, context) {
+  if (typeof value === "number" && context && String(value) !== context.source) return JSON.rawJSON(context.source);
   return value;
 }
 
@@ -83,7 +105,7 @@ class PooledWorker {
     } else if (data.type === "reply" && this.job && this.job.id === data.id) {
       const job = this.job;
       this.job = null;
-      job.finish(data.reply);
+      job.finish(data.reply, this);
       this.pool.dispatch();
     }
   }
@@ -91,10 +113,10 @@ class PooledWorker {
   run(job) {
     this.job = job;
     job.worker = this;
-    this.worker.postMessage({ id: job.id, message: job.message });
+    this.worker.postMessage({ id: job.id, message: job.message(this) });
   }
 
-  /** {wasmBytes} of this worker, once it is ready. */
+  /** {wasmBytes, core} of this worker (core: the bridge's `stats`), once it is ready. */
   stats() {
     return new Promise((resolve) => {
       this.statsWaiter = resolve;
@@ -127,6 +149,9 @@ export class EnginePool {
     this.queue = [];
     this.workers = [];
     this.nextId = 1;
+    this.results = new Map(); // exact request -> reply text, oldest first
+    this.resultChars = 0;
+    this.cacheCounts = { hits: 0, misses: 0 };
     this.readyTimings = [];
     this.ready = new Promise((resolve, reject) => {
       this.resolveReady = resolve;
@@ -167,10 +192,13 @@ export class EnginePool {
     this.dispatch();
   }
 
+  /** Give each free worker the first queued job homed on it, else the first job with no home. */
   dispatch() {
     for (const worker of this.workers) {
-      if (!this.queue.length) return;
-      if (worker.ready && !worker.job) worker.run(this.queue.shift());
+      if (!worker.ready || worker.job || !this.queue.length) continue;
+      let index = this.queue.findIndex((job) => job.home === worker);
+      if (index < 0) index = this.queue.findIndex((job) => !job.home);
+      if (index >= 0) worker.run(this.queue.splice(index, 1)[0]);
     }
   }
 
@@ -180,43 +208,55 @@ export class EnginePool {
    * called while the request waits or runs, and whenever the worker reports
    * work: `work` is {done, total} analyses of a long request (suggestions in
    * public view, entropy branches) or null before any is reported; `signal`
-   * (AbortSignal) cancels it.
+   * (AbortSignal) cancels it; `fresh` skips the kept results (measurements).
    */
-  request(method, params, { onProgress, signal } = {}) {
-    const id = this.nextId++;
-    const message = JSON.stringify({ id, method, params });
+  request(method, params, { onProgress, signal, fresh = false } = {}) {
+    const key = CACHED_METHODS.has(method) ? JSON.stringify([method, params]) : null;
+    const kept = key && !fresh ? this.results.get(key) : undefined;
+    if (key && !fresh) this.cacheCounts[kept === undefined ? "misses" : "hits"] += 1;
+    if (kept !== undefined) {
+      this.results.delete(key); // most recently used last
+      this.results.set(key, kept);
+      return Promise.resolve(JSON.parse(kept, keepBigIntegers).result);
+    }
     return new Promise((resolve, reject) => {
-      const began = performance.now();
-      let work = null;
-      const tell = () => onProgress && onProgress(performance.now() - began, work);
-      const timer = onProgress ? setInterval(tell, PROGRESS_INTERVAL_MS) : null;
-      const done = () => timer && clearInterval(timer);
-      const job = {
-        id, message, retries: 0, worker: null,
-        work: (reported) => { work = reported; tell(); },
-        finish: (replyText) => {
-          done();
-          const reply = JSON.parse(replyText, keepBigIntegers);
-          if (reply.error) reject(new EngineError(reply.error.message));
-          else resolve(reply.result);
-        },
-        reject: (error) => { done(); reject(error); },
-      };
+      const call = new SplitCall(this, method, params, { onProgress, resolve, reject, key });
       if (signal) {
-        if (signal.aborted) return job.reject(new CancelledError());
-        signal.addEventListener("abort", () => this.cancel(job), { once: true });
+        if (signal.aborted) return call.fail(new CancelledError());
+        signal.addEventListener("abort", () => this.cancel(call), { once: true });
       }
-      this.queue.push(job);
-      this.dispatch();
+      call.start();
     });
   }
 
-  cancel(job) {
-    const queued = this.queue.indexOf(job);
-    if (queued >= 0) this.queue.splice(queued, 1);
-    else if (job.worker && job.worker.job === job) job.worker.respawn();
-    else return;
-    job.reject(new CancelledError());
+  /** Keep a finished reply by its exact request (bounded: entries and characters). */
+  keep(key, replyText) {
+    if (this.results.has(key) || replyText.length > CACHE_CHARS / 4) return;
+    this.results.set(key, replyText);
+    this.resultChars += replyText.length;
+    while (this.results.size > CACHE_ENTRIES || this.resultChars > CACHE_CHARS) {
+      const [oldest, text] = this.results.entries().next().value;
+      this.results.delete(oldest);
+      this.resultChars -= text.length;
+    }
+  }
+
+  queueJob(job, { first = false } = {}) {
+    if (first) this.queue.unshift(job);
+    else this.queue.push(job);
+    this.dispatch();
+  }
+
+  /** Stop a request (CancelledError, or `error`): its queued jobs are dropped, its running ones terminate their workers. */
+  cancel(call, error = new CancelledError()) {
+    if (call.settled) return;
+    for (const job of call.jobs) {
+      const queued = this.queue.indexOf(job);
+      if (queued >= 0) this.queue.splice(queued, 1);
+      else if (job.worker && job.worker.job === job) job.worker.respawn();
+    }
+    call.fail(error);
+    this.dispatch();
   }
 
   /** Per ready worker: {wasmBytes, startup timings}. */
@@ -227,19 +267,140 @@ export class EnginePool {
 
   /** Cancel everything queued or running (terminates busy workers). */
   cancelAll() {
-    for (const job of [...this.queue]) this.cancel(job);
-    for (const worker of this.workers) if (worker.job) this.cancel(worker.job);
+    for (const job of [...this.queue]) this.cancel(job.call);
+    for (const worker of this.workers) if (worker.job) this.cancel(worker.job.call);
+  }
+
+  /** {hits, misses, entries, chars} of the kept results. */
+  cacheStats() {
+    return { ...this.cacheCounts, entries: this.results.size, chars: this.resultChars };
+  }
+}
+
+/**
+ * One request's life in the pool: its main job (sent again with the answers
+ * after each round of pending tasks) and the tasks of the current round.
+ */
+class SplitCall {
+  constructor(pool, method, params, { onProgress, resolve, reject, key }) {
+    Object.assign(this, { pool, method, params, onProgress, resolve, reject, key });
+    this.jobs = new Set();
+    this.answers = [];
+    this.split = false;
+    this.home = null;
+    this.settled = false;
+    this.work = null;
+    this.began = performance.now();
+    this.timer = onProgress ? setInterval(() => this.tell(), PROGRESS_INTERVAL_MS) : null;
+  }
+
+  tell() {
+    if (this.onProgress && !this.settled) this.onProgress(performance.now() - this.began, this.work);
+  }
+
+  reported(work) {
+    // A request sent again with its answers reports its work from 0 again: keep the count rising.
+    if (work && this.work && work.total === this.work.total && work.done < this.work.done) return;
+    this.work = work;
+    this.tell();
+  }
+
+  /** Whether to ask the bridge to split: a suggestion list always (only its executor's maps
+   *  split), an analysis when another worker is free now to take the other half. */
+  wantsSplit(worker) {
+    if (this.pool.size < 2 || !CACHED_METHODS.has(this.method)) return false;
+    return this.method === "suggest" || this.pool.workers.some((other) => other !== worker && other.ready && !other.job);
+  }
+
+  /** Queue the main job: the request itself, or again with the answers (first in line, at home). */
+  start() {
+    const again = this.answers.length > 0;
+    this.addJob(this.home, (worker) => {
+      if (!again) this.split = this.wantsSplit(worker);
+      const params = !this.split ? this.params : { ...this.params, split: true, ...(again ? { answers: this.answers } : {}) };
+      return { method: this.method, params };
+    }, (replyText, worker) => this.mainReply(replyText, worker), { first: again });
+  }
+
+  /** Queue a job: `request(worker)` = {method, params} when it starts; `finish(replyText, worker)`. */
+  addJob(home, request, finish, options) {
+    const job = {
+      id: this.pool.nextId++, retries: 0, worker: null, call: this, home,
+      message: (worker) => JSON.stringify({ id: job.id, ...request(worker) }),
+      work: (reported) => this.reported(reported),
+      finish: (replyText, worker) => {
+        this.jobs.delete(job);
+        if (!this.settled) finish(replyText, worker);
+      },
+      reject: (error) => this.pool.cancel(this, error),
+    };
+    this.jobs.add(job);
+    this.pool.queueJob(job, options);
+  }
+
+  mainReply(replyText, worker) {
+    const reply = JSON.parse(replyText, keepBigIntegers);
+    if (reply.error) return this.fail(new EngineError(reply.error.message));
+    if (!reply.pending) {
+      if (this.key) this.pool.keep(this.key, replyText);
+      return this.succeed(reply.result);
+    }
+    this.home = worker;
+    const { tasks, weights, digest } = reply.pending;
+    const results = new Array(tasks.length);
+    const total = weights.reduce((a, b) => a + b, 0);
+    let left = tasks.length;
+    let done = 0;
+    if (total) this.reported({ done: 0, total });
+    tasks.forEach((task, i) => this.addJob(task.home ? worker : null, () => ({ method: "task", params: task }), (taskReply) => {
+      const answer = JSON.parse(taskReply, keepExactNumbers);
+      if (answer.error) return this.pool.cancel(this, new EngineError(answer.error.message));
+      results[i] = answer.result;
+      done += weights[i];
+      if (total) this.reported({ done, total });
+      if (--left === 0) {
+        this.answers.push({ digest, results });
+        this.start();
+      }
+    }));
+  }
+
+  succeed(result) {
+    this.settle();
+    this.resolve(result);
+  }
+
+  fail(error) {
+    if (this.settled) return;
+    this.settle();
+    this.reject(error);
+  }
+
+  settle() {
+    this.settled = true;
+    if (this.timer) clearInterval(this.timer);
   }
 }
 
 /** The documented scripting API, installed as window.bombbuster. */
 export function installScriptingApi(pool, extras = {}) {
+  let defaultEngine = null; // null: the bridge's default (columns)
+  // A request with no `engine` option runs on the page's engine setting; where the
+  // signatures engine refuses a table (too large, moved wires, labels), on columns.
+  const withEngine = (method, table, options) => {
+    const params = { table, ...stripCallbacks(options) };
+    if (params.engine || !defaultEngine) return pool.request(method, params, options);
+    return pool.request(method, { ...params, engine: defaultEngine }, options).catch((error) => {
+      if (!(error instanceof EngineError) || !/signatures engine/.test(error.message)) throw error;
+      return pool.request(method, params, options);
+    });
+  };
   const api = {
     ready: pool.ready.then(() => true),
     /** Promise of exactly the CLI's `analyze` JSON for a format-1 table. */
-    analyze: (table, options = {}) => pool.request("analyze", { table, ...stripCallbacks(options) }, options),
-    /** Promise of exactly the CLI's `suggest` JSON (rejects until the core provides it). */
-    suggest: (table, options = {}) => pool.request("suggest", { table, ...stripCallbacks(options) }, options),
+    analyze: (table, options = {}) => withEngine("analyze", table, options),
+    /** Promise of exactly the CLI's `suggest` JSON. */
+    suggest: (table, options = {}) => withEngine("suggest", table, options),
     /** Promise of the mission catalogue (bridge method `missions`: number, name, players, rules, choices). */
     missions: () => pool.request("missions", {}),
     /** Promise of a mission's format-1 table (bridge method `new`: {mission, players, yellow?, red?, number?}). */
@@ -247,8 +408,13 @@ export function installScriptingApi(pool, extras = {}) {
     /** Promise of {version} of the core running in the workers. */
     ping: () => pool.request("ping", {}),
     cancelAll: () => pool.cancelAll(),
-    /** Promise of [{wasmBytes, startup}] for each ready worker (diagnostics). */
+    /** Promise of [{wasmBytes, startup, core}] for each ready worker (diagnostics; core: the bridge's `stats`). */
     stats: () => pool.stats(),
+    /** {hits, misses, entries, chars} of the results the pool keeps by exact request. */
+    cacheStats: () => pool.cacheStats(),
+    /** The engine of requests without an `engine` option: "columns" (default) or "signatures". */
+    setEngine: (name) => { defaultEngine = name === "columns" ? null : name; },
+    engine: () => defaultEngine || "columns",
     poolSize: pool.size,
     ...extras,
   };
@@ -257,6 +423,6 @@ export function installScriptingApi(pool, extras = {}) {
 }
 
 function stripCallbacks(options) {
-  const { onProgress, signal, ...rest } = options;
+  const { onProgress, signal, fresh, ...rest } = options;
   return rest;
 }

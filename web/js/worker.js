@@ -9,7 +9,8 @@
 //               {type: "reply", id, reply}       reply = bridge JSON reply (string)
 //               {type: "fatal", error}           start-up failed
 //               {type: "crashed", id, error}     the runtime broke; replace this worker
-// {type: "stats"} in → {type: "stats", wasmBytes} out: the worker's linear memory size.
+// {type: "stats"} in → {type: "stats", wasmBytes, core} out: the worker's linear memory size and
+// the bridge's `stats` (signature cache hits/misses, sweeps kept for split analyses).
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const siteRoot = new URL("../", self.location).href;
@@ -67,7 +68,8 @@ self.onmessage = async (event) => {
   const { id, message, type } = event.data;
   const { handle, pyodide } = await starting;
   if (type === "stats") {
-    self.postMessage({ type: "stats", wasmBytes: pyodide._module.HEAPU8.length });
+    const core = JSON.parse(handle(JSON.stringify({ id: 0, method: "stats", params: {} }))).result;
+    self.postMessage({ type: "stats", wasmBytes: pyodide._module.HEAPU8.length, core });
     return;
   }
   let reply;
