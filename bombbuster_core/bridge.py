@@ -64,10 +64,10 @@ from .suggest import Policy, Progress, SuggestError, suggest
 from .table import TableError, load_table
 
 # A columns analysis is split over two workers from this many estimated states
-# (columns._estimated_states of the forward plan); below it the transfer of the
-# mirrored sweep costs more than its sweep (web/README-web.md, "One request over
-# many workers").
-SPLIT_MIN_STATES = 300_000
+# (columns.estimated_states of the forward plan, ~1 ms); below it the transfer of
+# the mirrored sweep and the extra round trips cost about what its sweep takes
+# (web/README-web.md, "One request over many workers").
+SPLIT_MIN_STATES = 40_000
 KEPT_SWEEPS = 2  # forward sweeps a worker keeps for the join of its split analyses (a few MB each)
 
 
@@ -171,7 +171,7 @@ def _sweeps_elsewhere(rounds: _Rounds, table: Any) -> Iterator[None]:
         # analysed next, are other problems and run here).
         if forward.prep.exclusions or forward.prep.problem != problem:
             return None
-        if columns._estimated_states(forward) < SPLIT_MIN_STATES:
+        if columns.estimated_states(forward, SPLIT_MIN_STATES) < SPLIT_MIN_STATES:
             return None
         back = {"table": table, "mirrored": True}
         ahead = {"table": table, "mirrored": False}
