@@ -401,6 +401,8 @@ export function installScriptingApi(pool, extras = {}) {
     analyze: (table, options = {}) => withEngine("analyze", table, options),
     /** Promise of exactly the CLI's `suggest` JSON. */
     suggest: (table, options = {}) => withEngine("suggest", table, options),
+    /** Promise of the lookahead policy's move for "me" (bridge method `lookahead`: {deals?, depth?, width?, seed?}). */
+    lookahead: (table, options = {}) => pool.request("lookahead", { table, ...stripCallbacks(options) }, options),
     /** Promise of the mission catalogue (bridge method `missions`: number, name, players, rules, choices). */
     missions: () => pool.request("missions", {}),
     /** Promise of a mission's format-1 table (bridge method `new`: {mission, players, yellow?, red?, number?}). */

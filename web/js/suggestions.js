@@ -10,6 +10,11 @@
 //   restart. Recent answers are kept, so undo and view toggles are instant.
 // - Tapping a suggestion pre-fills the event recorder (see docs/suggestions.md,
 //   "In the page"): the player then only confirms what happened.
+// - The Lookahead mode asks the bridge's `lookahead` (bombbuster_core/sim/
+//   advice.py): the self-play lookahead policy's move for "me", from deals
+//   drawn exactly from the posterior; its budget is bounded so that a phone
+//   answers within about 10 s (README, "Self-play"), and the panel says how
+//   many deals it used.
 import { h, openSheet } from "./ui.js";
 import { colourOf, valueLabel } from "./model.js";
 import { CancelledError } from "./engine.js";
@@ -22,6 +27,11 @@ const KIND_NAMES = {
   double_detector: "Double Detector", triple_detector: "Triple Detector", super_detector: "Super Detector",
 };
 const EVENT_KINDS = new Set(["dual_cut", "solo_cut", "reveal_red"]);
+const MODES = [["exact", "Exact"], ["entropy", "Entropy"], ["lookahead", "Lookahead"]];
+// The lookahead's budget in the page: deals × turns per rollout. Measured in
+// bench/bench_sim.py: the slowest decision (5 players, the first turn) fits a
+// phone's 10 s at this budget. A fixed seed: the same table, the same answer.
+const LOOKAHEAD = { deals: 8, depth: 3, seed: 0 };
 
 /** Which list a suggestion belongs to: forced (certain moves), calls (ranked dual cuts), equipment. */
 export function groupOf(suggestion) {
@@ -99,10 +109,10 @@ export class SuggestionsPanel {
     const seq = ++this.seq;
     const abort = (this.abort = new AbortController());
     try {
-      const result = await this.screen.engine.suggest(table, {
-        player, mode, signal: abort.signal,
-        onProgress: (ms, work) => { if (seq === this.seq) this.showElapsed(ms, work); },
-      });
+      const onProgress = (ms, work) => { if (seq === this.seq) this.showElapsed(ms, work); };
+      const result = mode === "lookahead"
+        ? await this.lookahead(table, player, { signal: abort.signal, onProgress })
+        : await this.screen.engine.suggest(table, { player, mode, signal: abort.signal, onProgress });
       this.results.set(key, result);
       if (this.results.size > CACHE_SIZE) this.results.delete(this.results.keys().next().value);
       if (seq !== this.seq) return;
@@ -113,6 +123,16 @@ export class SuggestionsPanel {
     }
     if (this.abort === abort) this.abort = null;
     this.paint();
+  }
+
+  /** The lookahead policy decides for "me" only: it plays my own wires forward on sampled deals. */
+  lookahead(table, player, options) {
+    if (!table.me || table.me.player !== player) {
+      const who = this.screen.playerName(player);
+      throw new Error(`the lookahead decides for you only (it needs your own wires), not for ${who}.`);
+    }
+    if (!this.screen.engine.lookahead) throw new Error("this page's engine has no lookahead.");
+    return this.screen.engine.lookahead(table, { ...LOOKAHEAD, ...options });
   }
 
   cancel() {
@@ -163,14 +183,15 @@ export class SuggestionsPanel {
         dataset: { player: String(i) }, "aria-pressed": String(i === player), onclick: () => this.setPlayer(i),
       }, p.name)));
     const modes = h("div.segmented.sug-modes", { role: "group", "aria-label": "ranking" },
-      [["exact", "Exact"], ["entropy", "Entropy"]].map(([value, text]) => h("button", {
+      MODES.map(([value, text]) => h("button", {
         dataset: { mode: value }, "aria-pressed": String(value === this.mode), onclick: () => this.setMode(value),
       }, text)));
     let status = null;
     let body = null;
     if (kind === "busy") {
       status = h("div.sug-status", {}, h("span.spinner"),
-        h("span", {}, mode === "entropy" ? "Ranking by expected entropy… " : "Computing the odds… "),
+        h("span", {}, { entropy: "Ranking by expected entropy… ", lookahead: "Playing the best calls forward on sampled deals… " }[mode]
+          || "Computing the odds… "),
         h("span.sug-elapsed", {}, ""),
         h("button.link", { dataset: { action: "cancel-suggestions" }, onclick: () => this.cancel() }, "Cancel"));
       if (this.state.previous && this.state.previous.consistent) body = this.list(this.state.previous, true);
@@ -191,6 +212,7 @@ export class SuggestionsPanel {
   }
 
   list(result, stale) {
+    if (result.mode === "lookahead") return this.lookaheadList(result, stale);
     const items = result.suggestions.map((s, rank) => ({ s, rank, group: groupOf(s) }));
     const forced = items.filter((i) => i.group === "forced");
     const calls = items.filter((i) => i.group === "calls");
@@ -214,6 +236,23 @@ export class SuggestionsPanel {
       h("p.hint.sug-foot", {}, this.mode === "entropy"
         ? `Tap a move to record it. ${result.branch_analyses ?? 0} branch analyses.`
         : "Tap a move to record it: you only confirm what happened."));
+  }
+
+  /** The lookahead's pick first, then the other candidates it compared, by estimated worth. */
+  lookaheadList(result, stale) {
+    const [pick, ...others] = result.suggestions;
+    const entries = (list, first) => h("ol.sug-list", {},
+      list.map((s, i) => h("li", {}, this.item({ s, rank: first + i }, stale, result.red_cap))));
+    const foot = result.deals
+      ? `${result.deals} deals drawn exactly from the odds; each move played ${result.depth} turns forward on every one. ` +
+        "The pick leaves the best call only for a clear gain. Tap a move to record it."
+      : "A certain move (or a single safe one): no deals needed. Tap it to record it.";
+    return h(`div.sug-body${stale ? ".stale" : ""}`, { "aria-busy": stale ? "true" : null, dataset: { deals: String(result.deals) } },
+      pick ? h("div.sug-group", { dataset: { group: "pick" } }, h("h3", {}, "Lookahead's pick"), entries([pick], 0))
+        : h("p.hint", {}, `${this.screen.playerName(result.player)} has no move to make.`),
+      others.length ? h("div.sug-group", { dataset: { group: "candidates" } }, h("h3", {}, "Other moves compared"),
+        entries(others, 1)) : null,
+      h("p.hint.sug-foot.sug-deals", {}, foot));
   }
 
   /** One suggestion as a button whose data attributes carry the engine's exact numbers. */
@@ -240,7 +279,10 @@ export class SuggestionsPanel {
       h("span.sug-p", { title: "chance of success" }, s.certain ? "✓ certain" : `P ${riskText(s.p_success)}`),
       h(`span.sug-red${s.p_red > 0 ? ".some" : ""}`, { title: "chance of cutting a red wire" }, `red ${riskText(s.p_red)}`),
       h("span.sug-bits", { title: "information: how much the call is expected to narrow the possible deals (1 bit = halves them)" },
-        `info ${Number(s.bits).toFixed(2)} bits`)),
+        `info ${Number(s.bits).toFixed(2)} bits`),
+      s.worth === undefined ? null : h("span.sug-worth", {
+        title: "lookahead: the move's estimated worth on the sampled deals (1 = a win), ± the standard error of its gain over the best call",
+      }, `worth ${s.worth.toFixed(2)}${s.se ? ` ±${s.se.toFixed(2)}` : ""}`)),
     this.whyText(s, cap) ? h("span.sug-why", {}, this.whyText(s, cap)) : null);
   }
 
