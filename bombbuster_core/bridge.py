@@ -327,9 +327,22 @@ def _stats(params: Any, progress: Progress | None) -> dict[str, Any]:
     return out
 
 
+def _lookahead(params: Any, progress: Progress | None) -> dict[str, Any]:
+    """The lookahead policy's move for the table's ``me`` (sim/advice.py: params, result, refusals)."""
+    from .sim.advice import lookahead  # the simulator loads only when this mode is asked for
+    from .sim.game import SimError
+
+    if not isinstance(params, dict):
+        raise RequestError("params: expected an object")
+    try:
+        return lookahead(params)
+    except SimError as e:
+        raise RequestError(str(e)) from None
+
+
 METHODS: dict[str, Callable[[Any, Progress | None], Any]] = {
     "ping": _ping, "analyze": _analyze, "suggest": _suggest, "missions": _missions, "new": _new,
-    "task": _task, "stats": _stats}
+    "task": _task, "stats": _stats, "lookahead": _lookahead}
 
 
 def handle(message: str, progress: Progress | None = None) -> str:

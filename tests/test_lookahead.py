@@ -6,18 +6,21 @@
   same view over a different hidden deal gives the same move.
 * The estimator: stratified values and the paired standard error by hand;
   with an infinite threshold the policy is greedy.
-* The page's ``lookahead``: same table and seed, same answer; a legal move
-  with its deal count; clear refusals for what the simulator does not play.
+* The page's ``lookahead`` (advice.py and the bridge method): same table and
+  seed, same answer; a legal move with its deal count; clear refusals for what
+  the simulator does not play.
 * The tournament's lookahead budget and its log give the same records for
   any ``--jobs``.
 """
 from __future__ import annotations
 
+import json
 import math
 import random
 
 import pytest
 
+from bombbuster_core.bridge import handle
 from bombbuster_core.sim import policies
 from bombbuster_core.sim.advice import lookahead
 from bombbuster_core.sim.game import Game, SimError, new_game
@@ -158,3 +161,18 @@ def test_tournament_lookahead_budget_and_log_for_any_jobs(tmp_path) -> None:
     lines = (tmp_path / "a.log").read_text().splitlines()
     (tmp_path / "b.log").write_text("\n".join(line for line in lines if not ('"lookahead"' in line and '"game": 1' in line)))
     assert [r["game"] for r in read_log(str(tmp_path / "b.log"), ["greedy", "lookahead"])] == [0, 0]
+
+
+def test_bridge_lookahead_same_seed_same_answer() -> None:
+    game = open_game(8)
+    raw = game.table(game.turn)
+    request = json.dumps({"id": 1, "method": "lookahead", "params": {"table": raw, "deals": 4, "depth": 2, "seed": 3}})
+    first = json.loads(handle(request))
+    assert json.loads(handle(request)) == first
+    result = first["result"]
+    assert result["deals"] == 4 and result["player"] == game.turn
+    assert action_of(result["suggestions"][0], game.turn) in game.legal_moves()
+    for params, message in (({"table": raw, "deals": 0}, "field 'deals'"), ({"table": {**raw, "me": None}}, "'me'"),
+                            ([], "expected an object")):
+        reply = json.loads(handle(json.dumps({"id": 2, "method": "lookahead", "params": params})))
+        assert message in reply["error"]["message"]
