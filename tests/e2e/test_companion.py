@@ -52,7 +52,7 @@ STATE = """async (table) => {
   const { gameState } = await import('./js/gamestate.js');
   const s = gameState(table);
   return { failures: s.failures, limit: s.limit, turn: s.turn, validated: s.validated, unlocked: s.unlocked,
-           won: s.won, lost: s.lost, wiresLeft: s.wiresLeft, turns: s.turns };
+           won: s.won, lost: s.lost, wiresLeft: s.wiresLeft, turns: s.turns, lostBy: s.lostBy, exploded: s.exploded };
 }"""
 
 
@@ -66,7 +66,7 @@ def test_game_state_is_derived_from_the_log(page, server):
                                    "actor_slot": {"stand": 0, "slot": mine}}
     state = page.evaluate(STATE, three)
     assert state == {"failures": 0, "limit": 3, "turn": 0, "validated": [], "unlocked": [], "won": False, "lost": False,
-                     "wiresLeft": 12, "turns": 0}
+                     "wiresLeft": 12, "turns": 0, "lostBy": None, "exploded": None}
     # A failure moves the dial; the Stabilizer keeps it still; the turn passes in seat order.
     state = page.evaluate(STATE, {**three, "events": [fail(0, 1, 0, 2), fail(1, 2, 0, 3, stabilizer=True)]})
     assert (state["failures"], state["turn"], state["turns"]) == (1, 2, 2)
@@ -86,13 +86,44 @@ def test_game_state_is_derived_from_the_log(page, server):
     assert page.evaluate(STATE, deck)["turn"] == 0  # A again: B and C hold nothing
     # The N-th failure explodes: lost; every wire cut: won.
     state = page.evaluate(STATE, {**three, "events": [fail(0, 1, 0, 2), fail(1, 2, 0, 3), fail(2, 0, 0, 2)]})
-    assert state["lost"] and state["turn"] is None
+    assert state["lost"] and state["lostBy"] == "dial" and state["turn"] is None
+    # An explosion loses at once, apart from the dial (which it does not move).
+    boom = {"type": "dual_cut", "actor": 1, "target": at(2, 3), "value": 2, "success": False, "exploded": True}
+    state = page.evaluate(STATE, {**three, "events": [fail(0, 1, 0, 2), boom]})
+    assert (state["lost"], state["lostBy"], state["exploded"], state["failures"], state["turn"]) == (True, "explosion", 1, 1, None)
     solo = [{"type": "solo_cut", "actor": p, "value": p + 1, "slots": [{"stand": 0, "slot": j} for j in range(4)]} for p in range(3)]
     state = page.evaluate(STATE, {**three, "events": solo})
     assert state["won"] and not state["lost"] and state["validated"] == [1, 2, 3] and state["turn"] is None
     # A tripwire success moves the dial back.
     state = page.evaluate(STATE, {**three, "events": [fail(0, 1, 0, 2), {"type": "tripwire", "actor": 1, "target": at(2, 0), "success": True}]})
     assert state["failures"] == 0
+
+
+ROUND_TRIP = """async ([event, table]) => {
+  const r = await import('./js/recorder.js');
+  return r.eventFromDraft(r.draftFromEvent(event, table, table.events.length));
+}"""
+
+
+def test_every_explosion_survives_edit(page, server):
+    """Edit opens an explosion with its fields and saves it unchanged: draft -> event is the identity."""
+    page.goto(server.url + "?nosw")
+    page.wait_for_function("window.bombbuster !== undefined")
+    table = {"players": [{"name": "A", "stands": [{"size": 4, "flipped": 1}]}, {"name": "B", "stands": [4]}],
+             "wires": {"blue": [1, 2], "red": [1.5]}, "events": []}
+    at = lambda p, j: {"player": p, "stand": 0, "slot": j}  # noqa: E731
+    explosions = [
+        {"type": "dual_cut", "actor": 1, "target": at(0, 1), "value": 2, "success": False, "exploded": True},
+        {"type": "dual_cut", "actor": 0, "target": at(1, 0), "value": 1, "success": True,
+         "actor_slot": {"stand": 0, "slot": 3}, "exploded": True},
+        {"type": "detector", "actor": 0, "kind": "double", "targets": [at(1, 1), at(1, 2)], "value": 1,
+         "success": False, "exploded": True},
+        {"type": "multi_cut", "actor": 0, "value": "red", "slots": [at(1, 0), at(1, 3)], "success": False,
+         "exploded": True},
+        {"type": "tripwire", "actor": 0, "target": at(1, 2), "success": False, "exploded": True},
+    ]
+    for event in explosions:
+        assert page.evaluate(ROUND_TRIP, [event, table]) == event
 
 
 def test_engine_messages_use_the_page_numbers(page, server):
