@@ -14,7 +14,9 @@ interleaved (so both see the same machine load), best of N:
 
 with the engine runs each made, whether the detector search was cut by the
 default budget, and whether the two lists agree (they must where neither
-search was cut).  Target (issue 12): the full public-view list <= 1 s CPython
+search was cut).  ``analysis`` is one plain analysis of the table in the
+same loop, and ``x an.`` the one-pass list in analyses: a yardstick that
+survives machine load (README "Benchmarks" has the analysis on a quiet machine).  Target (issue 12): the full public-view list <= 1 s CPython
 on the hardest 5-player public state.
 """
 from __future__ import annotations
@@ -31,6 +33,8 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "bench")]
 from bench_analyze import states  # noqa: E402  (the shared benchmark tables)
 
 from bombbuster_core import suggest as suggest_module  # noqa: E402
+from bombbuster_core.engines import columns  # noqa: E402
+from bombbuster_core.facts import compile_table  # noqa: E402
 from bombbuster_core.table import load_table  # noqa: E402
 
 DEFAULT_STATES = ("5p public, setup tokens", "5p public, no token", "4p public, setup tokens",
@@ -61,13 +65,16 @@ def main() -> None:
     args = ap.parse_args()
     tables = states()
     print(f"python {sys.version.split()[0]}, best of {args.repeat}, seconds, full list (default policy)")
-    print(f"{'state':34} {'one-pass':>8} {'runs':>4} {'per-pair':>8} {'runs':>4} {'ratio':>6}  same  cut")
+    print(f"{'state':34} {'one-pass':>8} {'runs':>4} {'per-pair':>8} {'runs':>4} {'ratio':>6} {'analysis':>8}"
+          f" {'x an.':>5}  same  cut")
     for name in args.states.split(";"):
         table = load_table(tables[name])
         player = table.me if table.me is not None else 0
-        best = {"one": float("inf"), "pair": float("inf")}
+        problem = compile_table(table)
+        best = {"one": float("inf"), "pair": float("inf"), "analysis": float("inf")}
         results: dict[str, Any] = {}
         for _ in range(args.repeat):
+            best["analysis"] = min(best["analysis"], timed(lambda: columns.analyze(problem))[0])
             for how in ("one", "pair"):
                 restore = per_pair() if how == "pair" else (lambda: None)
                 try:
@@ -79,7 +86,8 @@ def main() -> None:
         cut = ",".join(f"{how}:{'+'.join(r['incomplete'])}" for how, r in results.items() if r["incomplete"]) or "-"
         same = one["suggestions"] == pair["suggestions"]
         print(f"{name:34} {best['one']:8.3f} {one['analyses']:4d} {best['pair']:8.3f} {pair['analyses']:4d}"
-              f" {best['pair'] / best['one']:6.1f}  {'yes' if same else 'no ':4} {cut}", flush=True)
+              f" {best['pair'] / best['one']:6.1f} {best['analysis']:8.3f} {best['one'] / best['analysis']:5.1f}"
+              f"  {'yes' if same else 'no ':4} {cut}", flush=True)
 
 
 if __name__ == "__main__":
