@@ -42,6 +42,47 @@ def offenders(page, screen: str) -> list[str]:
     return [f"{screen}: {c['what']} is {c['width']}×{c['height']} px" for c in page.evaluate(SMALL_CONTROLS, MIN_PX)]
 
 
+MORE, CANCEL = ".recorder [data-action='more']", ".recorder [data-action='cancel']"
+
+
+def act(name: str) -> str:
+    return f".recorder [data-action='{name}']"
+
+
+def opt(value: str) -> str:
+    return f".recorder .option[data-value='{value}']"
+
+
+# From the idle recorder: (screen, the taps that reach it) measured in turn, then the taps back.
+# A tap is a selector or (player, slot) of a wire on the table.
+WALKS: list[tuple[list[tuple[str, list]], list]] = [
+    ([("recorder idle, game state, suggestions", []), ("more actions", [MORE])], [MORE]),
+    # a dual cut step by step: the who-row and a wire, the value keypad, the outcome, the token
+    ([("step: tap a wire (who-row)", [act("dual_cut")]), ("step: value keypad", [(2, 6)]),
+      ("step: choice (outcome)", [opt("6")]), ("step: token keypad", [opt("false")])], [CANCEL]),
+    ([("step: player (Coffee Mug: who plays next)", [MORE, act("coffee_mug"), ".recorder .option[data-player='0']"])],
+     [CANCEL]),
+    ([("step: several wires (Done)", [act("solo_cut"), opt("1")])], [CANCEL]),
+    ([("step: radar answers", [MORE, act("radar"), opt("4")])], [CANCEL]),
+    ([("step: landing position", [MORE, act("grappling_hook"), (1, 3), ".recorder .option[data-player='0']"])],
+     [CANCEL]),
+    ([("wire sheet", [(1, 4), "#distribution"])], ["#sheet button[aria-label='Close']"]),
+    ([("edit form", [".log li[data-index='2'] [data-action='edit']"]),
+      ("edit: changing a field", [".recorder [data-action='change'][data-field='token']"])], [CANCEL]),
+    ([("menu", ["#menu-button"]), ("share sheet", [".menu-item[data-action='share']", "#share-qr svg"])], []),
+]
+
+
+def tap_each(page, taps: list) -> None:
+    for target in taps:
+        if isinstance(target, tuple):
+            slot(page, *target).tap()
+        elif page.locator(target).first.evaluate("(e) => e instanceof HTMLButtonElement"):
+            tap(page, target)
+        else:  # something to wait for: a sheet's content
+            page.wait_for_selector(target)
+
+
 def test_every_control_used_during_play_is_at_least_44_px(new_context, server):
     small: list[str] = []
     # A first visit: the help card above the new-game setup (mission, names, colours, my wires).
@@ -59,64 +100,10 @@ def test_every_control_used_during_play_is_at_least_44_px(new_context, server):
     wait_events(page, 3)
     if page.locator("[data-action='help-skip']").count():
         tap(page, "[data-action='help-skip']")
-    small += offenders(page, "recorder idle, game state, suggestions")
-    tap(page, ".recorder [data-action='more']")
-    small += offenders(page, "more actions")
-    tap(page, ".recorder [data-action='more']")
-
-    # A dual cut, step by step: the who-row and a wire on the table, the value keypad, the outcome, the token.
-    tap(page, ".recorder [data-action='dual_cut']")
-    small += offenders(page, "step: tap a wire (who-row)")
-    slot(page, 2, 6).tap()
-    small += offenders(page, "step: value keypad")
-    tap(page, ".recorder .option[data-value='6']")
-    small += offenders(page, "step: choice (outcome)")
-    tap(page, ".recorder .option[data-value='false']")
-    small += offenders(page, "step: token keypad")
-    tap(page, ".recorder [data-action='cancel']")
-
-    # A player step (Coffee Mug: who plays next) and a several-wires step (solo cut).
-    tap(page, ".recorder [data-action='more']")
-    tap(page, ".recorder [data-action='coffee_mug']")
-    tap(page, ".recorder .option[data-player='0']")
-    small += offenders(page, "step: player")
-    tap(page, ".recorder [data-action='cancel']")
-    tap(page, ".recorder [data-action='solo_cut']")
-    tap(page, ".recorder .option[data-value='1']")
-    small += offenders(page, "step: several wires (Done)")
-    tap(page, ".recorder [data-action='cancel']")
-
-    # Radar answers (yes/no per stand) and a landing position (Grappling Hook).
-    tap(page, ".recorder [data-action='more']")
-    tap(page, ".recorder [data-action='radar']")
-    tap(page, ".recorder .option[data-value='4']")
-    small += offenders(page, "step: radar answers")
-    tap(page, ".recorder [data-action='cancel']")
-    tap(page, ".recorder [data-action='more']")
-    tap(page, ".recorder [data-action='grappling_hook']")
-    slot(page, 1, 3).tap()
-    tap(page, ".recorder .option[data-player='0']")
-    small += offenders(page, "step: landing position")
-    tap(page, ".recorder [data-action='cancel']")
-
-    # A wire's sheet (tap a wire with nothing being recorded).
-    slot(page, 1, 4).tap()
-    page.wait_for_selector("#distribution")
-    small += offenders(page, "wire sheet")
-    tap(page, "#sheet button[aria-label='Close']")
-
-    # The edit form, and one field being changed.
-    tap(page, ".log li[data-index='2'] [data-action='edit']")
-    small += offenders(page, "edit form")
-    tap(page, ".recorder [data-action='change'][data-field='token']")
-    small += offenders(page, "edit: changing a field")
-    tap(page, ".recorder [data-action='cancel']")
-
-    # The share sheet.
-    tap(page, "#menu-button")
-    small += offenders(page, "menu")
-    tap(page, ".menu-item[data-action='share']")
-    page.wait_for_selector("#share-qr svg")
-    small += offenders(page, "share sheet")
+    for screens, back in WALKS:
+        for screen, taps in screens:
+            tap_each(page, taps)
+            small += offenders(page, screen)
+        tap_each(page, back)
     assert not small, "controls smaller than 44×44 px:\n" + "\n".join(small)
     assert not errors
