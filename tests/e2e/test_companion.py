@@ -253,6 +253,7 @@ def test_a_red_cut_explodes_the_bomb_on_a_phone(new_context, server):
     actions = page.locator(".recorder button").evaluate_all("(bs) => bs.map((b) => b.dataset.action)")
     assert actions == ["undo", "redo"]
     assert page.locator(".recorder[data-over='explosion']").count() == 1
+    assert page.locator(".suggestions[data-state='over'] button").count() == 0  # no next move to suggest
     exported = export_table(page)
     assert exported["events"][-1] == {"type": "dual_cut", "actor": 1, "target": {"player": 2, "stand": 0, "slot": 6},
                                       "value": 6, "success": False, "exploded": True}

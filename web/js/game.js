@@ -631,8 +631,15 @@ export class GameScreen {
     const scroll = window.scrollY;
     this.root.replaceChildren(h("div.game", { dataset: { view: this.view() } },
       h("div.top-area", {}, this.joinCard(), this.stateView(), this.statusBar()),
-      this.tableView(), this.suggestions.element(), this.recorder(), this.eventLog()));
+      this.tableView(), this.suggestionsView(), this.recorder(), this.eventLog()));
     window.scrollTo(0, scroll);
+  }
+
+  /** The suggestions panel; after an explosion there is no next move, so no request either. */
+  suggestionsView() {
+    if (this.state().exploded === null) return this.suggestions.element();
+    return h("section.suggestions", { "aria-label": "suggestions", dataset: { state: "over" } },
+      h("p.hint", {}, "The game is over: no suggestions."));
   }
 
   /** A table received from a teammate: which seat is mine? (Not a dialog: the table stays usable.) */
