@@ -271,6 +271,45 @@ def test_a_red_cut_explodes_the_bomb_on_a_phone(new_context, server):
     assert not errors
 
 
+def test_an_own_flipped_wire_and_a_special_cut_explode_on_a_phone(new_context, server):
+    """M38: Ann's own flipped wire, cut as her 1 after Bob's wire proved to be 1, is not 1; a
+    special cut (M23) that is wrong explodes too. Both by taps, each exported = the CLI."""
+    page, errors = touch_phone(new_context)
+    table = {"players": [{"name": "Ann", "stands": [{"size": 4, "flipped": 1}]}, {"name": "Bob", "stands": [4]}],
+             "wires": {"blue": [1, 2]}, "events": []}
+    open_app(page, share_link(server.url, table))
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    tap(page, ".recorder [data-action='dual_cut']")
+    slot(page, 1, 0).tap()
+    tap(page, ".recorder .option[data-value='1']")
+    tap(page, ".recorder .option[data-value='true']")
+    slot(page, 0, 3).tap()  # Ann's flipped wire: she cannot see it
+    tap(page, ".recorder .option[data-value='\"exploded\"']")
+    wait_events(page, 1)
+    assert page.locator(".game-over[data-cause='explosion']").count() == 1
+    exported = export_table(page)
+    assert exported["events"] == [{"type": "dual_cut", "actor": 0, "target": {"player": 1, "stand": 0, "slot": 0},
+                                   "value": 1, "success": True, "actor_slot": {"stand": 0, "slot": 3}, "exploded": True}]
+    assert "1" not in cli_analyze(exported)["slots"][3]["p"]
+    displayed_matches_cli(page, exported)
+    tap(page, ".recorder [data-action='undo']")
+    wait_events(page, 0)
+
+    tap(page, ".recorder [data-action='more']")
+    tap(page, ".recorder [data-action='multi_cut']")
+    tap(page, ".recorder .option[data-value='2']")
+    slot(page, 1, 0).tap()
+    slot(page, 1, 1).tap()
+    tap(page, ".recorder [data-action='done']")
+    tap(page, ".recorder .option[data-value='\"exploded\"']")
+    wait_events(page, 1)
+    assert "failed, the bomb exploded" in page.locator(".log li[data-index='0']").inner_text()
+    exported = export_table(page)
+    assert exported["events"][0]["exploded"] is True and "tokens" not in exported["events"][0]
+    displayed_matches_cli(page, exported)
+    assert not errors
+
+
 # ---------------------------------------------------------------- sharing, QR, privacy
 
 
