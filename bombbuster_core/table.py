@@ -498,7 +498,7 @@ class _EventParser:
     def actor(self, r: _Reader) -> int:
         return r.int("actor", 0, len(self.table.players))
 
-    def exploded(self, r: _Reader, raw: Any, success: bool, *, forbidden: tuple[str, ...] = ()) -> bool:
+    def explosion(self, r: _Reader, raw: Any, success: bool, *, forbidden: tuple[str, ...] = ()) -> bool:
         """The optional ``exploded`` flag; an explosion places no token and has no Stabilizer
         (which stops it).  A success explodes only where the caller says so (dual_cut)."""
         if "exploded" not in raw or not r.bool("exploded"):
@@ -571,7 +571,7 @@ class _EventParser:
         for name in ("actor_slot", "keys", "cut_value"):
             if name in raw:
                 raise r.fail(name, "only a successful dual cut cuts wires")
-        if self.exploded(r, raw, False, forbidden=("token", "stabilizer")):
+        if self.explosion(r, raw, False, forbidden=("token", "stabilizer")):
             return DualCut(actor, target, values, False, exploded=True)
         if "token" not in raw:
             raise r.fail("token", "a failed dual cut gives the token placed (the target's value) or null, or "
@@ -637,7 +637,7 @@ class _EventParser:
         values = self.called(r, raw, blue="values" not in raw)
         success = r.bool("success")
         stabilizer = r.bool("stabilizer") if "stabilizer" in raw else False
-        boom = self.exploded(r, raw, success, forbidden=("token", "token_at", "stabilizer"))
+        boom = self.explosion(r, raw, success, forbidden=("token", "token_at", "stabilizer"))
         if success:
             for name in ("token", "token_at"):
                 if name in raw:
@@ -830,7 +830,7 @@ class _EventParser:
         if len(set(slots)) != len(slots):
             raise r.fail("slots", "a wire is listed twice")
         success = r.bool("success")
-        if self.exploded(r, raw, success, forbidden=("tokens",)):
+        if self.explosion(r, raw, success, forbidden=("tokens",)):
             if value == YELLOW:
                 raise r.fail("exploded", "a failed cut of the yellows (M48) places true tokens; it does not explode")
             return MultiCut(actor, value, tuple(slots), False, exploded=True)
@@ -858,7 +858,7 @@ class _EventParser:
         if not self.deck.keys_of_value(YELLOW):
             raise r.fail("type", "no yellow wire is in play")
         success = r.bool("success")
-        if self.exploded(r, raw, success, forbidden=("token",)):
+        if self.explosion(r, raw, success, forbidden=("token",)):
             return Tripwire(actor, target, False, exploded=True)
         if success:
             if "token" in raw:
