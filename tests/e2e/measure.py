@@ -185,7 +185,34 @@ def measure_phone(browser, url: str) -> None:
             ratio = f"{page_s / cli_s:6.2f}" if page_s and cli_s else f"{'-':>6}"
             print(f"{name:33} {label:28} {_capped(page_s, cap):>8} {_capped(cli_s, cap):>9} {ratio} "
                   f"{_capped(None if page_s is None else PHONE_FACTOR * page_s, PHONE_FACTOR * cap):>8}")
+    measure_engines(page)
     context.close()
+
+
+ENGINE_REQUEST = """async ([table, engine]) => {
+    const t0 = performance.now();
+    try {
+        await window.bombbuster.analyze(table, {engine, fresh: true});
+        return (performance.now() - t0) / 1000;
+    } catch (error) {
+        return error.message.split(" (")[0];
+    }
+}"""
+
+
+def measure_engines(page) -> None:
+    """Columns vs signatures in the page (2 workers) on bench_analyze's states: signatures'
+    first run (its blocks fanned out to the pool) and a second (blocks cached in the worker)."""
+    print("\nengines in the page (2 workers): columns s; signatures s first run (blocks made on the pool), "
+          "second run (blocks in the worker's cache)")
+    print(f"{'state':36} {'columns s':>9} {'sig. 1st':>9} {'sig. 2nd':>9}")
+    for name, table in states().items():
+        columns_s = page.evaluate(ENGINE_REQUEST, [table, "columns"])
+        first, second = (page.evaluate(ENGINE_REQUEST, [table, "signatures"]) for _ in range(2))
+        cells = [f"{x:9.3f}" if isinstance(x, float) else f"{x:>9}" for x in (columns_s, first, second)]
+        print(f"{name:36} {' '.join(cells)}" + ("" if isinstance(first, float) else f"  ({first})"))
+    stats = page.evaluate("window.bombbuster.stats()")
+    print("signature cache per worker:", "; ".join(json.dumps(s.get("core", {}).get("signature_cache")) for s in stats))
 
 
 def _capped(seconds: float | None, cap: float) -> str:
