@@ -44,10 +44,10 @@ def greedy_game(mission: int, players: int, turns: int, seed: int) -> Game:
     return game
 
 
-def open_game(seed: int) -> Game:
-    """A mission 4 game at a turn where greedy has no certain move and more than two calls."""
-    for turns in range(4, 40):
-        game = greedy_game(4, 4, turns, seed)
+def open_game(seed: int, mission: int = 4, players: int = 4, first: int = 4) -> Game:
+    """A game at the first turn from ``first`` on where greedy has no certain move and more than two calls."""
+    for turns in range(first, 40):
+        game = greedy_game(mission, players, turns, seed)
         if game.over:
             break
         ranked = GreedyPolicy(random.Random(0)).ranking(View(game.table(game.turn), game.turn), ())
@@ -176,3 +176,17 @@ def test_bridge_lookahead_same_seed_same_answer() -> None:
                             ([], "expected an object")):
         reply = json.loads(handle(json.dumps({"id": 2, "method": "lookahead", "params": params})))
         assert message in reply["error"]["message"]
+
+
+def test_page_work_bound_draws_fewer_deals_where_analyses_cost_more() -> None:
+    start = open_game(2, 8, 5, 0)
+    late = open_game(2)
+    drawn = {}
+    for name, game in (("start", start), ("late", late)):
+        params = {"table": game.table(game.turn), "deals": 8, "depth": 3, "work": 100, "seed": 1}
+        answer = lookahead(params)
+        assert lookahead(dict(params)) == answer
+        drawn[name] = answer["deals"]
+    assert 1 <= drawn["start"] < drawn["late"] == 8
+    with pytest.raises(SimError, match="field 'work'"):
+        lookahead({"table": late.table(late.turn), "work": 0})

@@ -11,6 +11,15 @@ unfinished rollout its leaf value), ``gain`` over greedy's move and the
 paired standard error ``se`` of that gain; ``deals`` says how many deals the
 decision drew (0 when a certain move or a single candidate needed none).
 
+``work`` (optional) bounds the rollouts' work so that a phone answers in
+time: each rollout turn is one analysis of a view about as large as the
+table's, which costs about ``1 + states / STATES_PER_UNIT`` units (``states``:
+the columns engine's estimate for the table, a few ms; the 1 is the fixed
+cost of loading and compiling a view).  The deals drawn are then at most
+``work / ((width + 1) (depth - 1) units)`` (at least 1): fewer on a
+5-player start than late in a game.  The bound is a function of the table,
+so the same request still gives the same answer.
+
 The simulator plays the base game only, so a table it cannot replay is
 refused with a clear message (naming the event or rule), never approximated:
 equipment and mission events, X or flipped stands, Nano, counts-as-red
@@ -23,6 +32,8 @@ import random
 
 from ..analysis import analyze, beliefs
 from ..beliefs import Inconsistent
+from ..engines import columns
+from ..facts import compile_table
 from ..table import load_table
 from .game import SUPPORTED_TAGS, SimError
 from .policies import DEALS, DEPTH, RED_CAP, WIDTH, LookaheadPolicy, View
@@ -31,9 +42,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+STATES_PER_UNIT = 2000  # bench/bench_sim.py: a view's analysis ~ (1 + states / 2000) x that of a small one
 PLAYED_EVENTS = frozenset({"info_token", "dual_cut", "detector", "solo_cut", "reveal_red"})
 # The page's bound: a phone answers within 10 s (budget figures: README, "Self-play").
-MAX_DEALS, MAX_DEPTH, MAX_WIDTH = 64, 8, 6
+MAX_DEALS, MAX_DEPTH, MAX_WIDTH, MAX_WORK = 64, 8, 6, 100_000
 
 
 def _count(params: dict[str, Any], name: str, default: int, top: int) -> int:
@@ -62,8 +74,8 @@ def _playable(raw: dict[str, Any]) -> None:
 
 
 def lookahead(params: dict[str, Any]) -> dict[str, Any]:
-    """The bridge's ``lookahead``: params ``{"table", "deals"?, "depth"?, "width"?, "seed"?}``."""
-    unknown = sorted(set(params) - {"table", "deals", "depth", "width", "seed"})
+    """The bridge's ``lookahead``: params ``{"table", "deals"?, "depth"?, "width"?, "seed"?, "work"?}``."""
+    unknown = sorted(set(params) - {"table", "deals", "depth", "width", "seed", "work"})
     if unknown:
         raise SimError(f"params: unknown field {unknown[0]!r}")
     if "table" not in params:
@@ -82,6 +94,11 @@ def lookahead(params: dict[str, Any]) -> dict[str, Any]:
         beliefs(table)
     except Inconsistent:
         return analyze(table)  # {"consistent": false, "error", "event"}, as the other modes
+    if "work" in params:
+        work = _count(params, "work", 0, MAX_WORK)
+        forward, _ = columns.plans(compile_table(table))
+        unit = 1 + columns.estimated_states(forward, MAX_WORK * STATES_PER_UNIT) / STATES_PER_UNIT
+        deals = max(1, min(deals, int(work / ((width + 1) * max(1, depth - 1) * unit))))
     policy = LookaheadPolicy(random.Random(seed), deals=deals, depth=depth, width=width)
     decision = policy.decide(View(raw, player))
     picked = decision.suggestion

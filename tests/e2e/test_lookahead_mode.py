@@ -17,7 +17,7 @@ from e2e_helpers import export_table, open_app, sample_table, screenshot, tap, t
 
 from bombbuster_core.sim.advice import lookahead
 
-PAGE_BUDGET = {"deals": 8, "depth": 3, "seed": 0}  # web/js/suggestions.js: LOOKAHEAD
+PAGE_BUDGET = {"deals": 8, "depth": 3, "work": 100, "seed": 0}  # web/js/suggestions.js: LOOKAHEAD
 
 
 def share_link(url: str, table: dict) -> str:
@@ -40,7 +40,7 @@ def test_lookahead_mode_shows_a_legal_pick_and_its_deals(new_context, server):
     deals = int(page.get_attribute(".suggestions .sug-body", "data-deals"))
     foot = page.inner_text(".suggestions .sug-deals")
     expected = lookahead({"table": export_table(page), **PAGE_BUDGET})
-    assert deals == expected["deals"] == PAGE_BUDGET["deals"]
+    assert deals == expected["deals"] and 1 <= deals <= PAGE_BUDGET["deals"]
     assert f"{deals} deals" in foot
     pick = page.eval_on_selector(".suggestions [data-group='pick'] .suggestion", """b => ({
         kind: b.dataset.kind, targets: JSON.parse(b.dataset.targets), value: JSON.parse(b.dataset.value)})""")

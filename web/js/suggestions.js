@@ -28,10 +28,11 @@ const KIND_NAMES = {
 };
 const EVENT_KINDS = new Set(["dual_cut", "solo_cut", "reveal_red"]);
 const MODES = [["exact", "Exact"], ["entropy", "Entropy"], ["lookahead", "Lookahead"]];
-// The lookahead's budget in the page: deals × turns per rollout. Measured in
-// bench/bench_sim.py: the slowest decision (5 players, the first turn) fits a
-// phone's 10 s at this budget. A fixed seed: the same table, the same answer.
-const LOOKAHEAD = { deals: 8, depth: 3, seed: 0 };
+// The lookahead's budget in the page: at most 8 deals × 3 turns per rollout,
+// fewer deals where a view's analysis costs more (`work`: sim/advice.py), so
+// that the slowest decisions (5 players, the first turns) stay within a phone's
+// 10 s (README, "Self-play"). A fixed seed: the same table, the same answer.
+const LOOKAHEAD = { deals: 8, depth: 3, work: 100, seed: 0 };
 
 /** Which list a suggestion belongs to: forced (certain moves), calls (ranked dual cuts), equipment. */
 export function groupOf(suggestion) {
