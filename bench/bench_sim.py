@@ -8,7 +8,7 @@ until the first decision at or after that many turns where greedy has no
 certain move (so the lookahead draws its deals): seconds per decision of
 each policy for the player to move, from their own view; the lookahead at
 each budget DEALSxDEPTH (the page's 8x3, the tournament's default 16x4) with
-the deals it drew, and the page's request (8x3 bounded by work 100: fewer
+the deals it drew, and the page's request (8x3 bounded by work 60: fewer
 deals where analyses cost more, sim/advice.py).  Sampler: the exact sampler's deals per second on the
 5-player benchmark states of bench/bench_analyze.py (one preparation, then
 ``--deals`` deals).
@@ -33,7 +33,7 @@ from bombbuster_core.sim.policies import POLICIES, GreedyPolicy, LookaheadPolicy
 from bombbuster_core.engines.sampling import sample_table as sample  # noqa: E402
 from bombbuster_core.table import load_table  # noqa: E402
 
-PAGE = {"deals": 8, "depth": 3, "work": 100, "seed": 0}  # web/js/suggestions.js: LOOKAHEAD
+PAGE = {"deals": 8, "depth": 3, "work": 60, "seed": 0}  # web/js/suggestions.js: LOOKAHEAD
 DECISION_STATES = [(4, 4, 0), (8, 5, 0), (4, 4, 12), (8, 5, 12), (8, 5, 24)]  # (mission, players, turns)
 SAMPLER_STATES = ["5p observer, no token", "5p observer, setup tokens", "5p public, setup tokens",
                   "5p observer, mid-game (15 turns)", "5p public, mid-game (15 turns)",
@@ -86,7 +86,7 @@ def main() -> None:
                 t0 = time.perf_counter()
                 drawn = str(lookahead({"table": view.raw, **PAGE})["deals"])
                 dt = time.perf_counter() - t0
-                print(f"{name:36} {'page (work 100)':18} {dt:10.3f} {1 / dt:11.1f} {drawn:>5}", flush=True)
+                print(f"{name:36} {'page (work 60)':18} {dt:10.3f} {1 / dt:11.1f} {drawn:>5}", flush=True)
     tables = states()
     print()
     print(f"{'sampler state':36} {'deals':>5} {'seconds':>8} {'deals/s':>8}")

@@ -17,7 +17,7 @@ from e2e_helpers import export_table, open_app, sample_table, screenshot, tap, t
 
 from bombbuster_core.sim.advice import lookahead
 
-PAGE_BUDGET = {"deals": 8, "depth": 3, "work": 100, "seed": 0}  # web/js/suggestions.js: LOOKAHEAD
+PAGE_BUDGET = {"deals": 8, "depth": 3, "work": 60, "seed": 0}  # web/js/suggestions.js: LOOKAHEAD
 
 
 def share_link(url: str, table: dict) -> str:

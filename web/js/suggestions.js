@@ -32,7 +32,7 @@ const MODES = [["exact", "Exact"], ["entropy", "Entropy"], ["lookahead", "Lookah
 // fewer deals where a view's analysis costs more (`work`: sim/advice.py), so
 // that the slowest decisions (5 players, the first turns) stay within a phone's
 // 10 s (README, "Self-play"). A fixed seed: the same table, the same answer.
-const LOOKAHEAD = { deals: 8, depth: 3, work: 100, seed: 0 };
+const LOOKAHEAD = { deals: 8, depth: 3, work: 60, seed: 0 };
 
 /** Which list a suggestion belongs to: forced (certain moves), calls (ranked dual cuts), equipment. */
 export function groupOf(suggestion) {
