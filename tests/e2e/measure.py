@@ -209,7 +209,7 @@ def measure_engines(page) -> None:
     for name, table in states().items():
         columns_s = page.evaluate(ENGINE_REQUEST, [table, "columns"])
         first, second = (page.evaluate(ENGINE_REQUEST, [table, "signatures"]) for _ in range(2))
-        cells = [f"{x:9.3f}" if isinstance(x, float) else f"{x:>9}" for x in (columns_s, first, second)]
+        cells = [f"{x:9.3f}" if isinstance(x, float) else f"{'refused':>9}" for x in (columns_s, first, second)]
         print(f"{name:36} {' '.join(cells)}" + ("" if isinstance(first, float) else f"  ({first})"))
     stats = page.evaluate("window.bombbuster.stats()")
     print("signature cache per worker:", "; ".join(json.dumps(s.get("core", {}).get("signature_cache")) for s in stats))

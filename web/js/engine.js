@@ -21,6 +21,9 @@ const PROGRESS_INTERVAL_MS = 250;
 const CACHED_METHODS = new Set(["analyze", "suggest"]);
 const CACHE_ENTRIES = 64;
 const CACHE_CHARS = 16_000_000; // ~32 MB of JS strings at most
+// Task answers go back to the bridge with every number's exact text (JSON.rawJSON);
+// a browser without it runs every request whole on one worker.
+const CAN_SPLIT = typeof JSON.rawJSON === "function";
 
 /**
  * JSON.parse reviver: integers beyond 2^53 (world counts) become BigInt so the
@@ -308,7 +311,7 @@ class SplitCall {
   /** Whether to ask the bridge to split: a suggestion list always (only its executor's maps
    *  split), an analysis when another worker is free now to take the other half. */
   wantsSplit(worker) {
-    if (this.pool.size < 2 || !CACHED_METHODS.has(this.method)) return false;
+    if (!CAN_SPLIT || this.pool.size < 2 || !CACHED_METHODS.has(this.method)) return false;
     return this.method === "suggest" || this.pool.workers.some((other) => other !== worker && other.ready && !other.job);
   }
 
