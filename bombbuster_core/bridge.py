@@ -64,10 +64,11 @@ from .suggest import Policy, Progress, SuggestError, suggest
 from .table import TableError, load_table
 
 # A columns analysis is split over two workers from this many estimated states
-# (columns.estimated_states of the forward plan, ~1 ms); below it the transfer of
-# the mirrored sweep and the extra round trips cost about what its sweep takes
-# (web/README-web.md, "One request over many workers").
-SPLIT_MIN_STATES = 40_000
+# (columns.estimated_states of the forward plan, ~1 ms).  bench/bench_split.py,
+# CPU time of the critical path on two cores against the whole analysis: 5p public
+# (64k and 190k states) 0.67-0.69x; 4p public (54k) 0.90x, which the page's
+# message passing would eat; smaller tables sweep in a few ms.
+SPLIT_MIN_STATES = 60_000
 KEPT_SWEEPS = 2  # forward sweeps a worker keeps for the join of its split analyses (a few MB each)
 
 
