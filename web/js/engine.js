@@ -262,7 +262,7 @@ export class EnginePool {
     this.dispatch();
   }
 
-  /** Per ready worker: {wasmBytes, startup timings}. */
+  /** Per ready worker: {wasmBytes, core, startup timings}. */
   async stats() {
     const ready = this.workers.filter((worker) => worker.ready);
     return Promise.all(ready.map(async (worker) => ({ ...(await worker.stats()), startup: worker.timings })));
