@@ -4,7 +4,7 @@ import { h, openSheet } from "./ui.js";
 
 const SCREENS = [
   ["1 · Set up", "Pick the mission and the players, say who uses this phone, and tap your own wires in. Your wires never leave this phone unless you export them."],
-  ["2 · Record what happens", "After each turn, tap what the table saw: the player to move is already chosen, then the wire, the value and the outcome. Undo takes back any change, a delete too."],
+  ["2 · Record what happens", "After each turn, tap what the table saw: the player to move is already chosen, then the wire, the value and the outcome; a cut on a red wire is “Red — the bomb exploded” (the game ends there). Undo takes back any change, a delete too."],
   ["3 · Read the table", "Each wire shows its slot number, its most likely value and that value's chance; a red badge R12% is the chance it is red. The box at the top counts the detonator and says whose turn it is. Suggestions rank the next cuts."],
 ];
 
