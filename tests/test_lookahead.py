@@ -190,3 +190,10 @@ def test_page_work_bound_draws_fewer_deals_where_analyses_cost_more() -> None:
     assert 1 <= drawn["start"] < drawn["late"] == 8
     with pytest.raises(SimError, match="field 'work'"):
         lookahead({"table": late.table(late.turn), "work": 0})
+
+
+def test_page_lookahead_with_every_wire_of_mine_cut_has_no_move() -> None:
+    game = greedy_game(1, 2, 60, 3)
+    assert game.result == "win"
+    answer = lookahead({"table": game.table(0)})
+    assert answer["consistent"] and answer["suggestions"] == [] and answer["deals"] == 0

@@ -99,9 +99,12 @@ def lookahead(params: dict[str, Any]) -> dict[str, Any]:
         forward, _ = columns.plans(compile_table(table))
         unit = 1 + columns.estimated_states(forward, MAX_WORK * STATES_PER_UNIT) / STATES_PER_UNIT
         deals = max(1, min(deals, int(work / ((width + 1) * max(1, depth - 1) * unit))))
-    policy = LookaheadPolicy(random.Random(seed), deals=deals, depth=depth, width=width)
-    decision = policy.decide(View(raw, player))
+    result = {"consistent": True, "player": player, "mode": "lookahead", "red_cap": RED_CAP, "deals": 0,
+              "depth": depth, "width": width, "seed": seed, "suggestions": []}
+    view = View(raw, player)
+    if not view.my_uncut():
+        return result  # every wire of mine is cut: no move to make
+    decision = LookaheadPolicy(random.Random(seed), deals=deals, depth=depth, width=width).decide(view)
     picked = decision.suggestion
-    ordered = [picked] + sorted((r for r in decision.candidates if r is not picked), key=lambda r: -r["worth"])
-    return {"consistent": True, "player": player, "mode": "lookahead", "red_cap": RED_CAP, "deals": decision.deals,
-            "depth": depth, "width": width, "seed": seed, "suggestions": ordered}
+    others = sorted((r for r in decision.candidates if r is not picked), key=lambda r: -r["worth"])
+    return {**result, "deals": decision.deals, "suggestions": [picked] + others}
