@@ -17,13 +17,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from math import factorial
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "bench")]
 
-from bench_analyze import states  # noqa: E402
+from bench_analyze import best_of, states  # noqa: E402
 
 from bombbuster_core.engines import columns  # noqa: E402
 from bombbuster_core.facts import compile_table  # noqa: E402
@@ -46,12 +45,7 @@ def direct(code: int, groups: list[tuple[int, int, int]]) -> int:
 
 
 def best_ms(repeat: int, fn) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return 1000 * best
+    return 1000 * best_of(repeat, fn)
 
 
 def main() -> None:
