@@ -68,6 +68,12 @@ barred from some keys, many at once.  Every variant's weight rides in its own
 bit field of one integer, so one sweep carries them all; a move a variant
 forbids clears that field.  Suggestions use it to condition every call on
 "the caller holds v" for all v in one run, and for the entropy branches.
+
+Joints around one key (:meth:`Swept.run_joint`): a run's sweeps are kept
+(:class:`Swept`), and one more pass over key k, its states tagged with a
+stand's fill before k, joined with the backward sweep after k, gives the
+law of that stand's fills before and after k: which of its slots hold k.
+The Double Detector search reads every slot set's odds from it.
 """
 from __future__ import annotations
 
