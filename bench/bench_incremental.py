@@ -12,8 +12,10 @@ alternately), each table with one more event is compared with the one
 before: how many keys of each sweep (forward, mirrored) have the same
 layout and the same inputs, and the share of sweep time those keys take
 (timed per key on the new table).  That share bounds what an exact per-key
-cache keyed by those inputs could save on a typical event; nothing is
-cached here.
+cache keyed by those inputs could save on a typical event.  A looser bound
+follows: the share of the keys whose states (codes and weights) come out
+the same as before, however their inputs changed, which no cache could
+know without sweeping.  Nothing is cached here.
 """
 from __future__ import annotations
 
@@ -80,6 +82,14 @@ def same_keys(old: _Plan, new: _Plan) -> int:
     return n
 
 
+def same_states(old: list, new: list) -> int:
+    """Keys at the start of the sweep after which the states are equal (codes and weights)."""
+    n = 0
+    while n < len(new) - 1 and n < len(old) - 1 and old[n + 1] == new[n + 1]:
+        n += 1
+    return n
+
+
 def key_seconds(plan: _Plan) -> list[float]:
     cur = {0: plan.prep.one}
     out = []
@@ -97,7 +107,7 @@ def main() -> None:
     args = ap.parse_args()
     _Plan._layer = _recording_layer  # type: ignore[method-assign]
     shares: list[float] = []
-    saved = total = 0.0
+    saved = total = states_saved = 0.0
     kinds: dict[str, list[float]] = {}
     for seed in range(args.games):
         rng = random.Random(seed)
@@ -112,18 +122,22 @@ def main() -> None:
             except _Zero:
                 before = None
                 continue
+            sweeps = [p.sweep() for p in plans]
             if before is not None:
                 seconds = [key_seconds(p) for p in plans]
-                reusable = sum(sum(s[:same_keys(b, p)]) for b, p, s in zip(before, plans, seconds))
+                reusable = sum(sum(s[:same_keys(b, p)]) for (b, _), p, s in zip(before, plans, seconds))
+                states_saved += sum(sum(s[:same_states(bs, w) if layout(b) == layout(p) else 0])
+                                    for (b, bs), p, w, s in zip(before, plans, sweeps, seconds))
                 whole = sum(map(sum, seconds))
                 shares.append(reusable / whole)
                 saved, total = saved + reusable, total + whole
                 e = events[n - 1]
                 kind = e["type"] + ({True: " success", False: " failure"}.get(e.get("success"), ""))
                 kinds.setdefault(kind, []).append(reusable / whole)
-            before = plans
+            before = list(zip(plans, sweeps))
     print(f"{len(shares)} events; sweep time on keys with unchanged inputs: {saved / total:.1%} overall, "
-          f"median {statistics.median(shares):.1%} per event, {sum(s == 0 for s in shares)} events with none")
+          f"median {statistics.median(shares):.1%} per event, {sum(s == 0 for s in shares)} events with none; "
+          f"on keys whose states came out unchanged: {states_saved / total:.1%}")
     for kind, values in sorted(kinds.items()):
         print(f"  {kind:22} {len(values):4d} events  mean {statistics.mean(values):6.1%}")
 
