@@ -58,7 +58,7 @@ from .beliefs import EngineLimit
 from .engines import DEFAULT, columns
 from .executor import json_task, pickled, task_function, unpickled
 from .facts import compile_table
-from .jsonio import StrictJSONError, loads_strict
+from .jsonio import MAX_CHARS, StrictJSONError, loads_strict
 from .missions import MissionError, catalogue, new_table
 from .suggest import Policy, Progress, SuggestError, suggest
 from .table import TableError, load_table
@@ -70,6 +70,12 @@ from .table import TableError, load_table
 # message passing would eat; smaller tables sweep in a few ms.
 SPLIT_MIN_STATES = 60_000
 KEPT_SWEEPS = 2  # forward sweeps a worker keeps for the join of its split analyses (a few MB each)
+# A mirrored sweep travels back only up to this size (pickled, base64); a bigger one is
+# swept at home, where the transfer would cost more than the sweep saves.
+SWEEP_MAX_CHARS = 16_000_000
+# A request may carry answers (a mirrored sweep) besides its table: the table alone is
+# still held to jsonio.MAX_CHARS (see _check_table_size).
+MAX_MESSAGE_CHARS = MAX_CHARS + SWEEP_MAX_CHARS + 1_000_000
 
 
 class RequestError(ValueError):
@@ -181,7 +187,8 @@ def _sweeps_elsewhere(rounds: _Rounds, table: Any) -> Iterator[None]:
         if "zero" in results:  # a sweep found no deal: as it would have here
             raise columns._Zero
         fwd = _KEPT.get(_digest(ahead)) if results[1] == "kept" else None
-        return (forward.sweep() if fwd is None else fwd), unpickled(results[0])
+        back_sweep = mirrored.sweep() if results[0] == "large" else unpickled(results[0])
+        return (forward.sweep() if fwd is None else fwd), back_sweep
 
     saved, columns.SWEEPS_ELSEWHERE = columns.SWEEPS_ELSEWHERE, elsewhere
     try:
@@ -200,7 +207,8 @@ def _sweep_task(params: Any) -> str:
     except columns._Zero:
         return "zero"
     if params["mirrored"]:
-        return pickled(sweep)
+        text = pickled(sweep)
+        return "large" if len(text) > SWEEP_MAX_CHARS else text
     _KEPT[_digest(params)] = sweep
     while len(_KEPT) > KEPT_SWEEPS:
         _KEPT.popitem(last=False)
@@ -346,6 +354,16 @@ METHODS: dict[str, Callable[[Any, Progress | None], Any]] = {
     "task": _task, "stats": _stats, "lookahead": _lookahead}
 
 
+def _check_table_size(request: dict[str, Any]) -> None:
+    """A table in a long request is held to the table file's limit (the rest may be answers)."""
+    params = request.get("params")
+    table = params.get("table") if isinstance(params, dict) else None
+    if table is not None:
+        size = len(json.dumps(table))
+        if size > MAX_CHARS:
+            raise StrictJSONError(f"the table is {size:,} characters long; at most {MAX_CHARS:,} are read")
+
+
 def handle(message: str, progress: Progress | None = None) -> str:
     """Answer one request; never raises.
 
@@ -355,9 +373,11 @@ def handle(message: str, progress: Progress | None = None) -> str:
     """
     request_id = None
     try:
-        request = loads_strict(message)
+        request = loads_strict(message, MAX_MESSAGE_CHARS)
         if not isinstance(request, dict):
             raise RequestError("request: expected an object")
+        if len(message) > MAX_CHARS:
+            _check_table_size(request)
         request_id = request.get("id")
         name = request.get("method")
         method = METHODS.get(name) if isinstance(name, str) else None  # a list or object is unhashable

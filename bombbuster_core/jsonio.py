@@ -105,11 +105,11 @@ def loads(text: str) -> Any:
     return json.loads(text)
 
 
-def loads_strict(text: str) -> Any:
+def loads_strict(text: str, max_chars: int = MAX_CHARS) -> Any:
     """Read a standard JSON document; :class:`StrictJSONError` for what only a lenient
     reader accepts (see the module docstring), ``json.JSONDecodeError`` for malformed text."""
-    if len(text) > MAX_CHARS:
-        raise StrictJSONError(f"the text is {len(text):,} characters long; at most {MAX_CHARS:,} are read")
+    if len(text) > max_chars:
+        raise StrictJSONError(f"the text is {len(text):,} characters long; at most {max_chars:,} are read")
     _check_depth(text)
     if _strict_scan is not None:
         start = len(text) - len(text.lstrip(_WHITESPACE))

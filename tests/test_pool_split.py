@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from gamegen import random_game
 
-from bombbuster_core import bridge
+from bombbuster_core import bridge, jsonio
 from bombbuster_core.engines import columns, signatures
 
 WIRES = {"blue": list(range(1, 13)), "yellow": [3.1, 7.1], "red": [5.5],
@@ -73,6 +73,28 @@ def test_big_public_analysis_splits_its_two_sweeps_and_joins_exactly():
     assert split == serial("analyze", {"table": BIG})
     again, _ = fake_pool("analyze", {"table": BIG}, forget_home=True)  # the forward sweep recomputed here
     assert again == split
+
+
+def test_a_mirrored_sweep_too_large_to_travel_is_swept_at_home(monkeypatch):
+    monkeypatch.setattr(bridge, "SWEEP_MAX_CHARS", 10)
+    split, rounds = fake_pool("analyze", {"table": BIG})
+    assert len(rounds) == 1 and split == serial("analyze", {"table": BIG})
+    assert ask("task", rounds[0]["tasks"][0])["result"] == "large"
+
+
+def test_answers_may_pass_the_table_size_limit_but_the_table_may_not(monkeypatch):
+    """M41 with 5 players: its mirrored sweep (~4 MB) made the continuation longer than a
+    table file may be, and the page refused to start the game."""
+    size = len(json.dumps(BIG))
+    for module in (bridge, jsonio):  # the answers take the continuation past this
+        monkeypatch.setattr(module, "MAX_CHARS", size + 100)
+    split, rounds = fake_pool("analyze", {"table": BIG})
+    assert len(ask("task", rounds[0]["tasks"][0])["result"]) > size + 100  # the continuation is longer
+    assert split == serial("analyze", {"table": BIG})
+    monkeypatch.setattr(bridge, "MAX_CHARS", size - 1)
+    padded = json.dumps({"id": 1, "method": "analyze", "params": {"table": BIG, "split": True}})
+    reply = json.loads(bridge.handle(padded + " " * size))
+    assert reply["error"]["message"] == f"the table is {size:,} characters long; at most {size - 1:,} are read"
 
 
 @pytest.mark.parametrize("seed", range(12))
