@@ -19,6 +19,9 @@ const MAX_WORKERS = 4;
 const PHONE_WORKERS = 2;
 const PROGRESS_INTERVAL_MS = 250;
 const CACHED_METHODS = new Set(["analyze", "suggest"]);
+// Requests of a few milliseconds that a screen waits for (the setup's mission
+// table): first in line, never behind minutes of queued suggestion tasks.
+const QUICK_METHODS = new Set(["new", "missions", "ping"]);
 const CACHE_ENTRIES = 64;
 const CACHE_CHARS = 16_000_000; // ~32 MB of JS strings at most
 // Task answers go back to the bridge with every number's exact text (JSON.rawJSON);
@@ -322,7 +325,7 @@ class SplitCall {
       if (!again) this.split = this.wantsSplit(worker);
       const params = !this.split ? this.params : { ...this.params, split: true, ...(again ? { answers: this.answers } : {}) };
       return { method: this.method, params };
-    }, (replyText, worker) => this.mainReply(replyText, worker), { first: again });
+    }, (replyText, worker) => this.mainReply(replyText, worker), { first: again || QUICK_METHODS.has(this.method) });
   }
 
   /** Queue a job: `request(worker)` = {method, params} when it starts; `finish(replyText, worker)`. */

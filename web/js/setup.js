@@ -62,6 +62,7 @@ function defaultSetup() {
     number: null,
     preset: null,
     presetKey: null,
+    presetLoading: false, // a request for presetKey's table is in flight
   };
 }
 
@@ -195,14 +196,17 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
     const key = JSON.stringify(params);
     if (key === setup.presetKey) return;
     setup.presetKey = key;
+    setup.presetLoading = true;
     engine.newTable(params).then((table) => {
       if (setup.presetKey !== key) return;
+      setup.presetLoading = false;
       const keepSpecs = setup.preset && JSON.stringify(setup.preset.players) === JSON.stringify(table.players);
       setup.preset = table;
       if (!keepSpecs) resetSizes();
       rerender();
     }, (error) => {
       if (setup.presetKey !== key) return;
+      setup.presetLoading = false;
       setup.preset = null;
       toast(`Mission preset: ${error.message}`, "error", 8000);
       rerender();
@@ -227,6 +231,7 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
           setup.mission = event.target.value ? Number(event.target.value) : null;
           setup.preset = null;
           setup.presetKey = null;
+          setup.presetLoading = false;
           setup.drawn = { yellow: [], red: [] };
           setup.number = null;
           resetSizes();
@@ -329,7 +334,9 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
         choices.number ? h("div", {}, h("h3", {}, "The face-up Number card (its 4 wires count as red)"),
           segmented(range(choices.number.range[0], choices.number.range[1]), setup.number,
             (n) => { setup.number = n; loadPreset(); }, "number card")) : null,
-        drawnComplete(setup) ? null : h("p.hint.warn", {}, "Choose what the table drew to start."));
+        !drawnComplete(setup) ? h("p.hint.warn", {}, "Choose what the table drew to start.")
+          // The engine may be busy with the last game's work: say so rather than refuse Start.
+          : setup.presetLoading ? h("p.hint.warn", {}, "Loading the mission's table…") : null);
     }
     return h("section.card", {},
       h("h2", {}, "Wires"),
@@ -493,7 +500,8 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
   };
 
   const start = async (event) => {
-    if (setup.mission && (!setup.preset || !drawnComplete(setup))) return toast("Choose the values the table drew first.", "error");
+    if (setup.mission && !drawnComplete(setup)) return toast("Choose the values the table drew first.", "error");
+    if (setup.mission && (setup.presetLoading || !setup.preset)) return toast("The mission's table is still loading: a moment.", "error");
     const stands = standsOfSetup(setup);
     const wires = wiresOf(setup);
     const dealt = stands.flat().reduce((a, spec) => a + sizeOf(spec), 0) + nanoOf(setup);
