@@ -42,7 +42,7 @@ from .analysis import EngineChoiceError, analyze
 from .beliefs import Beliefs, Inconsistent
 from .engines import DEFAULT, ENGINES, columns
 from .facts import CountIn, Pos, Problem, compile_table
-from .table import SlotRef, Table
+from .table import SlotRef, Table, exploded
 from .wires import RED, YELLOW, Key, Value, key_str, value_of
 
 MODES = ("exact", "entropy")
@@ -927,6 +927,8 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
         player = table.me
     if not 0 <= player < len(table.players):
         raise SuggestError(f"player {player} is out of range (0..{len(table.players) - 1})")
+    if table.events and exploded(table.events[-1]):  # nothing may follow an explosion
+        raise SuggestError(f"the bomb exploded at event {len(table.events) - 1}: the game is over, there is no next move")
 
     sg = _Suggester(table, player, engine, policy)
     root = sg.analyses.beliefs()

@@ -17,6 +17,7 @@ from gamegen import random_full_game, random_game
 from oracle import enumerate_table
 
 from bombbuster_core.analysis import analyze, beliefs
+from bombbuster_core.suggest import SuggestError, suggest
 from bombbuster_core.table import TableError, load_table
 from bombbuster_core.wires import key_str
 
@@ -145,6 +146,13 @@ def test_nothing_may_follow_an_explosion() -> None:
                               "mission is a new game)")
     with pytest.raises(ValueError, match="after the bomb exploded"):
         enumerate_table(t)
+
+
+def test_no_suggestion_after_an_explosion() -> None:
+    t = load_table({**SMALL, "events": [cut(0, at(1, 2), 1)]})
+    with pytest.raises(SuggestError, match="^the bomb exploded at event 0: the game is over, there is no next move$"):
+        suggest(t, player=1)
+    assert suggest(load_table(SMALL), player=1)["suggestions"]  # before it: moves
 
 
 def _rows(table: dict[str, Any], engine: str) -> tuple[int, list[tuple]]:
