@@ -131,6 +131,9 @@ PAGE_STATE = """() => {
 }"""
 
 
+SUGGESTIONS_SETTLED = "!document.querySelector(\".suggestions[data-state='busy']\")"
+
+
 def wait_events(page, count):
     """Until the log holds ``count`` events (no refusal), the analysis is back
     and the suggestions have settled (their arrival moves what lies below)."""
@@ -143,11 +146,13 @@ def wait_events(page, count):
     refusal = page.locator(".recorder .refusal")
     assert not refusal.count(), refusal.inner_text()
     page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
-    page.wait_for_selector(".suggestions:not([data-state='busy'])", timeout=60_000)
+    page.wait_for_function(SUGGESTIONS_SETTLED, timeout=60_000)
 
 
 def action(page, name):
-    """Start recording an action: its button, opening "More actions" when it is not shown."""
+    """Start recording an action: its button, opening "More actions" when it is not shown.
+    First the suggestions settle: a list arriving above the recorder moves it under a tap."""
+    page.wait_for_function(SUGGESTIONS_SETTLED, timeout=60_000)
     button = page.locator(f".recorder button[data-action='{name}']")
     if not button.count():
         tap(page, ".recorder [data-action='more']")
