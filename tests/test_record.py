@@ -14,6 +14,7 @@ from bombbuster_core.board import Segment
 from bombbuster_core.facts import Order, SameValue, SameValueCount
 from bombbuster_core.missions import Y, mission
 from bombbuster_core.sim import game
+from bombbuster_core.sim.policies import Decision
 from bombbuster_core.table import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, FastPass, Label, Move,
                                    MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, load_table)
 from bombbuster_core.wires import Deck, Pool
@@ -54,7 +55,8 @@ def full_rules_records() -> list[Record]:
             Order((0, 1), (1, 0)), SameValueCount((0, 1), frozenset({(0, 1), (0, 2)}), 2),
             SameValue((0, 1), (0, 2), False), mission(24), Y(2, 3),
             game.DualCut((1, 0, 2), 3), game.DoubleDetector(((1, 0, 1), (1, 0, 2)), 3), game.SoloCut(3),
-            game.RevealRed(0), Equipment("coffee_mug", 0, 1)]
+            game.RevealRed(0), Equipment("coffee_mug", 0, 1),
+            Decision(game.DualCut((1, 0, 2), 3), {"kind": "dual_cut"}, 16, [{"worth": 0.5}])]
 
 
 def test_every_record_class_is_covered() -> None:
