@@ -126,6 +126,8 @@ def test_simulated_small_games_are_valid_tables_from_every_view() -> None:
         marks = play_random(game, rng)
         kinds |= {e["type"] for e in game.events}
         results.add(game.result)
+        # A red cut is the table's last event, as a player records it (the whole table is checked below).
+        assert (game.result == "red") == bool(game.events and game.events[-1].get("exploded")), game.events[-1:]
         for n in sorted(set(marks))[-2 if i % 4 == 0 else -1:]:
             assert_views_consistent(game, n)
     assert kinds == {"info_token", "dual_cut", "detector", "solo_cut", "reveal_red"}

@@ -18,7 +18,8 @@ aside) into the stands, each stand sorted.  :class:`Game` then plays:
   a solo cut (every remaining wire of a value is in the caller's hand; blue
   values go 2 or 4 at a time by construction), "reveal your reds" (every uncut
   wire of the caller is red);
-* the end: a red cut loses ("red"); with N players the N-th failure loses
+* the end: a red cut loses ("red", recorded as the table records it: the
+  failure with ``"exploded": true`` is the game's last event); with N players the N-th failure loses
   ("detonator"); every wire in play cut wins.
 
 Every public event is a format-1 event (docs/table-format.md), so
@@ -254,9 +255,9 @@ class Game:
             if a.value == YELLOW:
                 event["keys"] = {"target": key_json(key), "actor": key_json(self.key(mine))}
             self.cut.update((a.target, mine))
-        elif value_of(key) == RED:
+        elif value_of(key) == RED:  # recorded as the table would: the game ends on this event
+            event.update(success=False, exploded=True)
             self.result = "red"
-            return
         else:
             event.update(success=False, token=value_of(key))
             self._strike()
@@ -280,12 +281,13 @@ class Game:
             self.cut.update((cut, mine))
         else:
             safe = [t for t in a.targets if value_of(self.key(t)) != RED]
-            if not safe:
+            if safe:
+                at = self.rng.choice(safe)
+                event.update(success=False, token=value_of(self.key(at)), token_at=_ref(at))
+                self._strike()
+            else:
+                event.update(success=False, exploded=True)
                 self.result = "red"
-                return
-            at = self.rng.choice(safe)
-            event.update(success=False, token=value_of(self.key(at)), token_at=_ref(at))
-            self._strike()
         self.events.append(event)
 
     def _solo_cut(self, p: int, a: SoloCut) -> None:
