@@ -61,7 +61,7 @@ from .facts import compile_table
 from .jsonio import MAX_CHARS, StrictJSONError, loads_strict
 from .missions import MissionError, catalogue, new_table
 from .suggest import Policy, Progress, SuggestError, suggest
-from .table import TableError, load_table
+from .table import Table, TableError, load_table
 
 # A columns analysis is split over two workers from this many estimated states
 # (columns.estimated_states of the forward plan, ~1 ms).  bench/bench_split.py,
@@ -158,7 +158,7 @@ def _analyze(params: Any, progress: Progress | None) -> dict[str, Any]:
         if engine == "signatures":
             _signature_blocks(rounds, table)
             return analyze(table, engine)
-        with _sweeps_elsewhere(rounds, p["table"]):
+        with _sweeps_elsewhere(rounds, p["table"], table):
             return analyze(table, engine)
 
 
@@ -168,10 +168,10 @@ _KEPT: OrderedDict[str, list[columns.State]] = OrderedDict()  # forward sweeps k
 
 
 @contextmanager
-def _sweeps_elsewhere(rounds: _Rounds, table: Any) -> Iterator[None]:
-    """While analysing ``table``: the sweep pair of its problem as a round of two tasks when
-    it is big enough, the mirrored one pickled back, the forward one kept at home."""
-    problem = compile_table(load_table(table))
+def _sweeps_elsewhere(rounds: _Rounds, table: Any, loaded: Table) -> Iterator[None]:
+    """While analysing ``table`` (JSON; ``loaded``: it parsed): the sweep pair of its problem as a
+    round of two tasks when it is big enough, the mirrored one pickled back, the forward one kept at home."""
+    problem = compile_table(loaded)
 
     def elsewhere(forward: columns._Plan, mirrored: columns._Plan) -> tuple[list[columns.State], list[columns.State]] | None:
         # Only the table's own problem: the tasks sweep that (an impossible table's prefixes,

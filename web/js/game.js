@@ -335,23 +335,22 @@ export class GameScreen {
 
   /** Undo the last change of the table (a record, an edit or a delete). */
   undo() {
-    const past = this.game.past || [];
-    if (!past.length) return;
-    const last = past[past.length - 1];
-    this.game.future = [...(this.game.future || []), { table: this.table, label: last.label }];
-    this.game.past = past.slice(0, -1);
-    this.game.table = last.table;
-    this.afterHistory(`Undone: ${last.label}`);
+    this.travel("past", "future", "Undone");
   }
 
   redo() {
-    const future = this.game.future || [];
-    if (!future.length) return;
-    const next = future[future.length - 1];
-    this.game.past = [...(this.game.past || []), { table: this.table, label: next.label }];
-    this.game.future = future.slice(0, -1);
-    this.game.table = next.table;
-    this.afterHistory(`Redone: ${next.label}`);
+    this.travel("future", "past", "Redone");
+  }
+
+  /** One step through the history: the newest entry of `from` becomes the table, the table goes on `to`. */
+  travel(from, to, verb) {
+    const source = this.game[from] || [];
+    if (!source.length) return;
+    const step = source[source.length - 1];
+    this.game[to] = [...(this.game[to] || []), { table: this.table, label: step.label }];
+    this.game[from] = source.slice(0, -1);
+    this.game.table = step.table;
+    this.afterHistory(`${verb}: ${step.label}`);
   }
 
   afterHistory(message) {
