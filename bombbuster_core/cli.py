@@ -259,6 +259,8 @@ def _sim_arguments(p_sa: argparse.ArgumentParser, p_to: argparse.ArgumentParser)
     p_to.add_argument("--width", type=positive, default=WIDTH,
                       help=f"lookahead: calls compared, greedy's included, plus its best detector use ({WIDTH})")
     p_to.add_argument("--log", help="append every finished game's record to this file (JSON lines)")
+    p_to.add_argument("--resume", action="store_true",
+                      help="with --log: take the games the log already holds instead of playing them again")
     p_to.add_argument("--from-log", help="print the summary of the games a --log file holds for every --policy "
                       "(a run stopped early) instead of playing")
 
@@ -287,10 +289,13 @@ def _sample(table: Any, args: argparse.Namespace) -> int:
 
 def _tournament(args: argparse.Namespace) -> int:
     from .sim.game import SimError
-    from .sim.tournament import progress_bar, read_log, run, summary, text
+    from .sim.tournament import LogError, progress_bar, read_log, run, summary, text
     from .missions import MissionError
 
     policies = list(dict.fromkeys(args.policy))
+    if args.resume and not args.log:
+        _emit({"error": "--resume continues a --log file: give --log FILE"})
+        return 2
     if args.from_log:
         try:
             records = read_log(args.from_log, policies)
@@ -301,8 +306,9 @@ def _tournament(args: argparse.Namespace) -> int:
         try:
             records = run(args.mission, args.players, args.games, policies, seed=args.seed, jobs=args.jobs,
                           save=args.save, progress=progress_bar if args.games else None,
-                          lookahead={"deals": args.deals, "depth": args.depth, "width": args.width}, log=args.log)
-        except (SimError, MissionError) as e:
+                          lookahead={"deals": args.deals, "depth": args.depth, "width": args.width}, log=args.log,
+                          resume=args.resume)
+        except (SimError, MissionError, LogError) as e:
             _emit({"error": str(e)})
             return 2
     result = summary(records, policies)

@@ -26,6 +26,7 @@ from bombbuster_core.sim.advice import lookahead
 from bombbuster_core.sim.game import Game, SimError, new_game
 from bombbuster_core.sim.policies import (GreedyPolicy, LookaheadPolicy, View, _paired_se, _stratified, action_of,
                                           exact_move)
+from bombbuster_core.sim import tournament
 from bombbuster_core.sim.tournament import read_log, run
 from bombbuster_core.engines.sampling import sample_table
 from bombbuster_core.wires import parse_key, value_of
@@ -161,6 +162,34 @@ def test_tournament_lookahead_budget_and_log_for_any_jobs(tmp_path) -> None:
     lines = (tmp_path / "a.log").read_text().splitlines()
     (tmp_path / "b.log").write_text("\n".join(line for line in lines if not ('"lookahead"' in line and '"game": 1' in line)))
     assert [r["game"] for r in read_log(str(tmp_path / "b.log"), ["greedy", "lookahead"])] == [0, 0]
+
+
+def test_tournament_resume_plays_only_the_missing_games(tmp_path, monkeypatch) -> None:
+    budget = {"deals": 2, "depth": 2, "width": 2}
+    whole = run(1, 2, 3, ["greedy", "lookahead"], seed=8, lookahead=budget)
+    log = tmp_path / "r.log"
+    first = run(1, 2, 2, ["greedy", "lookahead"], seed=8, lookahead=budget, log=str(log))
+    played = []
+    real = tournament.play_game
+    monkeypatch.setattr(tournament, "play_game", lambda task: played.append((task[3], task[4])) or real(task))
+    resumed = run(1, 2, 3, ["greedy", "lookahead"], seed=8, lookahead=budget, log=str(log), resume=True)
+    assert sorted(played) == [("greedy", 2), ("lookahead", 2)]  # games 0 and 1 came from the log
+    assert resumed == sorted(first + [r for r in resumed if r["game"] == 2],
+                             key=lambda r: (r["policy"] != "greedy", r["game"]))
+
+    def strip(records: list[dict]) -> list[dict]:
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in records]
+
+    assert strip(resumed) == strip(whole)
+    assert len(log.read_text().splitlines()) == 6
+    # A log of another run is refused, not mixed in.
+    with pytest.raises(tournament.LogError, match="seed"):
+        run(1, 2, 3, ["greedy"], seed=9, log=str(log), resume=True)
+    with pytest.raises(tournament.LogError, match="budget"):
+        run(1, 2, 3, ["lookahead"], seed=8, lookahead={**budget, "deals": 3}, log=str(log), resume=True)
+    (tmp_path / "junk.log").write_text("[1, 2]\n")
+    with pytest.raises(tournament.LogError, match="not a tournament log"):
+        run(1, 2, 3, ["greedy"], seed=8, log=str(tmp_path / "junk.log"), resume=True)
 
 
 def test_bridge_lookahead_same_seed_same_answer() -> None:

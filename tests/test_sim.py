@@ -244,3 +244,9 @@ def test_tiny_tournament_is_the_same_for_any_jobs(tmp_path) -> None:
                               "4", "--games", "1", "--policy", "random"],
                              capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT))
     assert refused.returncode == 2 and "x_slots" in json.loads(refused.stdout)["error"]
+    base = [sys.executable, "-m", "bombbuster_core", "tournament", "--mission", "1", "--players", "2", "--games", "1",
+            "--policy", "random"]
+    for extra, message in ((["--resume"], "give --log"),
+                           (["--resume", "--log", str(tmp_path / "random-00000.json")], "not a tournament log")):
+        bad = subprocess.run(base + extra, capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT))
+        assert bad.returncode == 2 and message in json.loads(bad.stdout)["error"], bad

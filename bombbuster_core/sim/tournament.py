@@ -71,7 +71,8 @@ def play_game(task: tuple[int, int, int, str, int, str | None, dict[str, Any]]) 
         spent, decisions = spent + time.perf_counter() - t0, decisions + 1
         game.play(action)
     record = {"policy": name, "game": index, "result": game.result, "failed_cuts": game.strikes,
-              "turns": game.turns, "decisions": decisions, "seconds": spent}
+              "turns": game.turns, "decisions": decisions, "seconds": spent,
+              "settings": _settings(mission, players, seed, options)}
     if save:
         stem = os.path.join(save, f"{name}-{index:05d}")
         table = game.table()
@@ -83,21 +84,35 @@ def play_game(task: tuple[int, int, int, str, int, str | None, dict[str, Any]]) 
     return record
 
 
+def _settings(mission: int, players: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    """What a game's record depends on besides its index and policy: a resumed log must match it."""
+    return {"mission": mission, "players": players, "seed": seed, **({"budget": options} if options else {})}
+
+
+class LogError(ValueError):
+    """A log being resumed is not a log of this run (other settings, or not a log at all)."""
+
+
 def run(mission: int, players: int, games: int, policies: list[str], seed: int = 0, jobs: int = 1,
         save: str | None = None, progress: Callable[[int, int], None] | None = None,
-        lookahead: dict[str, Any] | None = None, log: str | None = None) -> list[dict[str, Any]]:
+        lookahead: dict[str, Any] | None = None, log: str | None = None,
+        resume: bool = False) -> list[dict[str, Any]]:
     """Every (policy, game) record, sorted by policy order then game index.  ``lookahead``: the
     lookahead policy's budget (``deals``, ``depth``, ``width``; default: policies.py's).  ``log``: a
     file that gets each record as a JSON line when its game ends, so a long run stopped early
-    still has its finished games (:func:`read_log`)."""
+    still has its finished games (:func:`read_log`).  ``resume``: the games ``log`` already holds
+    are taken from it, not played again (their settings must be this run's: :class:`LogError`)."""
     unknown = [p for p in policies if p not in POLICIES]
     if unknown:
         raise ValueError(f"unknown policy {unknown[0]!r} (choose from {', '.join(POLICIES)})")
     if save:
         os.makedirs(save, exist_ok=True)
     options = {name: dict(lookahead or {}) if name == "lookahead" else {} for name in policies}
-    tasks = [(mission, players, seed, name, i, save, options[name]) for i in range(games) for name in policies]
-    records: list[dict[str, Any]] = []
+    logged = _logged(log, policies, games, {name: _settings(mission, players, seed, options[name])
+                                            for name in policies}) if resume and log else {}
+    tasks = [(mission, players, seed, name, i, save, options[name]) for i in range(games) for name in policies
+             if (name, i) not in logged]
+    records: list[dict[str, Any]] = list(logged.values())
     out = open(log, "a", encoding="utf-8") if log else None
 
     def done(record: dict[str, Any]) -> None:
@@ -106,10 +121,10 @@ def run(mission: int, players: int, games: int, policies: list[str], seed: int =
             out.write(json.dumps(record) + "\n")
             out.flush()
         if progress:
-            progress(len(records), len(tasks))
+            progress(len(records), len(tasks) + len(logged))
 
     if progress:
-        progress(0, len(tasks))
+        progress(len(records), len(tasks) + len(records))
     try:
         _play(tasks, jobs, done)
     finally:
@@ -131,6 +146,30 @@ def _play(tasks: list[tuple[Any, ...]], jobs: int, done: Callable[[dict[str, Any
         with ProcessPoolExecutor(jobs, initializer=bind_to_parent, initargs=(os.getpid(),)) as pool:
             for future in as_completed([pool.submit(play_game, t) for t in tasks]):
                 done(future.result())
+
+
+def _logged(path: str, policies: list[str], games: int,
+            settings: dict[str, dict[str, Any]]) -> dict[tuple[str, int], dict[str, Any]]:
+    """The records a log being resumed already holds for this run's policies and first ``games`` games."""
+    if not os.path.exists(path):
+        return {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            records = [json.loads(line) for line in f if line.strip()]
+        if not all(isinstance(r, dict) and isinstance(r.get("policy"), str) and isinstance(r.get("game"), int)
+                   for r in records):
+            raise ValueError("a line is not a game record")
+    except (OSError, ValueError) as e:
+        raise LogError(f"{path}: not a tournament log ({e})") from None
+    kept = {}
+    for r in records:
+        if r["policy"] not in policies or r["game"] >= games:
+            continue
+        if r.get("settings") != settings[r["policy"]]:
+            raise LogError(f"{path}: game {r['game']} of {r['policy']} was played with "
+                              f"{r.get('settings')}, not {settings[r['policy']]}")
+        kept[r["policy"], r["game"]] = r
+    return kept
 
 
 def read_log(path: str, policies: list[str]) -> list[dict[str, Any]]:
