@@ -36,9 +36,11 @@ would otherwise do here, so the result is exactly the serial one:
   join here;
 * ``analyze`` with the signatures engine: phase 1 of every block not in this
   worker's signature cache, one task a block, stored in the cache;
-* ``suggest``: every ``map`` of its executor (the entropy branches), one task
-  per job (``executor.call``); ``weights`` are the analyses of each task, for
-  the page's progress.
+* ``suggest``: the sweeps of its table's analysis as for ``analyze`` (a
+  worker that analysed the table finds its forward sweep kept), and every
+  ``map`` of its executor (the entropy branches), one task per job
+  (``executor.call``); ``weights`` are the analyses of each task, for the
+  page's progress.
 
 ``task`` params: a task object; its result: the task's result.  ``stats``:
 this worker's caches (signature cache hits and misses, sweeps kept).
@@ -169,13 +171,16 @@ _KEPT: OrderedDict[str, list[columns.State]] = OrderedDict()  # forward sweeps k
 
 @contextmanager
 def _sweeps_elsewhere(rounds: _Rounds, table: Any, loaded: Table) -> Iterator[None]:
-    """While analysing ``table`` (JSON; ``loaded``: it parsed): the sweep pair of its problem as a
-    round of two tasks when it is big enough, the mirrored one pickled back, the forward one kept at home."""
+    """While analysing ``table`` (JSON; ``loaded``: it parsed), or suggesting from it: the sweep
+    pair of its problem as a round of two tasks when it is big enough, the mirrored one pickled
+    back, the forward one kept at home."""
     problem = compile_table(loaded)
 
     def elsewhere(forward: columns._Plan, mirrored: columns._Plan) -> tuple[list[columns.State], list[columns.State]] | None:
         # Only the table's own problem: the tasks sweep that (an impossible table's prefixes,
-        # analysed next, are other problems and run here).
+        # analysed next, and a suggestion list's conditioned and packed runs are other
+        # problems and run here: a packed run's mirrored sweep is ~13 MB on a 5-player
+        # public start, which costs more to send than it saves, bench/bench_split.py).
         if forward.prep.exclusions or forward.prep.problem != problem:
             return None
         if columns.estimated_states(forward, SPLIT_MIN_STATES) < SPLIT_MIN_STATES:
@@ -284,10 +289,11 @@ def _suggest(params: Any, progress: Progress | None) -> dict[str, Any]:
                 raise RequestError("params: field 'equipment' must list equipment kinds")
             value = tuple(value)
         (policy if field in _POLICY_FIELDS else options)[field] = value
-    if rounds is not None:
-        options["executor"] = _pool_map(rounds)
     with _state_budget(options.pop("state_budget", None)):
-        return suggest(table, policy=Policy(**policy), progress=progress, **options)
+        if rounds is None:
+            return suggest(table, policy=Policy(**policy), progress=progress, **options)
+        with _sweeps_elsewhere(rounds, p["table"], table):
+            return suggest(table, policy=Policy(**policy), progress=progress, executor=_pool_map(rounds), **options)
 
 
 def _pool_map(rounds: _Rounds) -> Callable[[Callable[[Any], Any], Any], list[Any]]:

@@ -193,3 +193,31 @@ def test_signatures_too_large_is_the_same_refusal_split():
     expected = ask("analyze", {"table": table, "engine": "signatures"})["error"]
     reply = ask("analyze", {"table": table, "engine": "signatures", "split": True})
     assert reply.get("error") == expected  # refused at once: no block is sent to the pool
+
+
+def test_public_suggestion_list_splits_its_analysis():
+    """A suggestion list's analysis of its table sweeps its two directions on two workers,
+    as the table's analysis does; its conditioned and packed runs stay at home."""
+    params = {"table": BIG, "player": 0}
+    expected = serial("suggest", params)
+    split, rounds = fake_pool("suggest", params)
+    assert split == expected
+    assert [[t["task"] for t in r["tasks"]] for r in rounds] == [["columns.sweep", "columns.sweep"]]
+    assert rounds[0]["tasks"][0]["params"] == {"table": BIG, "mirrored": True}  # the analysis's own task
+    again, _ = fake_pool("suggest", params, forget_home=True)
+    assert again == expected
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_any_suggestion_list_split_equals_serial(seed, monkeypatch):
+    monkeypatch.setattr(bridge, "SPLIT_MIN_STATES", 0)  # split every table, however small
+    rng = random.Random(f"suggest-split-{seed}")
+    players = rng.choice([2, 3, 4, 5])
+    table = _table(f"suggest-split-{seed}", players, rng.random() < 0.5, rng.random() < 0.5, rng.choice([0, 3, 8]))
+    params = {"table": table, "player": rng.randrange(players),
+              "equipment": rng.choice([[], ["double_detector"], ["xy_ray", "double_detector", "triple_detector"]])}
+    if seed % 3 == 2:
+        params["mode"] = "entropy"
+    split, rounds = fake_pool("suggest", params)
+    assert split == serial("suggest", params)
+    assert sum(r["tasks"][0]["task"] == "columns.sweep" for r in rounds) <= 1
