@@ -20,7 +20,7 @@ import pytest
 from bombbuster_core.analysis import beliefs
 from bombbuster_core.engines.sampling import sample_table as sample
 from bombbuster_core.sim.game import DoubleDetector, DualCut, Game, SimError, SoloCut, new_game
-from bombbuster_core.sim.policies import POLICIES, LookaheadPolicy, View, heuristic_move
+from bombbuster_core.sim.policies import POLICIES, LookaheadPolicy, View, exact_move
 from bombbuster_core.sim.tournament import paired_difference, run, summary, wilson
 from bombbuster_core.table import load_table
 from bombbuster_core.wires import parse_key
@@ -94,7 +94,7 @@ def play_random(game: Game, rng: random.Random, tokens: bool = True) -> list[int
     while not game.over:
         moves = game.legal_moves()
         if rng.random() < 0.5:
-            move = heuristic_move(game, rng)
+            move = exact_move(game, rng)
         else:
             move = rng.choice(moves)
         assert move in moves or isinstance(move, DualCut)

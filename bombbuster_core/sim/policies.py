@@ -35,13 +35,12 @@ from __future__ import annotations
 
 import math
 import random
-from math import comb
 
 from ..analysis import beliefs
 from ..record import Record
 from ..suggest import Policy as Ranking, suggest
 from ..table import Table, load_table
-from ..wires import RED, YELLOW, Key, Value, parse_key, value_of
+from ..wires import RED, Key, Value, parse_key, value_of
 from .game import Action, DoubleDetector, DualCut, Game, RevealRed, Slot, SoloCut
 from ..engines.sampling import sample_table as sample
 
@@ -193,102 +192,6 @@ class EntropyExactPolicy(SuggestPolicy):
 
 
 # ---------------------------------------------------------------- lookahead
-
-
-def _copies(wires: dict[str, Any]) -> dict[Key, int]:
-    """Tiles per sort key that may be in play (every pool candidate once)."""
-    if "deck" in wires:
-        return {parse_key(k): n for k, n in wires["deck"].items()}
-    out = {10 * v: 4 for v in wires["blue"]}
-    for k in wires.get(YELLOW, []) + wires.get(RED, []) + [c for pool in wires.get("uncertain", [])
-                                                             for c in pool["candidates"]]:
-        out[parse_key(k)] = 1
-    return out
-
-
-def _rank_odds(i: int, m: int, size: int) -> list[float]:
-    """P(the i-th smallest (0-based) of m tiles drawn from ``size`` sorted tiles is the r-th), r = 0..size-1."""
-    total = comb(size, m)
-    return [comb(r, i) * comb(size - 1 - r, m - 1 - i) / total for r in range(size)]
-
-
-def heuristic_move(game: Game, rng: random.Random, red_cap: float = RED_CAP) -> Action:
-    """A cheap move for the player to move from public facts and their own hand (no engine run).
-
-    Public facts: cut wires' keys, tokens (a wire's true value) and failed
-    calls ("not v").  The m hidden wires between two known wires of a stand
-    are read as a sorted draw of m of the tiles the player cannot account for
-    whose keys lie between those two: the i-th hidden wire is that draw's i-th
-    order statistic (hypergeometric rank odds), which ignores what other
-    stands say.  Certain moves first (reveal reds, solo cuts, a call on a token
-    the player holds), then the likeliest call within the red cap.
-    """
-    p = game.turn
-    mine = [(x, game.key(x)) for x in game.uncut(p)]
-    if all(value_of(k) == RED for _, k in mine):
-        return RevealRed(p)
-    unseen = _copies(game.setup["wires"])
-    for x in list(game.cut) + [x for x, _ in mine]:
-        unseen[game.key(x)] -= 1
-    held = {value_of(k) for _, k in mine} - {RED}
-    for v in sorted(held, key=str):
-        if not any(n > 0 for k, n in unseen.items() if value_of(k) == v):
-            return SoloCut(v)
-    token: dict[Slot, Value] = {}
-    not_v: dict[Slot, set[Value]] = {}
-    for e in game.events:
-        if e["type"] == "info_token":
-            token[_slot(e["at"])] = e["value"]
-        elif e["type"] in ("dual_cut", "detector") and not e["success"]:
-            at = _slot(e["target"] if e["type"] == "dual_cut" else e["token_at"])
-            token[at] = e["token"]
-            for t in ([e["target"]] if e["type"] == "dual_cut" else e["targets"]):
-                not_v.setdefault(_slot(t), set()).add(e["value"])
-    for x, v in token.items():
-        if x not in game.cut and isinstance(v, int) and x[0] != p:
-            unseen[10 * v] -= 1
-    pool = sorted(k for k, n in unseen.items() for _ in range(max(n, 0)))
-    best: tuple[tuple[Any, ...], Action] | None = None
-    for q in range(game.players):
-        if q == p:
-            continue
-        for s, row in enumerate(game.hands[q]):
-            anchors = [(-1, 0, 0)]  # (slot, lowest key, highest key) of the known wires, with two sentinels
-            for j in range(len(row)):
-                x = (q, s, j)
-                if x in game.cut:
-                    anchors.append((j, row[j], row[j]))
-                elif x in token:
-                    v = token[x]
-                    if v in held:
-                        return DualCut(x, v)
-                    anchors.append((j, 10 * v, 10 * v) if isinstance(v, int) else (j, 11, 10**6))
-            anchors.append((len(row), 10**6, 10**6))
-            for (a, _, lo), (b, hi, _) in zip(anchors, anchors[1:]):
-                m = b - a - 1
-                inside = [k for k in pool if lo <= k <= hi]
-                if not m or len(inside) < m:
-                    continue
-                for i in range(m):
-                    x = (q, s, a + 1 + i)
-                    odds: dict[Value, float] = {}
-                    for k, w in zip(inside, _rank_odds(i, m, len(inside))):
-                        if w and value_of(k) not in not_v.get(x, ()):
-                            odds[value_of(k)] = odds.get(value_of(k), 0.0) + w
-                    den = sum(odds.values())
-                    if not den:
-                        continue
-                    risk = odds.get(RED, 0.0) / den
-                    for v in held & odds.keys():
-                        score = (risk <= red_cap, odds[v] / den, -risk, rng.random())
-                        if best is None or score > best[0]:
-                            best = (score, DualCut(x, v))
-    if best is not None:
-        return best[1]
-    targets = [x for q in range(game.players) if q != p for x in game.uncut(q)]
-    if not targets:  # every wire left is mine
-        return SoloCut(sorted(held, key=str)[0])
-    return DualCut(rng.choice(targets), rng.choice(sorted(held, key=str)))
 
 
 def exact_move(game: Game, rng: random.Random, red_cap: float = RED_CAP) -> Action:
