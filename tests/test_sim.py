@@ -196,13 +196,21 @@ def test_policies_decide_from_the_view_and_play_legally() -> None:
 
 
 def test_restore_replays_the_public_state() -> None:
-    rng = random.Random(3)
-    game = random_small_game(rng)
-    play_random(game, rng)
-    stands = [row for rows in game.hands for row in rows]
-    again = Game.restore(game.table(0), stands, game.turn, random.Random(0))
-    assert again.cut == game.cut and again.strikes == game.strikes and again.detectors_used == game.detectors_used
-    assert [[parse_key(k) for k in row] for row in game.deal_json()["stands"]] == stands
+    endings = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = random_small_game(rng)
+        marks = play_random(game, rng)
+        stands = [row for rows in game.hands for row in rows]
+        again = Game.restore(game.table(0), stands, game.turn, random.Random(0))
+        assert again.cut == game.cut and again.strikes == game.strikes and again.detectors_used == game.detectors_used
+        assert again.result == game.result  # a finished table is a finished game
+        endings.add(game.result)
+        assert [[parse_key(k) for k in row] for row in game.deal_json()["stands"]] == stands
+        midway = game.table(0)
+        midway["events"] = midway["events"][:marks[len(marks) // 2]]
+        assert Game.restore(midway, stands, 0, random.Random(0)).over == (midway["events"] == game.events)
+    assert endings == {"win", "red", "detonator"}
 
 
 # ---------------------------------------------------------------- the tournament

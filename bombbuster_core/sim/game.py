@@ -154,7 +154,8 @@ class Game:
     def restore(cls, table: dict[str, Any], stands: list[list[Key]], turn: int, rng: random.Random,
                 tags: frozenset[str] = frozenset()) -> Game:
         """A game at the state of a table file's events, played on the deal ``stands`` (players/stands
-        order, keys in tenths): what a player who imagines that deal would simulate."""
+        order, keys in tenths): what a player who imagines that deal would simulate.  A finished
+        table gives a finished game (``result`` as the game that made it)."""
         it = iter(stands)
         setup = {k: v for k, v in table.items() if k not in ("me", "events")}
         game = cls(setup, [[list(next(it)) for _ in pl["stands"]] for pl in table["players"]], [], rng, tags)
@@ -167,11 +168,15 @@ class Game:
                     target = e["target"] if kind == "dual_cut" else e["cut"]
                     game.cut.update(((target["player"], target["stand"], target["slot"]),
                                      (actor, e["actor_slot"]["stand"], e["actor_slot"]["slot"])))
+                elif e.get("exploded"):  # a red cut: the game ended on it, the dial did not move
+                    game.result = "red"
                 else:
-                    game.strikes += 1
+                    game._strike()
             elif kind in ("solo_cut", "reveal_red"):
                 game.cut.update((actor, x["stand"], x["slot"]) for x in e["slots"])
             game.turns += kind != "info_token"
+        if game.result is None and all(not game.uncut(q) for q in range(game.players)):
+            game.result = "win"
         game.events, game.turn = list(table["events"]), turn
         return game
 
