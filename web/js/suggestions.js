@@ -52,6 +52,21 @@ export function riskText(p) {
   return `${Math.round(pc)}%`;
 }
 
+// Whether the player's last tap was in the panel (pointerdown for a finger, click for a key).
+let lastTapInPanel = false;
+const noteTap = (event) => { lastTapInPanel = Boolean(event.target instanceof Element && event.target.closest(".suggestions")); };
+document.addEventListener("pointerdown", noteTap, true);
+document.addEventListener("click", noteTap, true);
+// The panel keeping its height, if any: scrolling the recorder off screen lets it go.
+let holdingPanel = null;
+window.addEventListener("scroll", () => { if (holdingPanel) holdingPanel.releaseIfSafe(); }, { passive: true });
+
+/** The recorder if it lies below the panel (the one-column layout of a phone), else null. */
+function recorderBelow(panel) {
+  const recorder = document.querySelector(".recorder");
+  return recorder && recorder.getBoundingClientRect().top >= panel.getBoundingClientRect().bottom - 1 ? recorder : null;
+}
+
 const sameSlot = (a, b) => a.player === b.player && a.stand === b.stand && a.slot === b.slot;
 
 export class SuggestionsPanel {
@@ -65,6 +80,7 @@ export class SuggestionsPanel {
     this.seq = 0;
     this.state = { kind: "idle" };
     this.results = new Map();
+    this.heldHeight = null;
     this.root = h("section.suggestions", { "aria-label": "suggestions" });
   }
 
@@ -164,6 +180,44 @@ export class SuggestionsPanel {
     this.element();
   }
 
+  // ------------------------------------------------------------ keeping the recorder still
+
+  /**
+   * The height the panel keeps while it repaints, or null (its content's).
+   * A list lands, or the state changes, whenever a worker answers, and the
+   * panel's height moves everything below it. So while the recorder below is
+   * on screen (or scrolled past: the log then), the panel keeps its height:
+   * the finger may be on its way to any of it — the next step of a draft, the
+   * next action after a commit, Undo — and the player cannot tell when an
+   * answer lands. A longer list scrolls inside the panel. The panel takes its
+   * new height when that moves nothing under the finger: once the recorder is
+   * scrolled off the bottom of the screen (reading the table or the list), or
+   * at a tap in the panel itself (a mode, a player, "Show in full": the
+   * panel's top stays put and what was asked for appears in full).
+   */
+  holdHeight() {
+    if (!this.root.isConnected || lastTapInPanel) return null;
+    const recorder = recorderBelow(this.root);
+    if (!recorder || recorder.getBoundingClientRect().top >= window.innerHeight) return null;
+    return this.heldHeight ?? this.root.getBoundingClientRect().height;
+  }
+
+  releaseIfSafe() {
+    if (this.holdHeight() === null) this.paint();
+  }
+
+  /** Keep (or let go of) the panel's height; a list that no longer fits it says so at the panel's foot. */
+  applyHold(height) {
+    this.heldHeight = height;
+    if (height !== null) holdingPanel = this;
+    else if (holdingPanel === this) holdingPanel = null;
+    this.root.style.height = height === null ? "" : `${height}px`;
+    this.root.dataset.held = String(height !== null);
+    if (height === null || this.state.kind !== "ok" || this.root.scrollHeight <= this.root.clientHeight + 1) return;
+    this.root.append(h("div.sug-held", {}, h("span", {}, "New suggestions."),
+      h("button.link", { dataset: { action: "show-suggestions" }, onclick: () => this.paint() }, "Show in full")));
+  }
+
   // ------------------------------------------------------------ rendering
 
   showElapsed(ms, work) {
@@ -173,6 +227,7 @@ export class SuggestionsPanel {
   }
 
   paint() {
+    const held = this.holdHeight(); // measured before the old content goes
     const table = this.screen.table;
     const player = this.player();
     const { kind, mode } = this.state;
@@ -210,6 +265,7 @@ export class SuggestionsPanel {
       body = this.list(this.state.result, false);
     }
     this.root.replaceChildren(...[h("div.sug-head", {}, h("h2", {}, "Suggestions"), modes), picker, status, body].filter(Boolean));
+    this.applyHold(held);
   }
 
   list(result, stale) {

@@ -1,0 +1,116 @@
+"""The recorder stays where it is when a suggestion list lands (web/js/suggestions.js, "hold").
+
+On a touch phone (390×844) the suggestions panel sits above the recorder: a list
+arriving from a worker while the player records must not move the recorder
+under their finger. The tests hold the worker's answer in the page (the
+scripting API's `suggest` is wrapped and answers only when the test lets it:
+no sleep races the worker), open a draft, let the list land, and compare the
+recorder's box before and after. The list is there, and the panel takes its
+full height once that moves nothing under the finger (the page scrolled away
+from the recorder, or a tap on the panel's "Show all").
+"""
+from __future__ import annotations
+
+from e2e_helpers import SUGGESTIONS_SETTLED, action, open_app, sample_table, slot, tap, touch_phone, value, wait_events
+from test_companion import share_link
+
+# The panel's requests wait in window.heldSuggestions until RELEASE; PASS_THROUGH ends the holding.
+HOLD_SUGGESTIONS = """() => {
+  const api = window.bombbuster;
+  const suggest = api.suggest;
+  window.heldSuggestions = [];
+  window.passSuggestions = () => { api.suggest = suggest; };
+  api.suggest = (table, options) => new Promise((resolve, reject) => {
+    window.heldSuggestions.push(() => suggest(table, options).then(resolve, reject));
+  });
+}"""
+# The same from the page's first request on: the API is wrapped as app.js installs it.
+HOLD_FROM_THE_START = """{
+  const hold = (""" + HOLD_SUGGESTIONS + """);
+  Object.defineProperty(window, "bombbuster", { configurable: true, get() { return this.heldApi; },
+    set(api) { this.heldApi = api; hold(); } });
+}"""
+RELEASE = "() => window.heldSuggestions.splice(0).forEach((answer) => answer())"
+PASS_THROUGH = "() => window.passSuggestions()"
+REQUEST_HELD = "window.heldSuggestions.length > 0 && document.querySelector(\".suggestions[data-state='busy']\")"
+LIST_SHOWN = ".suggestions[data-state='ok'] .suggestion:not([disabled])"
+PANEL = """() => { const panel = document.querySelector('.suggestions');
+  return { held: panel.dataset.held === 'true', height: panel.getBoundingClientRect().height,
+           clipped: panel.scrollHeight > panel.clientHeight + 1 }; }"""
+
+
+def recorder_y(page) -> float:
+    return page.locator(".recorder").bounding_box()["y"]
+
+
+def recorder_y_on_screen(page) -> float:
+    y = recorder_y(page)
+    assert 0 <= y < 844, f"the recorder is on screen while the player records (y = {y})"
+    return y
+
+
+def test_a_list_landing_during_a_draft_does_not_move_the_recorder(new_context, server):
+    """After an event, the next list is computed while the player opens a dual cut."""
+    page, errors = touch_phone(new_context)
+    open_app(page, share_link(server.url, sample_table()))
+    wait_events(page, 3)
+    page.evaluate(HOLD_SUGGESTIONS)
+    action(page, "info_token")  # Cy's first wire carries a 1
+    slot(page, 2, 0).tap()
+    value(page, 1)
+    page.wait_for_function("document.querySelectorAll('.log .events li').length === 4")
+    page.wait_for_selector(".analysis-status.ok #worlds")
+    page.wait_for_function(REQUEST_HELD)
+    tap(page, ".recorder [data-action='dual_cut']")
+    page.wait_for_selector(".recorder[data-step='target']")
+    before = recorder_y_on_screen(page)
+    page.evaluate(RELEASE)
+    page.wait_for_selector(LIST_SHOWN)
+    assert page.locator(".recorder").get_attribute("data-step") == "target"
+    moved = recorder_y(page) - before
+    assert abs(moved) < 0.5, f"the recorder moved by {moved:.1f} px when the list landed"
+    assert page.evaluate(PANEL)["held"]
+
+    # The draft goes on where the finger expects it: Bob calls 6 on Cy's 7th wire, it fails, token 7.
+    page.evaluate(PASS_THROUGH)
+    slot(page, 2, 6).tap()
+    value(page, 6)
+    value(page, False)
+    value(page, 7)
+    wait_events(page, 5)
+    # Scrolled up to the table, nothing below the panel is on screen: it shows the whole list.
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_function("document.querySelector('.suggestions').dataset.held !== 'true'")
+    panel = page.evaluate(PANEL)
+    assert not panel["clipped"], panel
+    assert page.locator(LIST_SHOWN).count() > 0
+    assert not errors
+
+
+def test_the_first_list_landing_under_a_finger_on_the_recorder(new_context, server):
+    """The page's first list (the largest change: from a status line to the whole list)
+    lands while a draft is open; "Show all" then shows it at its full height."""
+    page, errors = touch_phone(new_context)
+    page.add_init_script(HOLD_FROM_THE_START)
+    open_app(page, share_link(server.url, sample_table()))
+    page.wait_for_selector(".analysis-status.ok #worlds")
+    page.wait_for_function(REQUEST_HELD)
+    assert page.locator(".suggestions .suggestion").count() == 0
+    tap(page, ".recorder [data-action='dual_cut']")
+    page.wait_for_selector(".recorder[data-step='target']")
+    before = recorder_y_on_screen(page)
+    page.evaluate(PASS_THROUGH)
+    page.evaluate(RELEASE)
+    page.wait_for_function(SUGGESTIONS_SETTLED)
+    page.wait_for_selector(".suggestions[data-state='ok']")
+    moved = recorder_y(page) - before
+    assert abs(moved) < 0.5, f"the recorder moved by {moved:.1f} px when the list landed"
+    # The list is in the panel, which says so: it does not fit the height kept.
+    show = page.locator(".suggestions [data-action='show-suggestions']")
+    assert show.is_visible() and page.evaluate(PANEL)["clipped"]
+    show.tap()
+    panel = page.evaluate(PANEL)
+    assert not panel["held"] and not panel["clipped"], panel
+    assert page.locator(LIST_SHOWN).count() > 0
+    assert page.locator(".recorder").get_attribute("data-step") == "target"  # the draft is still open
+    assert not errors
