@@ -82,7 +82,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from math import comb, factorial, prod
+from math import comb, factorial, inf, prod
 
 from ..beliefs import Beliefs, EngineLimit, Inconsistent
 from ..facts import Pos, Problem, SameValue, SameValueCount
@@ -1212,7 +1212,6 @@ def estimated_states(plan: _Plan, limit: float = float("inf")) -> int:
 
 def _estimated_states(plan: _Plan) -> int:
     """A cheap upper estimate of the states a sweep visits: product of fill ranges per key."""
-    total = 0
     return sum(layer.estimate for layer in plan.layers)
 
 
@@ -1271,17 +1270,18 @@ def _about(n: float) -> str:
     return f"{n:,.0f}" if n < 1e6 else f"{n / 1e6:,.0f} million" if n < 1e12 else f"{n:.1e}"
 
 
-def check_budget(forward: _Plan, mirrored: _Plan | None, budget: float | None = None) -> int:
-    """The estimated states of both sweeps (or the forward one alone); raises EngineLimit
-    past ``budget`` (None: BUDGET)."""
+def check_budget(forward: _Plan, mirrored: _Plan | None, budget: float | None = None) -> None:
+    """Raises EngineLimit when the estimated states of both sweeps (or the forward one alone)
+    pass ``budget`` (None: BUDGET; ``math.inf``: no limit, and nothing to estimate)."""
     limit = BUDGET if budget is None else budget
+    if limit == inf:
+        return
     n = estimated_states(forward, limit)
     if n <= limit and mirrored is not None:
         n += estimated_states(mirrored, limit - n)
     if n > limit:
         raise EngineLimit(f"too large: about {_about(n)} states (budget {_about(limit)}); no legal deal comes "
                           "near this; a larger budget may take minutes and GBs")
-    return n
 
 
 def worlds_excluding(problem: Problem, variants: Sequence[Variant], budget: float | None = None) -> list[int]:
