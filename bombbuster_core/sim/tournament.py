@@ -167,7 +167,7 @@ def _logged(path: str, policies: list[str], games: int,
             continue
         if r.get("settings") != settings[r["policy"]]:
             raise LogError(f"{path}: game {r['game']} of {r['policy']} was played with "
-                              f"{r.get('settings')}, not {settings[r['policy']]}")
+                           f"{r.get('settings')}, not {settings[r['policy']]}")
         kept[r["policy"], r["game"]] = r
     return kept
 
