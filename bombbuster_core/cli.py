@@ -299,8 +299,8 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.from_log:
         try:
             records = read_log(args.from_log, policies)
-        except (OSError, ValueError, KeyError) as e:  # not a log file
-            _emit({"error": f"--from-log {args.from_log}: {e}"})
+        except LogError as e:
+            _emit({"error": f"--from-log: {e}"})
             return 2
     else:
         try:

@@ -255,6 +255,8 @@ def test_tiny_tournament_is_the_same_for_any_jobs(tmp_path) -> None:
     base = [sys.executable, "-m", "bombbuster_core", "tournament", "--mission", "1", "--players", "2", "--games", "1",
             "--policy", "random"]
     for extra, message in ((["--resume"], "give --log"),
-                           (["--resume", "--log", str(tmp_path / "random-00000.json")], "not a tournament log")):
+                           (["--resume", "--log", str(tmp_path / "random-00000.json")], "not a tournament log"),
+                           (["--from-log", str(tmp_path / "random-00000.json")], "--from-log: "),
+                           (["--from-log", str(tmp_path / "missing.log")], "not a tournament log")):
         bad = subprocess.run(base + extra, capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT))
         assert bad.returncode == 2 and message in json.loads(bad.stdout)["error"], bad

@@ -175,8 +175,7 @@ class Game:
             elif kind in ("solo_cut", "reveal_red"):
                 game.cut.update((actor, x["stand"], x["slot"]) for x in e["slots"])
             game.turns += kind != "info_token"
-        if game.result is None and all(not game.uncut(q) for q in range(game.players)):
-            game.result = "win"
+        game._win_if_all_cut()
         game.events, game.turn = list(table["events"]), turn
         return game
 
@@ -229,8 +228,7 @@ class Game:
         else:
             raise SimError(f"unknown action {action!r}")
         self.turns += 1
-        if self.result is None and all(not self.uncut(q) for q in range(self.players)):
-            self.result = "win"
+        self._win_if_all_cut()
         if self.result is None:
             if self.turns >= MAX_TURNS:
                 raise SimError("too many turns")
@@ -244,6 +242,10 @@ class Game:
             raise SimError(f"player {p} holds no uncut {value!r}")
         if target[0] == p or target not in set(self.uncut(target[0])):
             raise SimError(f"{target} is not an uncut teammate wire")
+
+    def _win_if_all_cut(self) -> None:
+        if self.result is None and all(not self.uncut(q) for q in range(self.players)):
+            self.result = "win"
 
     def _strike(self) -> None:
         self.strikes += 1

@@ -113,6 +113,7 @@ def run(mission: int, players: int, games: int, policies: list[str], seed: int =
     tasks = [(mission, players, seed, name, i, save, options[name]) for i in range(games) for name in policies
              if (name, i) not in logged]
     records: list[dict[str, Any]] = list(logged.values())
+    total = len(tasks) + len(logged)
     out = open(log, "a", encoding="utf-8") if log else None
 
     def done(record: dict[str, Any]) -> None:
@@ -121,10 +122,10 @@ def run(mission: int, players: int, games: int, policies: list[str], seed: int =
             out.write(json.dumps(record) + "\n")
             out.flush()
         if progress:
-            progress(len(records), len(tasks) + len(logged))
+            progress(len(records), total)
 
     if progress:
-        progress(len(records), len(tasks) + len(records))
+        progress(len(records), total)
     try:
         _play(tasks, jobs, done)
     finally:
@@ -148,11 +149,8 @@ def _play(tasks: list[tuple[Any, ...]], jobs: int, done: Callable[[dict[str, Any
                 done(future.result())
 
 
-def _logged(path: str, policies: list[str], games: int,
-            settings: dict[str, dict[str, Any]]) -> dict[tuple[str, int], dict[str, Any]]:
-    """The records a log being resumed already holds for this run's policies and first ``games`` games."""
-    if not os.path.exists(path):
-        return {}
+def _read_records(path: str) -> list[dict[str, Any]]:
+    """Every record of a :func:`run` log; :class:`LogError` when the file is not one."""
     try:
         with open(path, encoding="utf-8") as f:
             records = [json.loads(line) for line in f if line.strip()]
@@ -161,8 +159,16 @@ def _logged(path: str, policies: list[str], games: int,
             raise ValueError("a line is not a game record")
     except (OSError, ValueError) as e:
         raise LogError(f"{path}: not a tournament log ({e})") from None
+    return records
+
+
+def _logged(path: str, policies: list[str], games: int,
+            settings: dict[str, dict[str, Any]]) -> dict[tuple[str, int], dict[str, Any]]:
+    """The records a log being resumed already holds for this run's policies and first ``games`` games."""
+    if not os.path.exists(path):
+        return {}
     kept = {}
-    for r in records:
+    for r in _read_records(path):
         if r["policy"] not in policies or r["game"] >= games:
             continue
         if r.get("settings") != settings[r["policy"]]:
@@ -175,9 +181,7 @@ def _logged(path: str, policies: list[str], games: int,
 def read_log(path: str, policies: list[str]) -> list[dict[str, Any]]:
     """The records of a :func:`run` log for the games every one of ``policies`` finished (a paired
     comparison needs both sides of a game), sorted as :func:`run` sorts them."""
-    with open(path, encoding="utf-8") as f:
-        logged = [json.loads(line) for line in f if line.strip()]
-    by = {(r["policy"], r["game"]): r for r in logged if r["policy"] in policies}
+    by = {(r["policy"], r["game"]): r for r in _read_records(path) if r["policy"] in policies}
     games = sorted({g for _, g in by if all((name, g) in by for name in policies)})
     return [by[name, g] for name in policies for g in games]
 
