@@ -1,15 +1,21 @@
-"""The recorder stays where it is when a suggestion list lands (web/js/suggestions.js, "hold").
+"""The recorder stays where it is when a suggestion list lands (web/js/suggestions.js, "settle").
 
 On a touch phone (390×844) the suggestions panel sits above the recorder: a list
 arriving from a worker while the player records must not move the recorder
-under their finger. The tests hold the worker's answer in the page (the
-scripting API's `suggest` is wrapped and answers only when the test lets it:
-no sleep races the worker), open a draft, let the list land, and compare the
-recorder's box before and after. The list is there, and the panel takes its
-full height once that moves nothing under the finger (the page scrolled away
-from the recorder, or a tap on the panel's "Show all").
+under their finger. The recorder sticks to the screen's foot while the table
+above it is read (a list landing then moves nothing: the panel takes its full
+height), and sits in the page's flow right under the panel when the page is
+scrolled down to them (the panel then keeps its height, a longer list scrolls
+inside it). The tests hold the worker's answer in the page (the scripting
+API's `suggest` is wrapped and answers only when the test lets it: no sleep
+races the worker), open a draft, place the page, let the list land, and
+compare the recorder's box before and after. The list is there, and the panel
+takes its full height once that moves nothing under the finger (the page
+scrolled, or a tap on the panel's "Show in full").
 """
 from __future__ import annotations
+
+import pytest
 
 from e2e_helpers import SUGGESTIONS_SETTLED, action, open_app, sample_table, slot, tap, touch_phone, value, wait_events
 from test_companion import share_link
@@ -39,6 +45,22 @@ PANEL = """() => { const panel = document.querySelector('.suggestions');
            clipped: panel.scrollHeight > panel.clientHeight + 1 }; }"""
 
 
+# Where the recorder is: "stuck" to the screen's foot (above its place in the page) or "in flow" under the panel.
+RECORDER_PLACE = """() => { const panel = document.querySelector('.suggestions').getBoundingClientRect();
+  const recorder = document.querySelector('.recorder');
+  const natural = panel.bottom + parseFloat(getComputedStyle(recorder).marginTop);
+  return recorder.getBoundingClientRect().top < natural - 0.5 ? 'stuck' : 'in flow'; }"""
+# Scrolls the panel's foot to mid-screen: the recorder then follows it in the page.
+PANEL_FOOT_MID_SCREEN = """() => window.scrollBy(0,
+  document.querySelector('.suggestions').getBoundingClientRect().bottom - window.innerHeight / 2)"""
+
+
+def place(page, where: str) -> None:
+    """Scrolls the page so that the recorder is ``where`` (RECORDER_PLACE) and checks it is."""
+    page.evaluate("window.scrollTo(0, 0)" if where == "stuck" else PANEL_FOOT_MID_SCREEN)
+    assert page.evaluate(RECORDER_PLACE) == where
+
+
 def recorder_y(page) -> float:
     return page.locator(".recorder").bounding_box()["y"]
 
@@ -49,7 +71,8 @@ def recorder_y_on_screen(page) -> float:
     return y
 
 
-def test_a_list_landing_during_a_draft_does_not_move_the_recorder(new_context, server):
+@pytest.mark.parametrize("where", ["stuck", "in flow"])
+def test_a_list_landing_during_a_draft_does_not_move_the_recorder(new_context, server, where):
     """After an event, the next list is computed while the player opens a dual cut."""
     page, errors = touch_phone(new_context)
     open_app(page, share_link(server.url, sample_table()))
@@ -63,13 +86,15 @@ def test_a_list_landing_during_a_draft_does_not_move_the_recorder(new_context, s
     page.wait_for_function(REQUEST_HELD)
     tap(page, ".recorder [data-action='dual_cut']")
     page.wait_for_selector(".recorder[data-step='target']")
+    place(page, where)
     before = recorder_y_on_screen(page)
     page.evaluate(RELEASE)
     page.wait_for_selector(LIST_SHOWN)
     assert page.locator(".recorder").get_attribute("data-step") == "target"
     moved = recorder_y(page) - before
     assert abs(moved) < 0.5, f"the recorder moved by {moved:.1f} px when the list landed"
-    assert page.evaluate(PANEL)["held"]
+    # Stuck, the recorder cannot move: the panel shows the whole list. In flow, it keeps its height.
+    assert page.evaluate(PANEL)["held"] == (where == "in flow")
 
     # The draft goes on where the finger expects it: Bob calls 6 on Cy's 7th wire, it fails, token 7.
     page.evaluate(PASS_THROUGH)
@@ -98,6 +123,7 @@ def test_the_first_list_landing_under_a_finger_on_the_recorder(new_context, serv
     assert page.locator(".suggestions .suggestion").count() == 0
     tap(page, ".recorder [data-action='dual_cut']")
     page.wait_for_selector(".recorder[data-step='target']")
+    place(page, "in flow")
     before = recorder_y_on_screen(page)
     page.evaluate(PASS_THROUGH)
     page.evaluate(RELEASE)
@@ -113,4 +139,21 @@ def test_the_first_list_landing_under_a_finger_on_the_recorder(new_context, serv
     assert not panel["held"] and not panel["clipped"], panel
     assert page.locator(LIST_SHOWN).count() > 0
     assert page.locator(".recorder").get_attribute("data-step") == "target"  # the draft is still open
+    assert not errors
+
+
+def test_the_top_bar_and_the_recorder_stay_on_screen_while_the_table_scrolls(new_context, server):
+    """Reading a long table on a phone, the game's bar stays at the top and the recorder at the foot
+    (a page-wide overflow-x: hidden once made the body a scroll container and neither stuck)."""
+    page, errors = touch_phone(new_context)
+    open_app(page, share_link(server.url, sample_table()))
+    wait_events(page, 3)
+    for scroll in (0, 400, 1200):
+        page.evaluate(f"window.scrollTo(0, {scroll})")
+        assert page.evaluate("window.scrollY") == scroll
+        assert page.locator(".topbar").bounding_box()["y"] == 0
+        box = page.locator(".recorder").bounding_box()
+        assert abs(box["y"] + box["height"] - 844) < 0.5, (scroll, box)
+    page.evaluate("window.scrollTo(300, 0)")
+    assert page.evaluate("window.scrollX") == 0  # nothing wider than the phone
     assert not errors

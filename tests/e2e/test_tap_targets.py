@@ -7,6 +7,8 @@ edit form and a field being changed), undo/redo, the suggestions panel, the
 game state and the share sheet — and measures every visible, enabled
 control (button, link, [role=button], input, select) with
 getBoundingClientRect. It fails with the list of offenders: where, what, size.
+On the same screens, a control's label must not be cut (an ellipsis turned the
+keypad's 10, 11, 12 into "1…" on a phone): its text fits its box.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from test_companion import share_link
 
 MIN_PX = 44
 
-SMALL_CONTROLS = """(min) => {
+CONTROLS = """() => {
   const describe = (e) => {
     const text = (e.getAttribute('aria-label') || e.innerText || e.value || e.title || '').trim().replace(/\\s+/g, ' ').slice(0, 30);
     const data = Object.entries(e.dataset).slice(0, 2).map(([k, v]) => `[data-${k}=${v}]`).join('');
@@ -33,13 +35,18 @@ SMALL_CONTROLS = """(min) => {
   const controls = document.querySelectorAll("button, a[href], [role='button'], input:not([type='hidden']), select, textarea");
   return [...controls].filter((e) => !e.disabled && shown(e)).map((e) => {
     const r = e.getBoundingClientRect();
-    return { what: describe(e), width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10 };
-  }).filter((c) => c.width < min || c.height < min);
+    return { what: describe(e), width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10,
+             cut: e.tagName !== 'INPUT' && e.tagName !== 'SELECT' && e.scrollWidth > e.clientWidth + 1 };
+  });
 }"""
 
 
-def offenders(page, screen: str) -> list[str]:
-    return [f"{screen}: {c['what']} is {c['width']}×{c['height']} px" for c in page.evaluate(SMALL_CONTROLS, MIN_PX)]
+def offenders(page, screen: str) -> tuple[list[str], list[str]]:
+    """(controls smaller than MIN_PX, controls whose label does not fit) on the screen shown."""
+    controls = page.evaluate(CONTROLS)
+    return ([f"{screen}: {c['what']} is {c['width']}×{c['height']} px" for c in controls
+             if c["width"] < MIN_PX or c["height"] < MIN_PX],
+            [f"{screen}: {c['what']}" for c in controls if c["cut"]])
 
 
 MORE, CANCEL = ".recorder [data-action='more']", ".recorder [data-action='cancel']"
@@ -83,16 +90,23 @@ def tap_each(page, taps: list) -> None:
             page.wait_for_selector(target)
 
 
-def test_every_control_used_during_play_is_at_least_44_px(new_context, server):
+def test_every_control_used_during_play_is_at_least_44_px_and_shows_its_label(new_context, server):
     small: list[str] = []
+    cut: list[str] = []
+
+    def measure(page, screen: str) -> None:
+        too_small, too_narrow = offenders(page, screen)
+        small.extend(too_small)
+        cut.extend(too_narrow)
+
     # A first visit: the help card above the new-game setup (mission, names, colours, my wires).
     setup, setup_errors = touch_phone(new_context)
     open_app(setup, server.url)
     setup.wait_for_selector(".help-card [data-action='help-skip']")
     setup.wait_for_selector("#start-game")
-    small += offenders(setup, "setup with the first-use help")
+    measure(setup, "setup with the first-use help")
     tap(setup, "[data-action='help-next']")
-    small += offenders(setup, "first-use help, screen 2")
+    measure(setup, "first-use help, screen 2")
     assert not setup_errors
 
     page, errors = touch_phone(new_context)
@@ -103,7 +117,8 @@ def test_every_control_used_during_play_is_at_least_44_px(new_context, server):
     for screens, back in WALKS:
         for screen, taps in screens:
             tap_each(page, taps)
-            small += offenders(page, screen)
+            measure(page, screen)
         tap_each(page, back)
     assert not small, "controls smaller than 44×44 px:\n" + "\n".join(small)
+    assert not cut, "controls whose label is cut:\n" + "\n".join(cut)
     assert not errors

@@ -11,7 +11,7 @@ import { gameState } from "./gamestate.js";
 import { colourOf, describeEvent, label, possibleKeys, publicView, valueLabel } from "./model.js";
 import { addressIndex, replay, specialName, tileAt } from "./layout.js";
 import {
-  ACTIONS, DEPENDENT_FIELDS, EVENT_NAMES, EXPLODED, actionById, actionOfEvent, draftFromEvent, eventFromDraft, optionColour, optionText,
+  ACTIONS, DEPENDENT_FIELDS, EVENT_NAMES, EXPLODED, actionById, actionOfEvent, draftFromEvent, eventFromDraft, optionColour, optionSpan, optionText,
   relevantActions, seenFromDraft, stepsFor,
 } from "./recorder.js";
 import { CancelledError } from "./engine.js";
@@ -947,10 +947,13 @@ export class GameScreen {
       // Legal choices first: the values the actor can hold (the analysis of this view); a token the table rules out is flagged.
       const legal = this.legalValues(step);
       const contradicted = this.contradictedTokens(step);
-      const key = (value, cls = "") => h(`button.option.key.${optionColour(value)}${cls}`, {
-        dataset: { value: JSON.stringify(value) }, onclick: () => this.fill(step.field, value),
-        title: contradicted.has(JSON.stringify(value)) ? "What is known says this wire cannot be that" : null,
-      }, optionText(value, step.nullText || (step.field === "token" ? "No token" : "Not noted")));
+      const key = (value, cls = "") => {
+        const text = optionText(value, step.nullText || (step.field === "token" ? "No token" : "Not noted"));
+        return h(`button.option.key.${optionColour(value)}${optionSpan(text)}${cls}`, {
+          dataset: { value: JSON.stringify(value) }, onclick: () => this.fill(step.field, value),
+          title: contradicted.has(JSON.stringify(value)) ? "What is known says this wire cannot be that" : null,
+        }, text);
+      };
       const flag = (value) => (contradicted.has(JSON.stringify(value)) ? ".contradicts" : "");
       if (legal) {
         const first = step.values.filter((value) => legal.has(JSON.stringify(value)));
@@ -1007,7 +1010,7 @@ export class GameScreen {
     } else if (step && step.kind === "multivalue") {
       const picks = draft.picks || (draft.picks = []);
       options = h("div", {},
-        h("div.options.keypad", {}, step.values.map((value) => h(`button.option.key.${optionColour(value)}`, {
+        h("div.options.keypad", {}, step.values.map((value) => h(`button.option.key.${optionColour(value)}${optionSpan(optionText(value))}`, {
           dataset: { value: JSON.stringify(value) }, "aria-pressed": String(picks.includes(value)),
           onclick: () => {
             const at = picks.indexOf(value);

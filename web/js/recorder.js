@@ -120,6 +120,12 @@ export function optionText(value, nullText = "None") {
   return valueLabel(value);
 }
 
+/** How many keypad columns (46 px each on a phone) an option's label needs: "" one, ".wide" two, ".full" the row. */
+export function optionSpan(text) {
+  if (text.length <= 3) return "";
+  return text.length <= 9 ? ".wide" : ".full";
+}
+
 export function optionColour(value) {
   if (value === null) return "none";
   if (value === EXPLODED) return "red";

@@ -57,14 +57,16 @@ let lastTapInPanel = false;
 const noteTap = (event) => { lastTapInPanel = Boolean(event.target instanceof Element && event.target.closest(".suggestions")); };
 document.addEventListener("pointerdown", noteTap, true);
 document.addEventListener("click", noteTap, true);
-// The panel keeping its height, if any: scrolling the recorder off screen lets it go.
+// The panel keeping its height, if any: scrolling may let it go (releaseIfSafe).
 let holdingPanel = null;
 window.addEventListener("scroll", () => { if (holdingPanel) holdingPanel.releaseIfSafe(); }, { passive: true });
 
-/** The recorder if it lies below the panel (the one-column layout of a phone), else null. */
-function recorderBelow(panel) {
+/** The recorder's top on screen if it is on screen or scrolled past (a finger may be on it or below it), else null. */
+function recorderTop() {
   const recorder = document.querySelector(".recorder");
-  return recorder && recorder.getBoundingClientRect().top >= panel.getBoundingClientRect().bottom - 1 ? recorder : null;
+  if (!recorder) return null;
+  const top = recorder.getBoundingClientRect().top;
+  return top < window.innerHeight ? top : null;
 }
 
 const sameSlot = (a, b) => a.player === b.player && a.stand === b.stand && a.slot === b.slot;
@@ -183,27 +185,29 @@ export class SuggestionsPanel {
   // ------------------------------------------------------------ keeping the recorder still
 
   /**
-   * The height the panel keeps while it repaints, or null (its content's).
+   * Let the panel take its content's height unless that moves the recorder.
    * A list lands, or the state changes, whenever a worker answers, and the
-   * panel's height moves everything below it. So while the recorder below is
-   * on screen (or scrolled past: the log then), the panel keeps its height:
-   * the finger may be on its way to any of it — the next step of a draft, the
+   * panel's height can move everything below it: the recorder when it sits in
+   * the page's flow under the panel (scrolled to it on a phone; stuck to the
+   * screen's foot it does not move), the log when scrolled past it. The
+   * finger may be on its way to any of it — the next step of a draft, the
    * next action after a commit, Undo — and the player cannot tell when an
-   * answer lands. A longer list scrolls inside the panel. The panel takes its
-   * new height when that moves nothing under the finger: once the recorder is
-   * scrolled off the bottom of the screen (reading the table or the list), or
-   * at a tap in the panel itself (a mode, a player, "Show in full": the
-   * panel's top stays put and what was asked for appears in full).
+   * answer lands. So the panel is laid out at its content's height and, if
+   * the recorder on screen moved, keeps its previous height instead (both
+   * before the browser paints: no jump is ever shown); a longer list then
+   * scrolls inside the panel. A tap in the panel itself (a mode, a player,
+   * "Show in full") lets it take its height: its top stays put and what was
+   * asked for appears in full. ``height``: the panel's height to keep;
+   * ``before``: the recorder's top before the panel changed (recorderTop).
    */
-  holdHeight() {
-    if (!this.root.isConnected || lastTapInPanel) return null;
-    const recorder = recorderBelow(this.root);
-    if (!recorder || recorder.getBoundingClientRect().top >= window.innerHeight) return null;
-    return this.heldHeight ?? this.root.getBoundingClientRect().height;
+  settle(height, before) {
+    this.applyHold(null);
+    if (before === null || lastTapInPanel || !this.root.isConnected) return;
+    if (Math.abs(recorderTop() - before) > 0.5) this.applyHold(height);
   }
 
   releaseIfSafe() {
-    if (this.holdHeight() === null) this.paint();
+    if (this.heldHeight !== null) this.settle(this.heldHeight, recorderTop());
   }
 
   /** Keep (or let go of) the panel's height; a list that no longer fits it says so at the panel's foot. */
@@ -213,6 +217,7 @@ export class SuggestionsPanel {
     else if (holdingPanel === this) holdingPanel = null;
     this.root.style.height = height === null ? "" : `${height}px`;
     this.root.dataset.held = String(height !== null);
+    this.root.querySelector(".sug-held")?.remove();
     if (height === null || this.state.kind !== "ok" || this.root.scrollHeight <= this.root.clientHeight + 1) return;
     this.root.append(h("div.sug-held", {}, h("span", {}, "New suggestions."),
       h("button.link", { dataset: { action: "show-suggestions" }, onclick: () => this.paint() }, "Show in full")));
@@ -227,7 +232,9 @@ export class SuggestionsPanel {
   }
 
   paint() {
-    const held = this.holdHeight(); // measured before the old content goes
+    // Measured before the old content goes.
+    const height = this.heldHeight ?? (this.root.isConnected ? this.root.getBoundingClientRect().height : null);
+    const recorderBefore = recorderTop();
     const table = this.screen.table;
     const player = this.player();
     const { kind, mode } = this.state;
@@ -265,7 +272,7 @@ export class SuggestionsPanel {
       body = this.list(this.state.result, false);
     }
     this.root.replaceChildren(...[h("div.sug-head", {}, h("h2", {}, "Suggestions"), modes), picker, status, body].filter(Boolean));
-    this.applyHold(held);
+    this.settle(height, recorderBefore);
   }
 
   list(result, stale) {
