@@ -157,3 +157,40 @@ def test_the_top_bar_and_the_recorder_stay_on_screen_while_the_table_scrolls(new
     page.evaluate("window.scrollTo(300, 0)")
     assert page.evaluate("window.scrollX") == 0  # nothing wider than the phone
     assert not errors
+
+
+HOLD_ANALYSES = """() => {
+  const api = window.bombbuster;
+  const analyze = api.analyze;
+  window.heldAnalyses = [];
+  api.analyze = (table, options) => new Promise((resolve, reject) => {
+    window.heldAnalyses.push(() => analyze(table, options).then(resolve, reject));
+  });
+}"""
+RELEASE_ANALYSES = "() => window.heldAnalyses.splice(0).forEach((answer) => answer())"
+
+
+def test_an_analysis_landing_does_not_move_the_recorder_scrolled_to(new_context, server):
+    """A recorded info token is checked by the engine; when its analysis lands, the status row
+    and the new token change the height of what is above the recorder (36 px here)."""
+    page, errors = touch_phone(new_context)
+    open_app(page, share_link(server.url, sample_table()))
+    wait_events(page, 3)
+    page.wait_for_selector(".analysis-status.ok #worlds")
+    page.evaluate(HOLD_ANALYSES)
+    action(page, "info_token")  # Cy's first wire carries a 1
+    slot(page, 2, 0).tap()
+    place(page, "in flow")
+    value(page, 1)
+    page.wait_for_selector(".analysis-status.checking")
+    page.wait_for_function("window.heldAnalyses.length > 0")
+    before = recorder_y_on_screen(page)
+    height = page.locator(".top-area").bounding_box()["height"] + page.locator(".table").bounding_box()["height"]
+    page.evaluate(RELEASE_ANALYSES)
+    page.wait_for_function("document.querySelectorAll('.log .events li').length === 4")
+    page.wait_for_selector(".analysis-status.ok")
+    grown = page.locator(".top-area").bounding_box()["height"] + page.locator(".table").bounding_box()["height"] - height
+    assert grown > 10  # what the test is about: the content above the recorder changed height
+    moved = recorder_y(page) - before
+    assert abs(moved) < 0.5, f"the recorder moved by {moved:.1f} px when the analysis landed"
+    assert not errors

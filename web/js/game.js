@@ -45,6 +45,20 @@ export function fieldName(field) {
   return field;
 }
 
+/**
+ * The recorder's top on screen while it sits in the page's flow under the
+ * content above it (scrolled down to it on a phone), else null (stuck to the
+ * screen's foot, off screen, or beside the table on a wide screen).
+ */
+function recorderInFlowTop() {
+  const recorder = document.querySelector(".recorder");
+  const above = recorder && recorder.previousElementSibling;
+  if (!above) return null;
+  const top = recorder.getBoundingClientRect().top;
+  const natural = above.getBoundingClientRect().bottom + parseFloat(getComputedStyle(recorder).marginTop);
+  return Math.abs(top - natural) < 0.5 && top >= 0 && top < window.innerHeight ? top : null;
+}
+
 const RESULT_CACHE_SIZE = 12;
 const HISTORY_SIZE = 60; // undo steps kept per game
 export class GameScreen {
@@ -628,10 +642,15 @@ export class GameScreen {
 
   render() {
     const scroll = window.scrollY;
+    // An analysis landing can change the height of what is above the recorder
+    // (the status row, a new token on the table): when the player has scrolled
+    // down to the recorder, it stays where it was under their finger.
+    const recorderTop = recorderInFlowTop();
     this.root.replaceChildren(h("div.game", { dataset: { view: this.view() } },
       h("div.top-area", {}, this.joinCard(), this.stateView(), this.statusBar()),
       this.tableView(), this.suggestionsView(), this.recorder(), this.eventLog()));
     window.scrollTo(0, scroll);
+    if (recorderTop !== null) window.scrollBy(0, this.root.querySelector(".recorder").getBoundingClientRect().top - recorderTop);
   }
 
   /** The suggestions panel; after an explosion there is no next move, so no request either. */
