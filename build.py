@@ -313,10 +313,20 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def make_server(directory: Path = DIST, port: int = 0) -> http.server.ThreadingHTTPServer:
+class SiteHTTPServer(http.server.ThreadingHTTPServer):
+    """A client that goes away mid-download (a phone leaving the page while
+    Pyodide's 10 MB load) is routine: no traceback for it, others as usual."""
+
+    def handle_error(self, request, client_address):
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
+def make_server(directory: Path = DIST, port: int = 0) -> SiteHTTPServer:
     """A localhost server for `directory`; port 0 picks a free one."""
     handler = partial(SiteHandler, directory=str(directory))
-    return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    return SiteHTTPServer(("127.0.0.1", port), handler)
 
 
 def serve(port: int) -> None:
