@@ -20,7 +20,7 @@ import pytest
 from bombbuster_core.analysis import beliefs
 from bombbuster_core.engines.sampling import sample_table as sample
 from bombbuster_core.sim.game import DoubleDetector, DualCut, Game, SimError, SoloCut, new_game
-from bombbuster_core.sim.policies import POLICIES, LookaheadPolicy, View, exact_move
+from bombbuster_core.sim.policies import POLICIES, LookaheadPolicy, View, exact_move, keep_detector_choice
 from bombbuster_core.sim.tournament import paired_difference, run, summary, wilson
 from bombbuster_core.table import load_table
 from bombbuster_core.wires import parse_key
@@ -211,6 +211,38 @@ def test_restore_replays_the_public_state() -> None:
         midway["events"] = midway["events"][:marks[len(marks) // 2]]
         assert Game.restore(midway, stands, 0, random.Random(0)).over == (midway["events"] == game.events)
     assert endings == {"win", "red", "detonator"}
+
+
+def _sug(kind: str, p_success: float, p_red: float, certain: bool = False) -> dict:
+    return {"kind": kind, "p_success": p_success, "p_red": p_red, "certain": certain}
+
+
+def test_keep_detector_uses_it_only_when_the_best_call_risks_red() -> None:
+    dd_sure, dd_risky = _sug("double_detector", 1.0, 0.0), _sug("double_detector", 0.9, 0.1)
+    safe_call = _sug("dual_cut", 0.6, 0.0)
+    # The best call is red-free: the detector is kept, even when it would succeed surely.
+    assert keep_detector_choice([dd_sure, safe_call]) is safe_call
+    assert keep_detector_choice([_sug("solo_cut", 1.0, 0.0, True), dd_sure])["kind"] == "solo_cut"
+    # Every call risks red (an endgame call at 1/3): the detector least likely to explode.
+    risky_call = _sug("dual_cut", 2 / 3, 1 / 3)
+    assert keep_detector_choice([risky_call, dd_risky, dd_sure]) is dd_sure
+    assert keep_detector_choice([risky_call, dd_risky]) is dd_risky
+    # On a tie of red risk, the likelier success; a detector no safer than the call is not used.
+    dd_low = _sug("double_detector", 0.5, 0.0)
+    assert keep_detector_choice([risky_call, dd_low, dd_sure]) is dd_sure
+    assert keep_detector_choice([_sug("dual_cut", 0.9, 0.1), dd_risky])["kind"] == "dual_cut"
+
+
+def test_keep_detector_plays_whole_games_from_its_view() -> None:
+    for index in range(3):
+        game = new_game(random.Random(f"keep-{index}"), mission=4, players=4)
+        policy = POLICIES["greedy-keep-detector"](random.Random(index))
+        for p in game.setup_token_players():
+            game.place_token(policy.setup_token(View(game.table(p), p)))
+        while not game.over:
+            game.play(policy.move(View(game.table(game.turn), game.turn)))
+        assert game.result in ("win", "red", "detonator")
+        assert load_table(game.table()).events  # every event it emitted is a valid table file
 
 
 # ---------------------------------------------------------------- the tournament

@@ -10,6 +10,10 @@ and calls the core on it; it never sees the hidden deal.  Two decisions:
 * ``greedy``: what suggest.py's exact mode recommends: certain moves first,
   then the highest exact P(success) within the red cap; the Double Detector
   (while the player still has it) when its exact P(success) beats the best call's.
+* ``greedy-keep-detector``: greedy that keeps the Double Detector for a turn
+  when the best call risks red (most of greedy's red losses are endgame calls
+  where every call does: README), then uses it on the two wires least likely
+  to be both red (:func:`keep_detector_choice`).
 * ``entropy-seed`` / ``entropy-exact``: suggest.py's entropy mode (the
   reference suggester) with P(success) of a branch 1/k or exact.
 * ``lookahead``: certain moves first; otherwise greedy's move (Double
@@ -182,6 +186,27 @@ def choice(ranked: list[dict[str, Any]]) -> dict[str, Any]:
 
 class GreedyPolicy(SuggestPolicy):
     name = "greedy"
+
+
+class KeepDetectorPolicy(SuggestPolicy):
+    """Greedy that keeps its Double Detector for a turn when the best call risks red."""
+
+    name = "greedy-keep-detector"
+
+    def move(self, view: View) -> Action:
+        ranked = self.ranking(view, ("double_detector",) if view.has_detector() else ())
+        return action_of(keep_detector_choice(ranked), view.player)
+
+
+def keep_detector_choice(ranked: list[dict[str, Any]]) -> dict[str, Any]:
+    """The best call (the list's first move that is not a detector use) unless it risks red; then
+    the detector use least likely to explode (a Double Detector explodes only when both wires are
+    red: rules.md), likelier to succeed on a tie, when it is safer than the call."""
+    call = next(s for s in ranked if s["kind"] != "double_detector")
+    if call["certain"] or call["p_red"] == 0:
+        return call
+    safer = [s for s in ranked if s["kind"] == "double_detector" and s["p_red"] < call["p_red"]]
+    return min(safer, key=lambda s: (s["p_red"], -s["p_success"])) if safer else call
 
 
 class EntropySeedPolicy(SuggestPolicy):
@@ -391,4 +416,4 @@ def _paired_se(sa: dict[str, Any], va: list[tuple[str, float]], sb: dict[str, An
 
 
 POLICIES: dict[str, type[BasePolicy]] = {cls.name: cls for cls in (
-    RandomPolicy, GreedyPolicy, EntropySeedPolicy, EntropyExactPolicy, LookaheadPolicy)}
+    RandomPolicy, GreedyPolicy, KeepDetectorPolicy, EntropySeedPolicy, EntropyExactPolicy, LookaheadPolicy)}
