@@ -13,9 +13,9 @@ the work.  Checked on CPython 3.11 and Pyodide's 3.14.
 
 :func:`loads_strict` is the reader of table files and worker requests: JSON
 as the standard spells it and nothing more — no NaN or Infinity, no number
-too large for a float, no duplicate key in an object, no nesting deeper than
-:data:`MAX_DEPTH` (checked before the recursive scan), no text longer than
-:data:`MAX_CHARS`.  Each is refused with :class:`StrictJSONError` saying why.
+too large for a float, no integer too long for int() to read, no duplicate key
+in an object, no nesting deeper than :data:`MAX_DEPTH` (checked before the
+recursive scan), no text longer than :data:`MAX_CHARS`.  Each is refused with :class:`StrictJSONError` saying why.
 """
 from __future__ import annotations
 
@@ -54,8 +54,24 @@ def _no_constant(name: str) -> Any:
 def _finite_float(text: str) -> float:
     value = float(text)
     if value in (inf, -inf):
-        raise StrictJSONError(f"the number {text} is too large")
+        raise StrictJSONError(f"the number {abridged(text)} is too large")
     return value
+
+
+def _readable_int(text: str) -> int:
+    """int(text), or the refusal of an integer past int()'s limit (4,300 digits: a plain ValueError).
+
+    Only the fallback reader below uses it: where the scanner's own int fails.  Shorter
+    integers are read, however large; the table's fields bound each number they take."""
+    try:
+        return int(text)
+    except ValueError:
+        raise StrictJSONError(f"the number {abridged(text)} is too large") from None
+
+
+def abridged(text: str) -> str:
+    """A text an error message quotes, its start only when long (a number of thousands of digits)."""
+    return text if len(text) <= 40 else f"{text[:30]}… ({len(text):,} characters)"
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -124,7 +140,8 @@ def loads_strict(text: str, max_chars: int = MAX_CHARS) -> Any:
                 return value
     import json
 
-    return json.loads(text, object_pairs_hook=_unique_keys, parse_float=_finite_float, parse_constant=_no_constant)
+    return json.loads(text, object_pairs_hook=_unique_keys, parse_float=_finite_float, parse_int=_readable_int,
+                      parse_constant=_no_constant)
 
 
 # Every byte but those nesting depends on: brackets, quotes, backslashes.  UTF-8 never

@@ -39,7 +39,7 @@ entry's note or in docs/table-format.md):
 from __future__ import annotations
 
 from .record import Record
-from .wires import RED, YELLOW, WireError, colour, key_json, key_str, parse_key
+from .wires import RED, YELLOW, WireError, colour, key_json, key_str, parse_key, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -389,13 +389,13 @@ def even_deal(wires: int, stands: int) -> list[int]:
 
 def mission(number: Any) -> Mission:
     if not isinstance(number, int) or isinstance(number, bool) or number not in BY_NUMBER:
-        raise MissionError(f"no mission {number!r} (missions {MISSIONS[0]}–{MISSIONS[-1]})")
+        raise MissionError(f"no mission {shown(number)} (missions {MISSIONS[0]}–{MISSIONS[-1]})")
     return BY_NUMBER[number]
 
 
 def _check_players(m: Mission, players: Any) -> None:
     if not isinstance(players, int) or isinstance(players, bool) or players not in PLAYERS:
-        raise MissionError(f"{players!r} players: the game has {PLAYERS[0]} to {PLAYERS[-1]} players")
+        raise MissionError(f"{shown(players)} players: the game has {PLAYERS[0]} to {PLAYERS[-1]} players")
     if players not in m.wires:
         allowed = ", ".join(map(str, sorted(m.wires)))
         raise MissionError(f"mission {m.number} cannot be played with {players} players (allowed: {allowed})")
@@ -405,7 +405,7 @@ def _keys(m: Mission, draw: Draw, raw: Any) -> list[int]:
     """The drawn sort keys given for ``draw``, validated against the card."""
     where = f"mission {m.number} {draw.colour}"
     if not isinstance(raw, (list, tuple)):
-        raise MissionError(f"{where}: expected a list of sort keys, got {raw!r}")
+        raise MissionError(f"{where}: expected a list of sort keys, got {shown(raw)}")
     keys = []
     for item in raw:
         try:
@@ -474,7 +474,7 @@ def new_table(number: Any, players: Any, *, yellow: Sequence[Any] | None = None,
         else:
             lo, hi = _NUMBER_RANGE
             if not isinstance(number_card, int) or isinstance(number_card, bool) or not lo <= number_card <= hi:
-                raise MissionError(f"mission {m.number} number: {number_card!r} is not a Number card ({lo}–{hi})")
+                raise MissionError(f"mission {m.number} number: {shown(number_card)} is not a Number card ({lo}–{hi})")
             wires["counts_as_red"] = number_card
     elif number_card is not None:
         raise MissionError(f"mission {m.number} number: only mission 11 has a Number card counted as red")

@@ -15,7 +15,8 @@ from .board import (FLIP, FLIP_HIGH, FLIP_LOW, FLIP_PAIR, PLAIN, SPECIAL_SLOTS, 
 from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, Event, FastPass, InfoToken, Label,
                      Move, MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, cut_by, exploded)
 from .record import Record
-from .wires import RED, YELLOW, Deck, Key, Pool, Value, WireError, colour, key_str, parse_key, parse_value, value_of
+from .wires import (MAX_NUMBER, RED, YELLOW, Deck, Key, Pool, Value, WireError, colour, key_str, parse_key,
+                    parse_value, shown, value_of)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -145,9 +146,9 @@ class _Reader:
     def int(self, name: str, lo: int, hi: int, raw: Any = None) -> int:
         v = self.obj[name] if raw is None else raw
         if not isinstance(v, int) or isinstance(v, bool):
-            raise self.fail(name, f"expected an integer, got {v!r}")
+            raise self.fail(name, f"expected an integer, got {shown(v)}")
         if not lo <= v < hi:
-            raise self.fail(name, f"{v} is out of range (0..{hi - 1})" if lo == 0 else f"{v} is out of range ({lo}..{hi - 1})")
+            raise self.fail(name, f"{shown(v)} is out of range ({lo}..{hi - 1})")
         return v
 
     def bool(self, name: str) -> bool:
@@ -270,8 +271,8 @@ def _parse_wires(raw: Any) -> tuple[Deck, int | None]:
         return key
 
     for v in r.list("blue"):
-        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 99:
-            raise r.fail("blue", f"blue value {v!r} must be an integer 1..99")
+        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= MAX_NUMBER:
+            raise r.fail("blue", f"blue value {shown(v)} must be an integer 1..{MAX_NUMBER}")
         add("blue", v, "blue", 4)
     for name, want in (("yellow", YELLOW), ("red", RED)):
         for k in r.list(name) if name in raw else []:
@@ -303,7 +304,7 @@ def _counts_as_red(r: _Reader, deck: Deck) -> int | None:
         return None
     v = r.obj["counts_as_red"]
     if not isinstance(v, int) or isinstance(v, bool) or 10 * v not in deck.copies:
-        raise r.fail("counts_as_red", f"{v!r} is not a blue value in play")
+        raise r.fail("counts_as_red", f"{shown(v)} is not a blue value in play")
     return v
 
 

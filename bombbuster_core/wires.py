@@ -9,6 +9,7 @@ A *gameplay value* is what players call: the blue number (``int``),
 """
 from __future__ import annotations
 
+from .jsonio import abridged
 from .record import Record
 
 Key = int
@@ -18,10 +19,19 @@ YELLOW = "yellow"
 RED = "red"
 
 _COLOUR_OF_DIGIT = {0: "blue", 1: YELLOW, 5: RED}
+MAX_NUMBER = 99  # the largest n of a key or blue value: the game prints 1-12, house decks get room
 
 
 class WireError(ValueError):
     """A sort key or gameplay value that does not exist in the game."""
+
+
+def shown(raw: object) -> str:
+    """``raw`` as an error message quotes it: a long one cut short (a key of thousands
+    of digits reads no better in full, and an int's repr refuses over 4,300 digits)."""
+    if type(raw) is int and raw.bit_length() > 64:
+        return "an integer of 20 digits or more"
+    return abridged(repr(raw))
 
 
 def parse_key(raw: object) -> Key:
@@ -29,28 +39,39 @@ def parse_key(raw: object) -> Key:
 
     Strict: a number with at most one decimal written exactly (``2.1000001``
     is refused, naming the nearest key), or a string of ASCII digits with at
-    most one decimal digit (no ``"1_0"``, no full-width digits, no exponent).
+    most one decimal digit, as a JSON number spells it (no ``"1_0"``, no
+    full-width digits, no exponent, no leading zero); n = 1..MAX_NUMBER, as
+    blue values.
     """
     if isinstance(raw, bool):
         raise WireError(f"{raw!r} is not a sort key")
     if isinstance(raw, str):
         whole, dot, digit = raw.partition(".")
-        if not whole or not all(c in "0123456789" for c in whole + digit) or (dot and len(digit) != 1):
-            raise WireError(f"{raw!r} is not a sort key (write it as 3, 3.1 or 5.5)")
-        raw = int(whole) if not dot else int(whole) + int(digit) / 10
-    if isinstance(raw, int):
+        if (not whole or not all(c in "0123456789" for c in whole + digit) or (dot and len(digit) != 1)
+                or (whole[0] == "0" and whole != "0")):
+            raise WireError(f"{shown(raw)} is not a sort key (write it as 3, 3.1 or 5.5)")
+        # Exact tenths, never a float (hundreds of digits overflow one); the digits are
+        # counted first, as int() refuses thousands of them.
+        if len(whole) > len(str(MAX_NUMBER)):
+            raise WireError(_out_of_range(raw))
+        tenths = int(whole) * 10 + int(digit or "0")
+    elif isinstance(raw, int):
         tenths = raw * 10
     elif isinstance(raw, float):
         if raw != raw or raw in (float("inf"), float("-inf")) or abs(raw) > 1e6:
-            raise WireError(f"{raw!r} is not a sort key")
+            raise WireError(_out_of_range(raw))
         tenths = round(raw * 10)
         if tenths / 10 != raw:
             raise WireError(f"{raw!r} is not a sort key (one decimal at most; nearest: {key_str(tenths)})")
     else:
-        raise WireError(f"{raw!r} is not a sort key")
-    if tenths < 10 or tenths % 10 not in _COLOUR_OF_DIGIT:
-        raise WireError(f"{raw!r} is not a sort key (blue n, yellow n.1 or red n.5, n >= 1)")
+        raise WireError(f"{shown(raw)} is not a sort key")
+    if not 10 <= tenths < 10 * (MAX_NUMBER + 1) or tenths % 10 not in _COLOUR_OF_DIGIT:
+        raise WireError(_out_of_range(raw))
     return tenths
+
+
+def _out_of_range(raw: object) -> str:
+    return f"{shown(raw)} is not a sort key (blue n, yellow n.1 or red n.5, n = 1..{MAX_NUMBER})"
 
 
 def key_str(key: Key) -> str:
@@ -76,13 +97,13 @@ def value_of(key: Key) -> Value:
 
 
 def parse_value(raw: object, *, allow_red: bool = False) -> Value:
-    """Parse a called/token gameplay value: a blue int 1..99, "yellow" (or "red")."""
+    """Parse a called/token gameplay value: a blue int 1..MAX_NUMBER, "yellow" (or "red")."""
     if raw == YELLOW or (allow_red and raw == RED):
         return raw  # type: ignore[return-value]
-    if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 1:
+    if isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= MAX_NUMBER:
         return raw
-    allowed = 'a blue number, "yellow"' + (' or "red"' if allow_red else "")
-    raise WireError(f"{raw!r} is not a value ({allowed})")
+    allowed = f'a blue number 1..{MAX_NUMBER}, "yellow"' + (' or "red"' if allow_red else "")
+    raise WireError(f"{shown(raw)} is not a value ({allowed})")
 
 
 class Pool(Record):
