@@ -211,6 +211,18 @@ class Compiler:
         for v in values:
             self.add(CountIn(hand, self.deck.keys_of_value(v), 1, len(hand)))
 
+    def unwitnessed(self, actor: int, own: Pos, values: tuple[Value, ...], cut: Value) -> tuple[Value, ...]:
+        """The called values whose "the actor holds an uncut v" a successful call does not already say.
+
+        The actor's cut wire ``own`` is ``cut`` and was uncut when called, so it is itself a
+        wire of the cut value in the actor's visible hand, which makes that value's "holds"
+        fact redundant — but only if the actor can see it: their own flipped wire (M38/M56)
+        does not count for "holds" (docs, Rule readings), so then every value is asserted.
+        """
+        if self.board.owner_flipped(own, actor):
+            return values
+        return tuple(v for v in values if v != cut)
+
     def not_called(self, pos: Pos, values: tuple[Value, ...]) -> None:
         self.only(pos, self.all_keys - frozenset().union(*(self.deck.keys_of_value(v) for v in values)))
 
@@ -254,9 +266,10 @@ class Compiler:
             if e.success:
                 assert e.actor_slot is not None and e.value is not None
                 self.only(target, frozenset((e.target_key,)) if e.target_key else of(e.value))
+                own = self.pos(e.actor_slot)
                 mine = self.all_keys - of(e.value) if e.exploded else of(e.value)  # M38/M56: own flipped wire
-                self.only(self.pos(e.actor_slot), frozenset((e.actor_key,)) if e.actor_key else mine)
-                self.holds(e.actor, tuple(v for v in e.values if v != e.value))
+                self.only(own, frozenset((e.actor_key,)) if e.actor_key else mine)
+                self.holds(e.actor, self.unwitnessed(e.actor, own, e.values, e.value))
             elif e.exploded:
                 self.holds(e.actor, e.values)
                 self.only(target, self.red)
@@ -268,8 +281,9 @@ class Compiler:
             if e.success:
                 assert e.cut is not None and e.actor_slot is not None and e.value is not None
                 self.only(self.pos(e.cut), of(e.value))
-                self.only(self.pos(e.actor_slot), of(e.value))
-                self.holds(e.actor, tuple(v for v in e.values if v != e.value))
+                own = self.pos(e.actor_slot)
+                self.only(own, of(e.value))
+                self.holds(e.actor, self.unwitnessed(e.actor, own, e.values, e.value))
             else:
                 self.holds(e.actor, e.values)
                 for pos in targets:
@@ -280,6 +294,10 @@ class Compiler:
                 elif e.token is not None:
                     assert e.token_at is not None
                     self.failed(self.pos(e.token_at), e.values, e.token, e.stabilizer)
+                    # "not every target is red" follows from FAILED_CUT_NOT_RED: the token
+                    # wire is a target, and failed() made it not red (M11's value included)
+                    if rules.DETECTOR_NOT_ALL_RED and not rules.FAILED_CUT_NOT_RED:
+                        self.add(CountIn(frozenset(targets), self.red, 0, len(targets) - 1))
                 elif e.stabilizer and rules.STABILIZER_NO_TOKEN_MEANS_RED:
                     for pos in targets:
                         self.only(pos, self.red)

@@ -556,15 +556,17 @@ class _EventParser:
                 raise r.fail("actor_slot", "a successful dual cut names the actor's cut wire")
             actor_slot = self.uncut(r, "actor_slot", self.slot(r, "actor_slot", raw["actor_slot"], player=actor))
             value = self.cut_value(r, raw, values)
+            own_flipped = self.board.owner_flipped(self.wire(actor_slot), actor)
+            if own_flipped and (stabilizer or len(values) > 1):
+                raise r.fail("stabilizer" if stabilizer else "values",
+                             "one's own flipped wire is cut by a normal cut with no equipment (M38)")
             if "exploded" in raw and r.bool("exploded"):
                 # M38/M56: the target was the value, the actor's own flipped wire was not
-                if not self.board.owner_flipped(self.wire(actor_slot), actor):
+                if not own_flipped:
                     raise r.fail("exploded", "on a successful call only the actor's own flipped wire (M38, M56), "
                                              "cut as actor_slot, can explode; a red target is a failure")
                 if "keys" in raw:
                     raise r.fail("keys", "an explosion cuts nothing: no printed keys are shown")
-                if stabilizer:
-                    raise r.fail("stabilizer", "one's own flipped wire is cut with no equipment (M38)")
                 return DualCut(actor, target, values, True, actor_slot, value=value, exploded=True)
             target_key, actor_key = self.printed_keys(r, raw, value)
             return DualCut(actor, target, values, True, actor_slot, target_key, actor_key, value,
@@ -650,6 +652,8 @@ class _EventParser:
             if cut not in targets:
                 raise r.fail("cut", f"{cut} is not one of the targets")
             actor_slot = self.uncut(r, "actor_slot", self.slot(r, "actor_slot", raw["actor_slot"], player=actor))
+            if self.board.owner_flipped(self.wire(actor_slot), actor):
+                raise r.fail("actor_slot", "one's own flipped wire is cut by a normal cut with no equipment (M38)")
             return Detector(actor, kind, tuple(targets), values, True, cut, actor_slot, self.cut_value(r, raw, values),
                             stabilizer=stabilizer)
         for name in ("cut", "actor_slot", "cut_value"):

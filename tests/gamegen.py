@@ -507,8 +507,9 @@ class _FullGame:
                         out.append(({**ev, "success": False, "token": self.token(t)}, None))
                     continue
                 flipped_v = [w for w in self.hand(actor) if self.flipped_owner.get(w) == actor and self.g(w) == v]
-                if kind == "success" and flipped_v and rng.random() < 0.5:
-                    # M38/M56: the owner cuts their own flipped wire (teammates see it is v)
+                if kind == "success" and flipped_v and v in held and rng.random() < 0.5:
+                    # M38/M56: the owner cuts their own flipped wire (teammates see it is v);
+                    # the call itself needs a v the caller can see (held never counts it)
                     own = flipped_v[0]
                     out.append(({"type": "dual_cut", "actor": actor, "target": self.addr(t), "value": v,
                                  "success": True, "actor_slot": self.own(own)}, cutter(t, own)))
@@ -789,7 +790,8 @@ class _FullGame:
                                     "exploded": True})
                     continue
                 for f in self.hand(actor):
-                    if self.flipped_owner.get(f) == actor and self.g(f) != self.g(t):
+                    # the caller must hold a v they can see, as for any call
+                    if self.flipped_owner.get(f) == actor and self.g(f) != self.g(t) and self.g(t) in held:
                         out.append({"type": "dual_cut", "actor": actor, "target": self.addr(t), "value": self.g(t),
                                     "success": True, "actor_slot": self.own(f), "exploded": True})
             for i, (q, _) in enumerate(self.stands):

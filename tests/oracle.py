@@ -396,17 +396,20 @@ def _replay(t: Table, keys: list[Key], upto: int | None = None) -> tuple[set[int
                 targets = [board.at(a) for a in ev["targets"]]
             if any(w in cut for w in targets):
                 return None
-            # the caller holds every called value; on a success the cut wire
-            # itself shows the cut value (it may be the caller's own flipped
-            # wire: M38/M56, an own cut of it), so only the other one is checked
-            value = (_norm_value(ev["cut_value"]) if "values" in ev else values[0]) if ev["success"] else None
-            if not all(holds(actor, v) for v in values if v != value):
+            # rules.md §3.1 and docs "Rule readings": the caller holds an uncut
+            # wire of every called value among the wires they can see, whatever
+            # happens next (their own flipped wire, even cut as actor_slot, is not one)
+            if not all(holds(actor, v) for v in values):
                 return None
             if ev["success"]:
+                value = _norm_value(ev["cut_value"]) if "values" in ev else values[0]
                 if value not in values:
                     return None
                 hit = targets[0] if kind == "dual_cut" else board.at(ev["cut"])
                 mine = board.at(ev["actor_slot"], actor)
+                if t.flipped_owner.get(mine) == actor and (kind == "detector" or "values" in ev
+                                                           or ev.get("stabilizer")):
+                    raise ValueError("M38: one's own flipped wire is cut by a normal cut, no equipment")
                 if hit not in targets or mine in cut or g(hit) != value:
                     return None
                 if boom:  # M38/M56: the actor's own flipped wire, cut as the value, was not it

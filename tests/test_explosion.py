@@ -96,6 +96,53 @@ def test_an_own_flipped_wire_that_is_not_the_value_explodes() -> None:
     assert load_table(t).cut_slots() == set()
 
 
+# Issue 18: "holds v" counts the wires the caller can see, never their own flipped wire —
+# also when that flipped wire is the one they cut.  A's right wire is flipped; deck 1 1 2 2.
+OWN_FLIP = {"players": [{"stands": [{"size": 2, "flipped": 1}]}, {"stands": [2]}],
+            "wires": {"deck": {"1": 2, "2": 2}}}
+
+
+def own_flipped_call(**fields: Any) -> dict[str, Any]:
+    return {"type": "dual_cut", "actor": 0, "target": at(1, 0), "value": 1, "success": True,
+            "actor_slot": {"stand": 0, "slot": 1}, **fields}
+
+
+def test_an_exploding_own_flipped_wire_still_says_the_caller_holds_a_visible_v() -> None:
+    # B's left wire is 1; A's flipped wire is not 1, so it is a 2; A called 1, so A's one
+    # visible wire is a 1: A = {1, flipped 2}, B = {1, 2}.  By tile: 2 ones x 2 twos for A = 4.
+    # (Dropping "A holds a visible 1" gave A's left wire 1 with 2/3 only: 6 worlds.)
+    worlds, p = exact({**OWN_FLIP, "events": [own_flipped_call(exploded=True)]})
+    assert worlds == 4
+    assert p == [{"1": 1}, {"2": 1}, {"1": 1}, {"2": 1}]
+
+
+def test_an_own_flipped_cut_needs_a_visible_v() -> None:
+    # A cuts the flipped wire as a 1 and B's left wire is a 1: both 1s are taken, so A's
+    # visible wire is a 2 and A could not have called 1.  No deal fits (it was accepted, with
+    # A = {2, flipped 1}), in the public view and in A's own (A sees the 2).
+    for view in ({}, {"me": {"player": 0, "stands": [[2, None]]}}):
+        t = {**OWN_FLIP, **view, "events": [own_flipped_call()]}
+        assert not enumerate_table(t)["consistent"]
+        got = analyze(load_table(t))
+        assert not got["consistent"] and got["event"] == 0
+    # With a third 1 in play the call is possible, and says A's visible wire is that 1.
+    _, p = exact({**OWN_FLIP, "wires": {"deck": {"1": 3, "2": 1}}, "events": [own_flipped_call()]})
+    assert p == [{"1": 1}, {"1": 1}, {"1": 1}, {"2": 1}]
+
+
+@pytest.mark.parametrize("event,field", [
+    ({"type": "detector", "actor": 0, "kind": "double", "targets": [at(1, 0), at(1, 1)], "value": 1,
+      "success": True, "cut": at(1, 0), "actor_slot": {"stand": 0, "slot": 1}}, "actor_slot"),
+    (own_flipped_call(stabilizer=True), "stabilizer"),
+    ({**own_flipped_call(), "value": None, "values": [1, 2], "cut_value": 1}, "values"),
+], ids=["detector", "stabilizer", "xy"])
+def test_equipment_never_cuts_an_own_flipped_wire(event: dict[str, Any], field: str) -> None:
+    event = {k: v for k, v in event.items() if v is not None}
+    with pytest.raises(TableError) as err:
+        load_table({**OWN_FLIP, "events": [event]})
+    assert str(err.value).startswith(f"event 0 ({event['type']}) field '{field}'")
+
+
 def test_a_detector_on_two_reds_and_a_tripwire_on_red() -> None:
     det = {"players": [{"stands": [3]}, {"stands": [3]}], "wires": {"deck": {"1": 2, "2": 2, "1.5": 1, "2.5": 1}},
            "events": [{"type": "detector", "actor": 0, "kind": "double", "targets": [at(1, 1), at(1, 2)],

@@ -70,6 +70,11 @@ SCENARIOS: dict[str, dict[str, Any]] = {
     "explosion": {"explode": 1.0},
     "explosion_flipped": {"special": "flip1", "explode": 1.0},
     "explosion_counts_as_red": {"counts_as_red": True, "total": 10, "explode": 1.0},
+    # M38/M56: the caller cuts their own flipped wire (it may explode); their call still needs
+    # a v they can see, which the cut wire does not show (issue 18's wrong reading)
+    "own_flipped_cut": {"special": "flip1", "kinds": _focus("success", weight=8.0)},
+    "own_flipped_cut_me": {"special": "flip1", "me": True, "kinds": _focus("success", weight=8.0)},
+    "own_flipped_explosion": {"special": "flip1", "players": 2, "explode": 1.0},
     # larger tables: 14 and 16 wires, every kind
     "large_14": {"total": 14, "special": "mixed", "nano": 1, "players": 3},
     "large_16": {"total": 16, "special": "mixed", "players": 4, "turns": 8},
@@ -257,9 +262,10 @@ _D = {"deck": {"1": 2, "2": 2, "3": 2}}
 _R = {"deck": {"1": 2, "2": 2, "1.5": 1, "2.5": 1}}
 _M11 = {"deck": {"1": 2, "2": 2, "3": 2, "2.5": 1}, "counts_as_red": 3}
 READING_CASES: dict[str, dict[str, Any]] = {
-    # M38/M56: the owner cuts their own flipped wire; it shows the value itself
+    # M38/M56: the owner cuts their own flipped wire; it shows the value itself, and the
+    # call still needs a 1 the owner can see (a third 1 is in play for that)
     "own flipped wire as actor_slot": {
-        "players": _players([{"size": 3, "flipped": 1}], [3]), "wires": _D,
+        "players": _players([{"size": 3, "flipped": 1}], [3]), "wires": {"deck": {"1": 3, "2": 2, "3": 1}},
         "events": [{"type": "dual_cut", "actor": 0, "target": _at(1, 0, 0), "value": 1, "success": True,
                     "actor_slot": {"stand": 0, "slot": 2}}]},
     "teammate's flipped wire as a target": {
@@ -341,6 +347,12 @@ IMPOSSIBLE_READINGS: dict[str, tuple[dict[str, Any], int]] = {
         "players": _players([2], [3]), "wires": {"deck": {"1": 2, "2": 2, "1.1": 1}, "counts_as_red": 1},
         "events": [{"type": "multi_cut", "actor": 0, "value": "yellow", "slots": [_at(1, 0, 0), _at(1, 0, 2)],
                     "success": False, "tokens": [1, "yellow"]}]}, 0),
+    # the call needs a 1 P0 can see: with both 1s taken by the target and the flipped
+    # wire cut as P0's, none is left (it was accepted: the cut wire stood for the call)
+    "own flipped wire as the caller's only v": ({
+        "players": _players([{"size": 3, "flipped": 1}], [3]), "wires": _D,
+        "events": [{"type": "dual_cut", "actor": 0, "target": _at(1, 0, 0), "value": 1, "success": True,
+                    "actor_slot": {"stand": 0, "slot": 2}}]}, 0),
     # holding excludes one's own flipped wires: P0 sees only [1, 2]
     "calling a value only the own flipped wire has": ({
         "players": _players([{"size": 3, "flipped": 1}], [3]), "wires": _D,
