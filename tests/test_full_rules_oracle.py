@@ -26,13 +26,6 @@ from bombbuster_core.beliefs import EngineLimit, Inconsistent
 from bombbuster_core.table import load_table
 from bombbuster_core.wires import key_str
 
-_PROBE = {"players": [{"name": "A", "stands": [2]}, {"name": "B", "stands": [2]}],
-          "wires": {"blue": [1]}, "events": [{"type": "radar", "value": 1, "answers": [[True], [True]]}]}
-try:
-    load_table(_PROBE)
-except Exception as exc:  # the core does not parse the full-rules format yet
-    pytest.skip(f"the core does not parse the full-rules format yet ({exc})", allow_module_level=True)
-
 BASE = {"success": 2.0, "failure": 1.0}
 
 

@@ -3,21 +3,18 @@ headless Chromium driven by Playwright with every non-localhost request blocked.
 
 `python build.py test` builds dist/, installs Chromium and sets
 BOMBBUSTER_DIST / BOMBBUSTER_CHROMIUM. Run directly, the fixtures build the site
-themselves and look for a system Chromium; without a browser the tests skip.
+themselves (tests/conftest.py) and look for a system Chromium; without a browser the
+tests fail, unless BOMBBUSTER_SKIP_E2E=1 (never under CI) makes them skip.
 """
 from __future__ import annotations
 
 import os
-import sys
 import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
+import build  # the repo root's build.py (on the path from tests/conftest.py): the server
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-import build  # noqa: E402  (repo root's build.py: site builder and server)
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 800}
@@ -25,14 +22,6 @@ CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run",
 ]
-
-
-@pytest.fixture(scope="session")
-def site_dir() -> Path:
-    dist = Path(os.environ.get("BOMBBUSTER_DIST") or build.DIST)
-    if not (dist / "index.html").exists():
-        build.build_site(dist)
-    return dist
 
 
 class SiteServer:
@@ -66,21 +55,21 @@ def private_server(site_dir):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(missing_piece):
     try:
         from playwright.sync_api import Error as PlaywrightError, sync_playwright
     except ImportError:
-        pytest.skip("playwright is not installed: run `python build.py test`, which sets it up")
+        missing_piece("playwright is not installed: run `python build.py test`, which sets it up")
     setting = os.environ.get("BOMBBUSTER_CHROMIUM")
     if setting is None:
         setting = build.find_chromium()
         if setting is None:
-            pytest.skip("no Chromium found: run `python build.py test`, which installs it")
+            missing_piece("no Chromium found: run `python build.py test`, which installs it")
     with sync_playwright() as playwright:
         try:
             launched = playwright.chromium.launch(executable_path=setting or None, args=CHROMIUM_FLAGS)
         except PlaywrightError as exc:
-            pytest.skip(f"Chromium could not be started ({setting or 'Playwright bundled'}): {exc}")
+            missing_piece(f"Chromium could not be started ({setting or 'Playwright bundled'}): {exc}")
         yield launched
         launched.close()
 
