@@ -64,7 +64,11 @@ def analyze(table: Table, engine: str = DEFAULT) -> dict[str, Any]:
             e = table.events[i]
             why = f"event {i} ({e.type}) is impossible: no deal of the wires fits it together with the events before it"
         return {"consistent": False, "error": why, "event": i}
-    return {"consistent": True, "worlds": result.worlds, "slots": slot_rows(table, result)}
+    out = {"consistent": True, "worlds": result.worlds, "slots": slot_rows(table, result)}
+    board = table.equipment_board()
+    if board is not None:  # only a table that lists its cards: old tables' answers are unchanged
+        out["equipment"] = board.json()
+    return out
 
 
 def slot_rows(table: Table, result: Beliefs) -> list[dict[str, Any]]:

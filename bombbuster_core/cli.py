@@ -124,6 +124,9 @@ def _parse(argv: list[str]) -> argparse.Namespace:
                        "(every candidate of a 'k of m' pool); default: placeholders")
     p_new.add_argument("--red", type=sort_keys, help="comma-separated drawn red keys, e.g. 5.5 (as --yellow)")
     p_new.add_argument("--number", type=int, help="mission 11: the face-up Number card counted as red")
+    p_new.add_argument("--equipment", type=sort_keys, metavar="IDS",
+                       help="comma-separated printed IDs of the equipment cards drawn, e.g. 1,8,9.9,Y "
+                            "(meta.equipment lists the mission's pool)")
     p_sa = sub.add_parser("sample", help="deals drawn exactly from the table's posterior, one JSON line each")
     p_to = sub.add_parser("tournament", help="self-play win rates of policies on the same deals")
     if not argv or argv[0] != "analyze":
@@ -139,7 +142,8 @@ def _new(args: argparse.Namespace) -> int:
     from .missions import MissionError, new_table
 
     try:
-        table = new_table(args.mission, args.players, yellow=args.yellow, red=args.red, number_card=args.number)
+        table = new_table(args.mission, args.players, yellow=args.yellow, red=args.red, number_card=args.number,
+                          equipment=args.equipment)
     except MissionError as e:
         _emit({"error": str(e)})
         return 2

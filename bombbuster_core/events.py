@@ -277,16 +277,21 @@ class Tripwire(Record):
 
 class Equipment(Record):
     """An equipment card used that tells nothing about wires (Rewinder, Coffee Mug, ...): the
-    page's dial and turn order need it.  ``next``: the Coffee Mug's chosen next player."""
+    page's dial and turn order need it.  ``card`` is its printed ID (equipment.py); ``next``:
+    the Coffee Mug's chosen next player; ``added``: False Bottom's two new cards;
+    ``recharged``: the players whose character Emergency Batteries re-enable."""
 
-    __slots__ = ("card", "actor", "next")
+    __slots__ = ("card", "actor", "next", "added", "recharged")
     type = "equipment"
     card: str
     actor: int | None
     next: int | None
+    added: tuple[str, ...]
+    recharged: tuple[int, ...]
 
-    def __init__(self, card: str, actor: int | None = None, next: int | None = None):
-        super().__init__(card, actor, next)
+    def __init__(self, card: str, actor: int | None = None, next: int | None = None, added: tuple[str, ...] = (),
+                 recharged: tuple[int, ...] = ()):
+        super().__init__(card, actor, next, added, recharged)
 
 
 Event = (InfoToken | DualCut | Detector | SoloCut | RevealRed | Radar | Label | FastPass | Disintegrator | Move | Swap

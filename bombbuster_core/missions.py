@@ -38,6 +38,7 @@ entry's note or in docs/table-format.md):
 """
 from __future__ import annotations
 
+from . import equipment as eq
 from .record import Record
 from .wires import RED, YELLOW, WireError, colour, key_json, key_str, parse_key, shown
 
@@ -369,6 +370,57 @@ _ENTRIES = [
 
 BY_NUMBER: dict[int, Mission] = {m.number: m for m in _ENTRIES}
 
+# Cards a mission card removes beyond its tags (the mission cards, as listed in issue 19:
+# M26 plays without the X or Y ray, M27 without Emergency Batteries).
+_REMOVED_CARDS: dict[int, tuple[str, ...]] = {26: ("10",), 27: ("7",)}
+_FALSE_BOTTOM_FROM = 9  # rules.md §5: sticker A, from M9, in missions with yellow wires
+
+
+def equipment_pool(m: Mission, players: int) -> dict[str, Any]:
+    """The equipment of a game of ``m``: how many cards are drawn (one per player; none where
+    the mission has no equipment), from which pool, what the mission removes and adds, and
+    the characters a player may take (rules.md §5, §6)."""
+    tags = m.rule_tags(players)
+    if "no_equipment" in tags:
+        return {"count": 0, "pool": [], "removed": [], "added": [], "characters": [],
+                "note": "no equipment cards on the board"}
+    removed = [*(("1", "12") if "no_labels" in tags else ()), *(("2",) if "x_slots" in tags else ()),
+               *_REMOVED_CARDS.get(m.number, ())]
+    added = list(eq.DOUBLE_NUMBERED) if "double_numbered_equipment" in tags else []
+    if m.number >= _FALSE_BOTTOM_FROM and any(d.colour == YELLOW for d in m.wires[players]):
+        added.append(eq.FALSE_BOTTOM)
+    pool = [c for c in eq.BASE_CARDS if c not in removed] + added
+    if "no_double_detector" in tags:
+        characters: list[str] = []
+    else:
+        characters = list(eq.CHARACTERS) if "new_characters" in tags else [eq.DEFAULT_CHARACTER]
+    out = {"count": players, "pool": pool, "removed": sorted(removed, key=float), "added": added,
+           "characters": characters}
+    if "new_characters" in tags:
+        out["note"] = "the Captain keeps the Double Detector; other players may take E1-E4"
+    return out
+
+
+def _equipment(m: Mission, players: int, raw: Sequence[Any]) -> list[dict[str, str]]:
+    """The cards drawn for the board, checked against the mission's pool."""
+    pool = equipment_pool(m, players)
+    cards: list[str] = []
+    for item in raw:
+        try:
+            card = eq.card_id(item if isinstance(item, str) else str(item))
+        except eq.EquipmentError as e:
+            raise MissionError(f"mission {m.number} equipment: {e}") from None
+        if card not in pool["pool"]:
+            raise MissionError(f"mission {m.number} equipment: card {card} ({eq.CARDS[card].name}) is not in this "
+                               f"mission's pool ({', '.join(pool['pool']) or 'no equipment'})")
+        if card in cards:
+            raise MissionError(f"mission {m.number} equipment: card {card} is listed twice")
+        cards.append(card)
+    if len(cards) != pool["count"]:
+        raise MissionError(f"mission {m.number} equipment: {pool['count']} cards are drawn with {players} players, "
+                           f"got {len(cards)}")
+    return [{"card": c} for c in cards]
+
 
 # ---------------------------------------------------------------- building a table
 
@@ -429,12 +481,14 @@ def _keys(m: Mission, draw: Draw, raw: Any) -> list[int]:
 
 
 def new_table(number: Any, players: Any, *, yellow: Sequence[Any] | None = None, red: Sequence[Any] | None = None,
-              number_card: Any = None) -> dict[str, Any]:
+              number_card: Any = None, equipment: Sequence[Any] | None = None) -> dict[str, Any]:
     """The format-1 table (no events) that mission ``number`` with ``players`` players starts from.
 
     ``yellow`` / ``red``: the drawn sort keys (all m candidates for a "k of m"
     pool); absent, the lowest values of the card's range stand in and are
     named in ``meta.placeholders``.  ``number_card``: M11's face-up Number.
+    ``equipment``: the card IDs drawn for the board (``meta.equipment`` says how many and
+    from which pool); absent, the table does not list its board.
     """
     m = mission(number)
     _check_players(m, players)
@@ -493,6 +547,8 @@ def new_table(number: Any, players: Any, *, yellow: Sequence[Any] | None = None,
     }
     if nano:
         table["nano"] = nano
+    if equipment is not None:
+        table["equipment"] = _equipment(m, players, equipment)
     table["events"] = []
     return table
 
@@ -528,7 +584,7 @@ def _dealt(m: Mission, players: int, per_player: list[int]) -> list[dict[str, An
 def _meta(m: Mission, players: int, placeholders: list[str], per_player: list[int]) -> dict[str, Any]:
     meta: dict[str, Any] = {"title": f"Mission {m.number}: {m.name} ({players} players)", "mission": m.number,
                             "name": m.name, "players": players, "rules": m.rule_tags(players), "summary": m.summary,
-                            "source": m.source}
+                            "source": m.source, "equipment": equipment_pool(m, players)}
     notes = []
     if placeholders:
         meta["placeholders"] = placeholders

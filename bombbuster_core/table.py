@@ -10,6 +10,7 @@ well-formed histories.
 """
 from __future__ import annotations
 
+from . import equipment as eq
 from .board import (FLIP, FLIP_HIGH, FLIP_LOW, FLIP_PAIR, PLAIN, SPECIAL_SLOTS, X_ANY, X_BLUE, Board, Segment, Wire,
                     segments_and_layout)
 from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, Event, FastPass, InfoToken, Label,
@@ -24,12 +25,15 @@ if TYPE_CHECKING:
 
 __all__ = ["Absent", "Dealt", "Detector", "Disintegrator", "DualCut", "Equipment", "Event", "FastPass", "InfoToken", "Label",
            "Move", "MultiCut", "Player", "Radar", "RevealRed", "SlotRef", "SoloCut", "Swap", "Table", "TableError",
-           "Token", "Tripwire", "cut_by", "exploded", "load_table"]
+           "Token", "Tripwire", "Use", "cut_by", "exploded", "load_table"]
 
 FORMAT = 1
 MAX_PLAYERS = 5
-# Equipment that tells nothing about wires; recorded for the dial and the turn order.
-EQUIPMENT_WITHOUT_FACTS = ("rewinder", "emergency_batteries", "coffee_mug", "false_bottom", "emergency_drop")
+# Equipment that tells nothing about wires (the `equipment` event); recorded for the dial,
+# the turn order and the board: Rewinder, Emergency Batteries, Coffee Mug, False Bottom, Emergency Drop.
+EQUIPMENT_WITHOUT_FACTS = ("6", "7", "11", "Y", "3.3")
+# Events with no actor of their own name the card's user in "actor" (for "card": "character").
+CARD_USER_FIELD = ("info_token", "radar", "label", "disintegrator", "move", "swap")
 MAX_NANO = 8
 
 
@@ -42,21 +46,35 @@ class TableError(ValueError):
 
 
 class Player(Record):
-    __slots__ = ("name", "stands", "shapes")
+    __slots__ = ("name", "stands", "shapes", "character")
     name: str
     stands: tuple[int, ...]  # stand sizes at the deal, special slots included
     shapes: tuple[str, ...]  # per stand: board.PLAIN, X_ANY, X_BLUE, FLIP, FLIP_PAIR, FLIP_LOW, FLIP_HIGH
+    character: str  # equipment.CHARACTERS
 
-    def __init__(self, name: str, stands: tuple[int, ...], shapes: tuple[str, ...] | None = None):
-        super().__init__(name, stands, shapes if shapes is not None else (PLAIN,) * len(stands))
+    def __init__(self, name: str, stands: tuple[int, ...], shapes: tuple[str, ...] | None = None,
+                 character: str = eq.DEFAULT_CHARACTER):
+        super().__init__(name, stands, shapes if shapes is not None else (PLAIN,) * len(stands), character)
+
+
+class Use(Record):
+    """What one event spent: its ``card`` entries (IDs, "character", "mission") and who used them."""
+
+    __slots__ = ("cards", "user")
+    cards: tuple[str, ...]
+    user: int | None
+
+    def __init__(self, cards: tuple[str, ...] = (), user: int | None = None):
+        super().__init__(cards, user)
 
 
 class Table(Record):
     """A validated table.  ``my_stands`` is my hand as dealt (None: my own flipped wire);
     ``seen`` the other wires I have seen, by identity; ``red_value`` M11's blue value that
-    counts as red; ``nano`` M43's pool size."""
+    counts as red; ``nano`` M43's pool size; ``equipment`` the cards on the board at the start
+    (None: not listed, so not followed); ``uses`` what each event spent."""
 
-    __slots__ = ("players", "deck", "me", "my_stands", "events", "nano", "red_value", "seen")
+    __slots__ = ("players", "deck", "me", "my_stands", "events", "nano", "red_value", "seen", "equipment", "uses")
     players: tuple[Player, ...]
     deck: Deck
     me: int | None  # observer's player index; None = public view
@@ -65,11 +83,14 @@ class Table(Record):
     nano: int
     red_value: int | None
     seen: tuple[tuple[Wire, Key], ...]
+    equipment: tuple[eq.CardId, ...] | None
+    uses: tuple[Use, ...]
 
     def __init__(self, players: tuple[Player, ...], deck: Deck, me: int | None,
                  my_stands: tuple[tuple[Key | None, ...], ...], events: tuple[Event, ...], nano: int = 0,
-                 red_value: int | None = None, seen: tuple[tuple[Wire, Key], ...] = ()):
-        super().__init__(players, deck, me, my_stands, events, nano, red_value, seen)
+                 red_value: int | None = None, seen: tuple[tuple[Wire, Key], ...] = (),
+                 equipment: tuple[eq.CardId, ...] | None = None, uses: tuple[Use, ...] = ()):
+        super().__init__(players, deck, me, my_stands, events, nano, red_value, seen, equipment, uses)
 
     def deal(self) -> tuple[list[Segment], list[list[list[Wire]]]]:
         """The deal's segments and every stand's wires at the deal (board.py)."""
@@ -95,7 +116,19 @@ class Table(Record):
                 for j, w in enumerate(row) if w in board.cut}
 
     def prefix(self, n_events: int) -> Table:
-        return self.replace(events=self.events[:n_events])
+        return self.replace(events=self.events[:n_events], uses=self.uses[:n_events])
+
+    def equipment_board(self) -> eq.BoardState | None:
+        """The cards on the board and the characters after every event (None: equipment not listed)."""
+        if self.equipment is None:
+            return None
+        cut: dict[Value, int] = {}
+        state = eq.BoardState(self.equipment, tuple(p.character for p in self.players), cut)
+        for event, use in zip(self.events, self.uses):
+            eq.apply(state, event, use.cards, use.user)
+            for v in cut_values(event):
+                cut[v] = cut.get(v, 0) + 1
+        return state
 
     def public(self) -> Table:
         return self.replace(me=None, my_stands=(), seen=())
@@ -118,6 +151,20 @@ def advance(board: Board, event: Event) -> None:
 
 def _at(ref: SlotRef) -> tuple[int, int, int]:
     return ref.player, ref.stand, ref.slot
+
+
+def cut_values(event: Event) -> list[Value]:
+    """The gameplay value of each wire the event cuts (one value per event)."""
+    cut = cut_by(event)
+    if not cut:
+        return []
+    if isinstance(event, RevealRed):
+        v: Value = RED
+    elif isinstance(event, Tripwire):
+        v = YELLOW
+    else:
+        v = event.value  # type: ignore[union-attr,assignment]
+    return [v] * len(cut)
 
 
 # ---------------------------------------------------------------- parsing
@@ -172,7 +219,7 @@ class _Reader:
 
 def load_table(obj: Any) -> Table:
     """Validate a decoded format-1 table file; raise :class:`TableError` when malformed."""
-    top = _Reader(obj, "table", None, {"format", "meta", "players", "wires", "me", "events", "nano"},
+    top = _Reader(obj, "table", None, {"format", "meta", "players", "wires", "me", "events", "nano", "equipment"},
                   {"players", "wires"})
     if "format" in obj and (type(obj["format"]) is not int or obj["format"] != FORMAT):
         raise top.fail("format", f"unsupported format {obj['format']!r} (this is format {FORMAT})")
@@ -183,12 +230,30 @@ def load_table(obj: Any) -> Table:
     if dealt != deck.in_play:
         held = f"the stands hold {dealt - nano} wires" + (f" and Nano {nano}" if nano else "")
         raise top.fail("players", f"{held} but {deck.in_play} are in play")
-    table = Table(players, deck, None, (), (), nano, red_value)
+    table = Table(players, deck, None, (), (), nano, red_value,
+                  equipment=_parse_equipment(top) if "equipment" in obj else None)
     me, my_stands, seen_raw = _parse_me(obj.get("me"), table)
     table = table.replace(me=me, my_stands=my_stands)
     parser = _EventParser(table, seen_raw)
     events = parser.parse_all(top.list("events") if "events" in obj else [])
-    return table.replace(events=tuple(events), seen=tuple(parser.seen))
+    return table.replace(events=tuple(events), seen=tuple(parser.seen), uses=tuple(parser.uses))
+
+
+def _parse_equipment(top: _Reader) -> tuple[eq.CardId, ...]:
+    """``"equipment": [{"card": ID}, ...]``: the cards on the board at the start."""
+    cards: list[eq.CardId] = []
+    for i, raw in enumerate(top.list("equipment")):
+        r = _Reader(raw, f"table field 'equipment'[{i}]", None, {"card"}, {"card"})
+        try:
+            card = eq.card_id(raw["card"])
+        except eq.EquipmentError as e:
+            raise r.fail("card", str(e)) from None
+        if raw["card"] in eq.NAMED:
+            raise r.fail("card", f"name the card by its printed ID ({card}), not {raw['card']!r}")
+        if card in cards:
+            raise r.fail("card", f"card {card} ({eq.CARDS[card].name}) is listed twice: the box has one of each")
+        cards.append(card)
+    return tuple(cards)
 
 
 _SHAPES = {("x_slot", "any"): X_ANY, ("x_slot", "blue"): X_BLUE, ("flipped", 1): FLIP, ("flipped", 2): FLIP_PAIR,
@@ -201,10 +266,13 @@ def _parse_players(top: _Reader) -> tuple[Player, ...]:
         raise top.fail("players", f"{len(raw)} players; the game has 2 to {MAX_PLAYERS}")
     players = []
     for i, p in enumerate(raw):
-        r = _Reader(p, f"players[{i}]", None, {"name", "stands"}, {"stands"})
+        r = _Reader(p, f"players[{i}]", None, {"name", "stands", "character"}, {"stands"})
         name = p.get("name", f"Player {i + 1}")
         if not isinstance(name, str):
             raise r.fail("name", "expected a string")
+        character = p.get("character", eq.DEFAULT_CHARACTER)
+        if not isinstance(character, str) or character not in eq.CHARACTERS:
+            raise r.fail("character", f"{shown(character)} is not a character ({', '.join(eq.CHARACTERS)})")
         stands = r.list("stands")
         if not 1 <= len(stands) <= 2:
             raise r.fail("stands", f"a player has 1 or 2 stands, not {len(stands)}")
@@ -216,7 +284,7 @@ def _parse_players(top: _Reader) -> tuple[Player, ...]:
         paired = sorted(x for x in shapes if x in (FLIP_LOW, FLIP_HIGH))
         if paired and (paired != [FLIP_HIGH, FLIP_LOW] or shapes != [FLIP_LOW, FLIP_HIGH]):
             raise r.fail("stands", 'a 2-stand M64 player has "flipped": "low" on stand 0 and "high" on stand 1')
-        players.append(Player(name, tuple(sizes), tuple(shapes)))
+        players.append(Player(name, tuple(sizes), tuple(shapes), character))
     return tuple(players)
 
 
@@ -359,6 +427,8 @@ class _EventParser:
         self.cut_count: dict[Value, int] = {}  # wires cut so far, by gameplay value
         self.exploded_at: int | None = None  # the event at which the bomb exploded: the game is over
         self.seen: list[tuple[Wire, Key]] = []
+        self.uses: list[Use] = []
+        self.board_cards = eq.BoardState(table.equipment, tuple(p.character for p in table.players), self.cut_count)
         self.seen_raw: dict[int | None, list[tuple[int, Any]]] = {}
         for i, entry in enumerate(seen_raw):
             r = _Reader(entry, f"me field 'seen'[{i}]", None, {"at", "value", "after"}, {"at", "value"})
@@ -386,13 +456,18 @@ class _EventParser:
             if self.exploded_at is not None:
                 raise _fail(f"the bomb exploded at event {self.exploded_at}: the game is over (a restarted mission "
                             "is a new game)", where, i)
+            spent: dict[str, Any] = {}
+            if kind != "equipment" and "card" in raw:  # the equipment event's card is the card itself
+                raw = dict(raw)
+                spent["card"] = raw.pop("card")
+                if kind in CARD_USER_FIELD and "actor" in raw:
+                    spent["actor"] = raw.pop("actor")
             event = parse(raw, where, i)
+            self.uses.append(self.spend(event, spent, where, i))
             if exploded(event):
                 self.exploded_at = i
-            cut = cut_by(event)
-            if cut:
-                v = self._cut_value(event)
-                self.cut_count[v] = self.cut_count.get(v, 0) + len(cut)
+            for v in cut_values(event):
+                self.cut_count[v] = self.cut_count.get(v, 0) + 1
             advance(self.board, event)
             events.append(event)
             self._resolve_seen(i)
@@ -402,13 +477,34 @@ class _EventParser:
             raise _fail(f"after {late[0]}: there are only {len(raw_events)} events", f"me field 'seen'[{i}] field 'after'")
         return events
 
-    def _cut_value(self, event: Event) -> Value:
-        """The gameplay value of the wires an event cuts (one value per event)."""
-        if isinstance(event, RevealRed):
-            return RED
-        if isinstance(event, Tripwire):
-            return YELLOW
-        return event.value  # type: ignore[union-attr,return-value]
+    def spend(self, event: Event, spent: dict[str, Any], where: str, i: int) -> Use:
+        """Check and record the equipment ``event`` uses (equipment.py); ``spent`` holds its
+        ``card`` field (and, for events without an actor, ``actor``: who used the card)."""
+        r = _Reader(spent, where, i, {"card", "actor"}, set())
+        entries: list[str] = []
+        raw = spent.get("card")
+        for entry in raw if isinstance(raw, list) else [] if raw is None else [raw]:
+            if entry in (eq.CHARACTER, eq.MISSION):
+                entries.append(entry)
+                continue
+            if isinstance(entry, str) and entry in eq.NAMED:
+                raise r.fail("card", f"name the card by its printed ID ({eq.NAMED[entry]}), not {entry!r}")
+            try:
+                entries.append(eq.card_id(entry))
+            except eq.EquipmentError as e:
+                raise r.fail("card", f"{e}, {eq.CHARACTER!r} or {eq.MISSION!r}") from None
+        if "card" in spent and not entries:
+            raise r.fail("card", "name at least one card")
+        user = getattr(event, "actor", None)
+        if "actor" in spent:
+            user = r.int("actor", 0, len(self.table.players))
+        if eq.CHARACTER in entries and user is None:
+            raise r.fail("actor", 'a "character" use names the player whose character it is')
+        try:
+            eq.apply(self.board_cards, event, tuple(entries), user)
+        except eq.EquipmentError as e:
+            raise r.fail(e.field, str(e)) from None
+        return Use(tuple(entries), user)
 
     def _resolve_seen(self, after: int | None) -> None:
         for i, entry in self.seen_raw.pop(after, []):
@@ -875,16 +971,44 @@ class _EventParser:
         return Tripwire(actor, target, False, self.value(r, "token", raw["token"], blue=True))
 
     def equipment(self, raw: Any, where: str, i: int) -> Equipment:
-        r = _Reader(raw, where, i, {"type", "card", "actor", "next"}, {"card"})
-        card = raw["card"]
+        r = _Reader(raw, where, i, {"type", "card", "actor", "next", "added", "characters"}, {"card"})
+        try:
+            card = eq.card_id(raw["card"])
+        except eq.EquipmentError as e:
+            raise r.fail("card", str(e)) from None
         if card not in EQUIPMENT_WITHOUT_FACTS:
-            raise r.fail("card", f"{card!r} is not one of {', '.join(EQUIPMENT_WITHOUT_FACTS)} (cards that reveal "
-                                 "something have their own events)")
+            names = ", ".join(f"{c} ({eq.CARDS[c].name})" for c in EQUIPMENT_WITHOUT_FACTS)
+            raise r.fail("card", f"card {card} ({eq.CARDS[card].name}) is not one of {names}: cards that reveal "
+                                 "something have their own events")
         actor = self.actor(r) if "actor" in raw else None
-        if card == "coffee_mug":
+        listed = self.table.equipment is not None  # the board is followed: say what changed on it
+        fields = {"11": "next", eq.FALSE_BOTTOM: "added", "7": "characters"}
+        for name in ("next", "added", "characters"):
+            if name in raw and fields.get(card) != name:
+                owner = next(c for c, f in fields.items() if f == name)
+                raise r.fail(name, f"only card {owner} ({eq.CARDS[owner].name}) has {name!r}")
+        if card == "11":
             if "next" not in raw:
                 raise r.fail("next", "the Coffee Mug names the next player")
             return Equipment(card, actor, r.int("next", 0, len(self.table.players)))
-        if "next" in raw:
-            raise r.fail("next", "only the Coffee Mug names the next player")
+        if card == eq.FALSE_BOTTOM and ("added" in raw or listed):
+            if "added" not in raw:
+                raise r.fail("added", "False Bottom adds 2 cards to the board: name them")
+            added = []
+            for entry in r.list("added"):
+                try:
+                    added.append(eq.card_id(entry, "added"))
+                except eq.EquipmentError as e:
+                    raise r.fail("added", str(e)) from None
+            if len(added) != 2 or len(set(added)) != 2:
+                raise r.fail("added", "False Bottom adds 2 different cards")
+            return Equipment(card, actor, added=tuple(added))
+        if card == "7" and ("characters" in raw or listed):
+            if "characters" not in raw:
+                raise r.fail("characters", "Emergency Batteries name the 1 or 2 players whose character they "
+                                           "re-enable")
+            players = [r.int("characters", 0, len(self.table.players), p) for p in r.list("characters")]
+            if not 1 <= len(players) <= 2 or len(set(players)) != len(players):
+                raise r.fail("characters", "Emergency Batteries re-enable 1 or 2 different players' characters")
+            return Equipment(card, actor, recharged=tuple(players))
         return Equipment(card, actor)

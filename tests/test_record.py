@@ -6,6 +6,7 @@ import pickle
 
 import pytest
 
+from bombbuster_core import equipment as eq
 from bombbuster_core.analysis import beliefs
 from bombbuster_core.engines.signatures import BlockSpec, Budget
 from bombbuster_core.facts import CountIn, Problem, Stand, compile_table
@@ -16,7 +17,7 @@ from bombbuster_core.missions import Y, mission
 from bombbuster_core.sim import game
 from bombbuster_core.sim.policies import Decision
 from bombbuster_core.table import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, FastPass, Label, Move,
-                                   MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, load_table)
+                                   MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, Use, load_table)
 from bombbuster_core.wires import Deck, Pool
 
 TABLE = {
@@ -55,7 +56,8 @@ def full_rules_records() -> list[Record]:
             Order((0, 1), (1, 0)), SameValueCount((0, 1), frozenset({(0, 1), (0, 2)}), 2),
             SameValue((0, 1), (0, 2), False), mission(24), Y(2, 3),
             game.DualCut((1, 0, 2), 3), game.DoubleDetector(((1, 0, 1), (1, 0, 2)), 3), game.SoloCut(3),
-            game.RevealRed(0), Equipment("coffee_mug", 0, 1),
+            game.RevealRed(0), Equipment("11", 0, 1), Equipment("Y", added=("8", "9")), eq.CARDS["9.9"],
+            eq.RADAR, Use(("8",), 0),
             Decision(game.DualCut((1, 0, 2), 3), {"kind": "dual_cut"}, 16, [{"worth": 0.5}])]
 
 
