@@ -293,7 +293,7 @@ def _sample(table: Any, args: argparse.Namespace) -> int:
 
 def _tournament(args: argparse.Namespace) -> int:
     from .sim.game import SimError
-    from .sim.tournament import LogError, progress_bar, read_log, run, summary, text
+    from .sim.tournament import LogError, OutputError, progress_bar, read_log, run, summary, text
     from .missions import MissionError
 
     policies = list(dict.fromkeys(args.policy))
@@ -312,7 +312,7 @@ def _tournament(args: argparse.Namespace) -> int:
                           save=args.save, progress=progress_bar if args.games else None,
                           lookahead={"deals": args.deals, "depth": args.depth, "width": args.width}, log=args.log,
                           resume=args.resume)
-        except (SimError, MissionError, LogError) as e:
+        except (SimError, MissionError, LogError, OutputError) as e:
             _emit({"error": str(e)})
             return 2
     result = summary(records, policies)

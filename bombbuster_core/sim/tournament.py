@@ -93,6 +93,10 @@ class LogError(ValueError):
     """A log being resumed is not a log of this run (other settings, or not a log at all)."""
 
 
+class OutputError(ValueError):
+    """A ``save`` directory or ``log`` file that cannot be written (the message names the CLI option)."""
+
+
 def run(mission: int, players: int, games: int, policies: list[str], seed: int = 0, jobs: int = 1,
         save: str | None = None, progress: Callable[[int, int], None] | None = None,
         lookahead: dict[str, Any] | None = None, log: str | None = None,
@@ -106,7 +110,10 @@ def run(mission: int, players: int, games: int, policies: list[str], seed: int =
     if unknown:
         raise ValueError(f"unknown policy {unknown[0]!r} (choose from {', '.join(POLICIES)})")
     if save:
-        os.makedirs(save, exist_ok=True)
+        try:
+            os.makedirs(save, exist_ok=True)
+        except OSError as e:
+            raise OutputError(f"--save {save}: cannot create this directory ({e.strerror})") from None
     options = {name: dict(lookahead or {}) if name == "lookahead" else {} for name in policies}
     logged = _logged(log, policies, games, {name: _settings(mission, players, seed, options[name])
                                             for name in policies}) if resume and log else {}
@@ -114,7 +121,10 @@ def run(mission: int, players: int, games: int, policies: list[str], seed: int =
              if (name, i) not in logged]
     records: list[dict[str, Any]] = list(logged.values())
     total = len(tasks) + len(logged)
-    out = open(log, "a", encoding="utf-8") if log else None
+    try:
+        out = open(log, "a", encoding="utf-8") if log else None
+    except OSError as e:
+        raise OutputError(f"--log {log}: cannot append to this file ({e.strerror})") from None
 
     def done(record: dict[str, Any]) -> None:
         records.append(record)
@@ -140,13 +150,18 @@ def _play(tasks: list[tuple[Any, ...]], jobs: int, done: Callable[[dict[str, Any
         for task in tasks:
             done(play_game(task))
     else:
-        from concurrent.futures import ProcessPoolExecutor, as_completed  # not in Pyodide: jobs 1 there
+        from multiprocessing import Pool  # not in Pyodide: jobs 1 there
 
         from ..children import bind_to_parent
 
-        with ProcessPoolExecutor(jobs, initializer=bind_to_parent, initargs=(os.getpid(),)) as pool:
-            for future in as_completed([pool.submit(play_game, t) for t in tasks]):
-                done(future.result())
+        pool = Pool(jobs, initializer=bind_to_parent, initargs=(os.getpid(),))
+        try:
+            for record in pool.imap_unordered(play_game, tasks):
+                done(record)
+        finally:
+            # Also on Ctrl-C or a failed game: end the workers now.  A pool that is closed
+            # instead (concurrent.futures' shutdown) plays every queued game first.
+            pool.terminate()
 
 
 def _read_records(path: str) -> list[dict[str, Any]]:

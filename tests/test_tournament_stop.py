@@ -1,0 +1,70 @@
+"""The tournament command's edges (issue 18): Ctrl-C on a pool run and output paths it cannot write.
+
+Ctrl-C on ``tournament --jobs 2`` used to wait for every queued game (still
+running 90 s after SIGINT); it must exit 130 at once, leave no process and
+keep every finished game in its ``--log``.  A ``--save`` or ``--log`` path that
+cannot be written is a clear exit 2 naming the option, not a traceback.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_hardening import processes_running
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = dict(os.environ, PYTHONPATH=str(ROOT))
+TOURNAMENT = [sys.executable, "-m", "bombbuster_core", "tournament", "--mission", "1", "--players", "4",
+              "--policy", "greedy"]
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
+def test_ctrl_c_stops_a_pool_tournament_at_once_and_keeps_its_log(tmp_path: Path) -> None:
+    log = tmp_path / f"stop-{random.randrange(10**9)}.log"  # also marks its processes in /proc
+    # About 0.05 s a game: 3,000 queued games are minutes of work the old pool waited for.
+    proc = subprocess.Popen([*TOURNAMENT, "--games", "3000", "--jobs", "2", "--log", str(log)], cwd=ROOT, env=ENV,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.time() + 60
+        while not (log.exists() and log.read_text().count("\n") >= 1):
+            assert proc.poll() is None and time.time() < deadline, "no game was logged"
+            time.sleep(0.05)
+        assert len(processes_running(log.name)) >= 3  # the CLI and its two workers
+        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the terminal's whole process group
+        out, err = proc.communicate(timeout=5)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130 and "Traceback" not in out + err, err
+    deadline = time.time() + 2
+    while processes_running(log.name) and time.time() < deadline:
+        time.sleep(0.05)
+    assert processes_running(log.name) == []
+    lines = log.read_text().split("\n")
+    assert lines[-1] == "" and len(lines) > 1  # whole lines only
+    records = [json.loads(line) for line in lines[:-1]]
+    assert len(records) < 3000 and all(r["policy"] == "greedy" and r["result"] for r in records)
+    assert len({r["game"] for r in records}) == len(records)
+
+
+@pytest.mark.parametrize("option, path, message", [
+    ("--save", "/proc/x", "--save /proc/x: cannot create this directory"),
+    ("--log", "/proc/x.log", "--log /proc/x.log: cannot append to this file"),
+    ("--log", "DIRECTORY", "--log DIRECTORY: cannot append to this file"),
+    ("--save", "FILE", "--save FILE: cannot create this directory"),
+])
+def test_unwritable_output_is_a_clear_error(tmp_path: Path, option: str, path: str, message: str) -> None:
+    (tmp_path / "DIRECTORY").mkdir()
+    (tmp_path / "FILE").write_text("")
+    proc = subprocess.run([*TOURNAMENT, "--games", "1", option, path], cwd=tmp_path, env=ENV,
+                          capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
+    assert proc.returncode == 2 and json.loads(proc.stdout)["error"].startswith(message), proc.stdout
