@@ -39,11 +39,18 @@ would otherwise do here, so the result is exactly the serial one:
 * ``suggest``: the sweeps of its table's analysis as for ``analyze`` (a
   worker that analysed the table finds its forward sweep kept), and every
   ``map`` of its executor (the entropy branches), one task per job
-  (``executor.call``); ``weights`` are the analyses of each task, for the
+  (``executor.call``: ``{"function": name, "item": pickled}``, the function
+  one of ``_CALLS``); ``weights`` are the analyses of each task, for the
   page's progress.
 
 ``task`` params: a task object; its result: the task's result.  ``stats``:
 this worker's caches (signature cache hits and misses, sweeps kept).
+
+Nothing a request carries runs as code: the tasks are a fixed set, a call
+names its function from a fixed table, and pickled data (call items and
+results, a mirrored sweep) loads through :func:`executor.unpickled`, which
+builds plain values and the core's fact records only.  Malformed tasks and
+answers are errors naming the field.
 """
 from __future__ import annotations
 
@@ -56,13 +63,14 @@ from typing import Any, Callable, Iterator
 
 from . import __version__
 from .analysis import EngineChoiceError, analyze
-from .beliefs import EngineLimit
+from .beliefs import Beliefs, EngineLimit
 from .engines import DEFAULT, columns
-from .executor import json_task, pickled, task_function, unpickled
-from .facts import compile_table
+from .executor import Refused, json_task, pickled, task_function, unpickled
+from .facts import Problem, compile_table
 from .jsonio import MAX_CHARS, StrictJSONError, loads_strict
 from .missions import MissionError, catalogue, new_table
-from .suggest import Policy, Progress, SuggestError, suggest
+from .record import Record
+from .suggest import Policy, Progress, SuggestError, _analysis_job, _entropy_batch_job, _entropy_job, suggest
 from .table import Table, TableError, load_table
 
 # A columns analysis is split over two workers from this many estimated states
@@ -84,16 +92,32 @@ class RequestError(ValueError):
     pass
 
 
-def _params(params: Any, allowed: set[str], required: set[str]) -> dict[str, Any]:
+def _params(params: Any, allowed: set[str], required: set[str], where: str = "params") -> dict[str, Any]:
+    """``params`` checked as an object with these fields (``where``: its name in the request)."""
     if not isinstance(params, dict):
-        raise RequestError("params: expected an object")
+        raise RequestError(f"{where}: expected an object")
     unknown = sorted(set(params) - allowed)
     if unknown:
-        raise RequestError(f"params: unknown field {unknown[0]!r}")
+        raise RequestError(f"{where}: unknown field {unknown[0]!r}")
     missing = sorted(required - set(params))
     if missing:
-        raise RequestError(f"params: missing field {missing[0]!r}")
+        raise RequestError(f"{where}: missing field {missing[0]!r}")
     return params
+
+
+# What pickled data from a request may build besides plain values: the core's records that
+# suggestions' calls take and return (problems, facts, beliefs), each an inert tuple of fields.
+_RECORDS = {(cls.__module__, cls.__qualname__): cls for module in {Problem.__module__, Beliefs.__module__}
+            for cls in vars(sys.modules[module]).values()
+            if isinstance(cls, type) and issubclass(cls, Record) and cls.__module__ == module}
+
+
+def _loaded(text: Any, admit: dict[tuple[str, str], type], field: str) -> Any:
+    """:func:`executor.unpickled` with its refusal as a request error naming ``field``."""
+    try:
+        return unpickled(text, admit)
+    except Refused as e:
+        raise RequestError(f"{field}: refused: {e}") from None
 
 
 def _ping(params: Any, progress: Progress | None) -> dict[str, Any]:
@@ -192,7 +216,13 @@ def _sweeps_elsewhere(rounds: _Rounds, table: Any, loaded: Table) -> Iterator[No
         if "zero" in results:  # a sweep found no deal: as it would have here
             raise columns._Zero
         fwd = _KEPT.get(_digest(ahead)) if results[1] == "kept" else None
-        back_sweep = mirrored.sweep() if results[0] == "large" else unpickled(results[0])
+        if results[0] == "large":
+            back_sweep = mirrored.sweep()
+        else:
+            field = f"params: field 'answers' (round {rounds.used}, the mirrored sweep)"
+            back_sweep = _loaded(results[0], {}, field)  # ints in dicts in a list: no class at all
+            if not (isinstance(back_sweep, list) and all(type(s) is dict for s in back_sweep)):
+                raise RequestError(f"{field}: not a sweep")
         return (forward.sweep() if fwd is None else fwd), back_sweep
 
     saved, columns.SWEEPS_ELSEWHERE = columns.SWEEPS_ELSEWHERE, elsewhere
@@ -206,6 +236,9 @@ def _sweeps_elsewhere(rounds: _Rounds, table: Any, loaded: Table) -> Iterator[No
 def _sweep_task(params: Any) -> str:
     """One direction's sweep of a table's analysis: the mirrored one pickled (base64), the
     forward one kept in this worker for the join (answer "kept"); "zero" when no deal fits."""
+    _params(params, {"table", "mirrored"}, {"table", "mirrored"}, "params.params")
+    if not isinstance(params["mirrored"], bool):
+        raise RequestError("params.params: field 'mirrored' must be true or false")
     try:
         plan = columns.plans(compile_table(load_table(params["table"])))[1 if params["mirrored"] else 0]
         sweep = plan.sweep()
@@ -296,9 +329,15 @@ def _suggest(params: Any, progress: Progress | None) -> dict[str, Any]:
             return suggest(table, policy=Policy(**policy), progress=progress, executor=_pool_map(rounds), **options)
 
 
+# The functions a split suggestion runs on other workers (task "executor.call"), by the name
+# the task carries: name -> (function, fields of its item tuple).
+_CALLS: dict[str, tuple[Callable[[Any], Any], int]] = {
+    "analysis": (_analysis_job, 2), "entropy": (_entropy_job, 3), "entropy_batch": (_entropy_batch_job, 3)}
+_CALL_NAMES = {fn: name for name, (fn, _) in _CALLS.items()}
+
+
 def _pool_map(rounds: _Rounds) -> Callable[[Callable[[Any], Any], Any], list[Any]]:
-    """An executor for suggest(): each ``map`` call is a round of pickled calls, one per job."""
-    from .suggest import _entropy_batch_job
+    """An executor for suggest(): each ``map`` call is a round of ``executor.call`` tasks, one per job."""
 
     def map_on_pool(fn: Callable[[Any], Any], items: Any) -> list[Any]:
         items = list(items)
@@ -306,10 +345,49 @@ def _pool_map(rounds: _Rounds) -> Callable[[Callable[[Any], Any], Any], list[Any
             return []
         # Progress counts analyses: an entropy job is a batch of packed branches (its second field).
         weights = [len(item[1]) if fn is _entropy_batch_job else 1 for item in items]
-        tasks = [{"task": "executor.call", "params": pickled((fn, item))} for item in items]
-        return [unpickled(r) for r in rounds.ask(tasks, weights)]
+        tasks = [{"task": "executor.call", "params": {"function": _CALL_NAMES[fn], "item": pickled(item)}}
+                 for item in items]
+        results = rounds.ask(tasks, weights)
+        return [_loaded(r, _RECORDS, f"params: field 'answers' (round {rounds.used})") for r in results]
 
     return map_on_pool
+
+
+@json_task("executor.call")
+def _call_task(params: Any) -> str:
+    """One job of :func:`_pool_map`: the function of ``_CALLS`` named ``function`` on the pickled
+    ``item``, its result pickled back."""
+    p = _params(params, {"function", "item"}, {"function", "item"}, "params.params")
+    name = p["function"]
+    if not isinstance(name, str) or name not in _CALLS:
+        raise RequestError(f"params.params: field 'function' must be one of {', '.join(_CALLS)}, not {name!r}")
+    fn, fields = _CALLS[name]
+    item = _loaded(p["item"], _RECORDS, "params.params: field 'item'")
+    if not (isinstance(item, tuple) and len(item) == fields and isinstance(item[0], Problem)):
+        raise RequestError(f"params.params: field 'item' is not a job of {name!r} (a problem and {fields - 1} more)")
+    return pickled(fn(item))
+
+
+def _block_params(params: Any) -> None:
+    """A ``signatures.block`` task's params, checked before the engine reads them as it made them."""
+    from .engines.signatures import BlockSpec
+
+    p = _params(params, {"spec", "max_signatures"}, {"spec", "max_signatures"}, "params.params")
+    if isinstance(p["max_signatures"], bool) or not isinstance(p["max_signatures"], int):
+        raise RequestError("params.params: field 'max_signatures' must be an integer")
+    try:
+        spec = BlockSpec.from_json(p["spec"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise RequestError(f"params.params: field 'spec' is not a block spec ({type(e).__name__}: {e})") from None
+    if not _ints(spec._values(spec)):
+        raise RequestError("params.params: field 'spec' is not a block spec (a value is not an integer)")
+
+
+def _ints(value: Any) -> bool:
+    """Whether every leaf of nested tuples is an integer (or None)."""
+    if isinstance(value, tuple):
+        return all(_ints(v) for v in value)
+    return value is None or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def _missions(params: Any, progress: Progress | None) -> list[dict[str, Any]]:
@@ -329,6 +407,8 @@ def _task(params: Any, progress: Progress | None) -> Any:
     fn = task_function(p["task"])
     if fn is None:
         raise RequestError(f"params: unknown task {p['task']!r}")
+    if p["task"] == "signatures.block":  # the other tasks check their own params
+        _block_params(p["params"])
     return fn(p["params"])
 
 

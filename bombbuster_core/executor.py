@@ -28,8 +28,12 @@ surviving signatures).  It hands that work to an :class:`Executor`, a tiny
      answer)``) and runs the analysis, which then finds every block cached.
 
   ``bombbuster_core.bridge`` drives this for the page ("split" requests), and
-  ships any ``map`` call the same way: the task ``executor.call`` runs a
-  :func:`pickled` ``(fn, item)`` pair (suggestions' entropy branches).
+  ships any ``map`` call the same way: its task ``executor.call`` runs a
+  function named from the bridge's fixed table on a :func:`pickled` item
+  (suggestions' entropy branches).  Requests are untrusted: no task runs a
+  function or builds an object the request names, and the data they carry is
+  loaded by :func:`unpickled`, which builds only plain values and the classes
+  it is given.
 
 Functions given to :meth:`Executor.map` must be module-level and their
 arguments picklable, so that the same call works in every executor.
@@ -123,16 +127,17 @@ def json_task(name: str) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any
     return register
 
 
+# The module that registers a task, for the tasks a worker may be asked for before it loaded
+# that module: a fixed table, so a request never chooses what is imported.
+_TASK_MODULES = {"signatures.block": "engines.signatures", "columns.sweep": "bridge", "executor.call": "bridge"}
+
+
 def task_function(name: str) -> Callable[[Any], Any] | None:
     """The function of the JSON task ``name``, or None when there is no such task."""
-    if name not in TASKS:
+    if name not in TASKS and name in _TASK_MODULES:
         from importlib import import_module
 
-        # A task "engine.name" is registered when bombbuster_core.engines.<engine> is imported.
-        try:
-            import_module(f"{__package__}.engines.{name.split('.')[0]}")
-        except ImportError:
-            return None
+        import_module(f"{__package__}.{_TASK_MODULES[name]}")
     return TASKS.get(name)
 
 
@@ -160,18 +165,38 @@ def pickled(value: Any) -> str:
     return base64.b64encode(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)).decode("ascii")
 
 
-def unpickled(text: str) -> Any:
-    """The value :func:`pickled` encoded."""
+class Refused(ValueError):
+    """Data given to :func:`unpickled` that is not a pickle of the values it admits."""
+
+
+def unpickled(text: Any, admit: dict[tuple[str, str], type]) -> Any:
+    """The value :func:`pickled` encoded, built from plain values (numbers, strings, lists,
+    tuples, dicts, sets) and the classes of ``admit`` ((module, name) -> class) only, each
+    called with one value per field: the text may come from a request, and pickle's
+    other globals (functions, ``os.system``, ``builtins.eval``, ``functools.partial``...)
+    run code.  Raises :class:`Refused` for anything else."""
     import base64
+    import io
     import pickle
 
-    return pickle.loads(base64.b64decode(text))
+    class Loader(pickle.Unpickler):
+        def find_class(self, module: str, name: str) -> Any:
+            cls = admit.get((module, name))
+            if cls is None:
+                raise Refused(f"it would load {module}.{name}, which is not data")
 
+            def build(*values: Any) -> Any:
+                # A record's pickle calls its class with its fields: a short call would leave one unset.
+                if len(values) != len(cls.__slots__):
+                    raise Refused(f"{name} takes {len(cls.__slots__)} fields, not {len(values)}")
+                return cls(*values)
+            return build
 
-@json_task("executor.call")
-def _call(params: str) -> str:
-    """``fn(item)`` for a :func:`pickled` ``(fn, item)``, pickled back: any :meth:`Executor.map`
-    call can thus run in a browser worker (bridge.py ships them; only the page's own workers
-    send these, never a table or a share link)."""
-    fn, item = unpickled(params)
-    return pickled(fn(item))
+    if not isinstance(text, str):
+        raise Refused(f"expected pickled data (base64 text), not {type(text).__name__}")
+    try:
+        return Loader(io.BytesIO(base64.b64decode(text))).load()
+    except Refused:
+        raise
+    except Exception as e:  # truncated or forged data fails in many ways (EOFError, UnpicklingError, ...)
+        raise Refused(f"not pickled data ({type(e).__name__}: {e})") from None
