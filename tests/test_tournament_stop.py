@@ -68,3 +68,14 @@ def test_unwritable_output_is_a_clear_error(tmp_path: Path, option: str, path: s
                           capture_output=True, text=True, timeout=60)
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
     assert proc.returncode == 2 and json.loads(proc.stdout)["error"].startswith(message), proc.stdout
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the fork server is Python 3.14's default on Linux")
+def test_a_pool_tournament_runs_where_pools_default_to_a_fork_server() -> None:
+    """A fork server's workers are not the CLI's children: bind_to_parent ended each one and
+    the pool started them again forever."""
+    script = ("import multiprocessing; multiprocessing.set_start_method('forkserver'); "
+              "from bombbuster_core.sim.tournament import run; print(len(run(1, 2, 4, ['greedy'], jobs=2)))")
+    proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=ENV, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0 and proc.stdout == "4\n", proc.stderr

@@ -150,11 +150,14 @@ def _play(tasks: list[tuple[Any, ...]], jobs: int, done: Callable[[dict[str, Any
         for task in tasks:
             done(play_game(task))
     else:
-        from multiprocessing import Pool  # not in Pyodide: jobs 1 there
+        import multiprocessing  # not in Pyodide: jobs 1 there
 
         from ..children import bind_to_parent
 
-        pool = Pool(jobs, initializer=bind_to_parent, initargs=(os.getpid(),))
+        # Fork on Linux: the workers of a fork server (Python 3.14's default there) are not this
+        # process's children, which bind_to_parent refuses (and the pool would start them forever).
+        context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+        pool = context.Pool(jobs, initializer=bind_to_parent, initargs=(os.getpid(),))
         try:
             for record in pool.imap_unordered(play_game, tasks):
                 done(record)
