@@ -52,6 +52,18 @@ def _poll_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+def pool_context():  # -> multiprocessing context (not imported at module level: Pyodide has none)
+    """The start method for the CLI's worker pools: fork on Linux.
+
+    A fork server's workers (Python 3.14's default on Linux) are not this process's
+    children, so :func:`bind_to_parent` ends them at once and a pool restarts them forever.
+    """
+    import multiprocessing
+    import sys
+
+    return multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+
+
 def usable_jobs(asked: int) -> int:
     """Worker processes worth starting: never more than the machine's cores."""
     return max(1, min(asked, os.cpu_count() or 1))

@@ -219,7 +219,7 @@ def _suggest(table: Any, args: argparse.Namespace) -> dict[str, Any]:
                     equipment_budget=args.budget, failure_token=not args.no_token)
     options = dict(player=args.player, mode=args.mode, probabilities=args.probabilities, top=args.top,
                    engine=args.engine, policy=policy)
-    from .children import bind_to_parent, usable_jobs
+    from .children import bind_to_parent, pool_context, usable_jobs
 
     jobs = usable_jobs(args.jobs)
     if jobs <= 1:
@@ -227,7 +227,7 @@ def _suggest(table: Any, args: argparse.Namespace) -> dict[str, Any]:
     import os
     from concurrent.futures import ProcessPoolExecutor  # only here: Pyodide has no processes
     columns.PARALLEL_SWEEPS = False  # the pool is the parallelism; no forking beside its threads
-    pool = ProcessPoolExecutor(jobs, initializer=bind_to_parent, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(jobs, mp_context=pool_context(), initializer=bind_to_parent, initargs=(os.getpid(),))
     try:
         def executor(fn: Any, work: Any) -> Any:
             work = list(work)  # a few chunks per worker: balanced, yet cheap to ship

@@ -218,3 +218,17 @@ def test_brute_engine_bounds_its_search(monkeypatch: pytest.MonkeyPatch, capsys:
     assert cli.main(["analyze", str(path), "--engine", "brute"]) == 2
     assert json.loads(capsys.readouterr().out)["error"].startswith("too large for the brute engine")
     assert time.perf_counter() - start < 30
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the fork server is Python 3.14's default on Linux")
+def test_suggest_jobs_runs_where_pools_default_to_a_fork_server(tmp_path: Path) -> None:
+    """A fork server's workers are not the CLI's children: bind_to_parent ended each one (a
+    broken pool), so ``suggest --jobs`` forks its pool on Linux as the tournament does."""
+    path = tmp_path / "small.json"
+    path.write_text(BASE % '"events": []')
+    script = ("import multiprocessing, sys; multiprocessing.set_start_method('forkserver'); "
+              "from bombbuster_core.cli import main; "
+              f"sys.exit(main(['suggest', {str(path)!r}, '--player', '0', '--mode', 'entropy', '--jobs', '2']))")
+    proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["suggestions"], proc.stderr[-2000:]
