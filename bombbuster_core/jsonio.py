@@ -44,7 +44,28 @@ MAX_CHARS = 4_000_000  # a 5-player table with hundreds of events is ~100 kB
 
 
 class StrictJSONError(ValueError):
-    """Text that is JSON only by a lenient reading (or not a sane document)."""
+    """Text that is JSON only by a lenient reading (or not a sane document).  ``number``: the
+    text of a number refused as too large (its field is named once the document is known)."""
+
+    def __init__(self, message: str, number: str | None = None):
+        super().__init__(message)
+        self.number = number
+
+
+def _too_large(text: str) -> StrictJSONError:
+    return StrictJSONError(f"the number {abridged(text)} is too large", number=text)
+
+
+def _placed(error: StrictJSONError, document: str) -> StrictJSONError:
+    """The refusal of a too-large number, naming the object key it is the value of (or where it is)."""
+    at = document.find(error.number) if error.number else -1
+    if at < 0:
+        return error
+    import re  # only on this error path: re costs the CLI's start-up otherwise
+
+    key = re.search(r'"((?:[^"\\]|\\.){0,60})"\s*:\s*$', document[max(0, at - 200):at])
+    where = f"field {key.group(1)!r}" if key else f"character {at:,}"
+    return StrictJSONError(f"{where}: {error}", number=error.number)
 
 
 def _no_constant(name: str) -> Any:
@@ -54,7 +75,7 @@ def _no_constant(name: str) -> Any:
 def _finite_float(text: str) -> float:
     value = float(text)
     if value in (inf, -inf):
-        raise StrictJSONError(f"the number {abridged(text)} is too large")
+        raise _too_large(text)
     return value
 
 
@@ -66,7 +87,7 @@ def _readable_int(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise StrictJSONError(f"the number {abridged(text)} is too large") from None
+        raise _too_large(text) from None
 
 
 def abridged(text: str) -> str:
@@ -131,8 +152,8 @@ def loads_strict(text: str, max_chars: int = MAX_CHARS) -> Any:
         start = len(text) - len(text.lstrip(_WHITESPACE))
         try:
             value, end = _strict_scan(text, start)
-        except StrictJSONError:
-            raise
+        except StrictJSONError as e:
+            raise _placed(e, text) from None
         except Exception:  # noqa: BLE001 - malformed: json.loads below says where and why
             pass
         else:
@@ -140,8 +161,11 @@ def loads_strict(text: str, max_chars: int = MAX_CHARS) -> Any:
                 return value
     import json
 
-    return json.loads(text, object_pairs_hook=_unique_keys, parse_float=_finite_float, parse_int=_readable_int,
-                      parse_constant=_no_constant)
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_float=_finite_float, parse_int=_readable_int,
+                          parse_constant=_no_constant)
+    except StrictJSONError as e:
+        raise _placed(e, text) from None
 
 
 # Every byte but those nesting depends on: brackets, quotes, backslashes.  UTF-8 never

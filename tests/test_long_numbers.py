@@ -83,8 +83,11 @@ def test_long_called_values_are_refused_as_values(number: str) -> None:
 
 def test_json_integers_int_cannot_read_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     text = json.dumps(table(me={"player": 0, "stands": [[1, 2, 3]]})).replace("[[1, 2, 3]]", f"[[1, 2, {LONGER}]]")
-    with pytest.raises(jsonio.StrictJSONError, match="too large"):
+    with pytest.raises(jsonio.StrictJSONError, match="too large") as err:
         jsonio.loads_strict(text)
+    assert str(err.value).startswith("character ")  # a list item: where it is, as no key names it
+    with pytest.raises(jsonio.StrictJSONError, match="^field 'nano': the number 1111"):
+        jsonio.loads_strict('{"nano": %s}' % LONGER)
     path = tmp_path / "t.json"
     path.write_text(text)
     assert main(["analyze", str(path)]) == 2
