@@ -186,7 +186,7 @@ def _mission(number: int, name: str, base: tuple[Draw, ...], two: tuple[Draw, ..
     """
     wires = by_players or {p: (two if p == 2 and two is not None else base) for p in players}
     tags = tuple((t, None) for t in rules) + tuple((t, (2,)) for t in only2)
-    source = _TABLE + ("; 2-player variant" if two is not None else "") + (f"; {cite}" if cite else "")
+    source = _TABLE + (f"; {cite}" if cite else "")
     return Mission(number, name, blue, wires, stands, nano or {}, dealt, number_as_red, tags, summary, source)
 
 
@@ -581,10 +581,16 @@ def _dealt(m: Mission, players: int, per_player: list[int]) -> list[dict[str, An
     return events
 
 
+def _source(m: Mission, players: int) -> str:
+    """The entry's citation, naming the card's 2-player variant only on a 2-player table that uses it."""
+    variant = players == 2 and m.wires[2] != m.wires.get(3, m.wires[2])
+    return m.source.replace(_TABLE, _TABLE + "; 2-player variant", 1) if variant else m.source
+
+
 def _meta(m: Mission, players: int, placeholders: list[str], per_player: list[int]) -> dict[str, Any]:
     meta: dict[str, Any] = {"title": f"Mission {m.number}: {m.name} ({players} players)", "mission": m.number,
                             "name": m.name, "players": players, "rules": m.rule_tags(players), "summary": m.summary,
-                            "source": m.source, "equipment": equipment_pool(m, players)}
+                            "source": _source(m, players), "equipment": equipment_pool(m, players)}
     notes = []
     if placeholders:
         meta["placeholders"] = placeholders

@@ -1,8 +1,9 @@
 """Mission presets (bombbuster_core/missions.py): every mission x player count, options, CLI and bridge.
 
 The expected wires come from rules.md §1.2's per-mission table, re-typed
-below (and checked against ../shared/rules.md when that file is present), and
-parsed here independently of the data in missions.py.
+below (and checked against the repo's copy docs/rules.md, itself checked
+against ../shared/rules.md when that is beside the checkout), and parsed here
+independently of the data in missions.py.
 """
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from bombbuster_core.missions import MissionError, catalogue, new_table
 from bombbuster_core.table import load_table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RULES = os.path.join(os.path.dirname(ROOT), "shared", "rules.md")
+RULES = os.path.join(ROOT, "docs", "rules.md")  # the project's copy of the shared rules text
+SHARED_RULES = os.path.join(os.path.dirname(ROOT), "shared", "rules.md")
 
 # rules.md §1.2, "Per-mission wire table (S5; 3–5 players, with the 2p variant in brackets)".
 WIRE_TABLE = (
@@ -42,11 +44,22 @@ NOT_WITH_2 = {34, 65}
 
 
 def test_the_retyped_table_is_rules_md_s_own() -> None:
-    if not os.path.exists(RULES):
-        pytest.skip(f"{RULES} is not in this checkout (the table above is its copy)")
     with open(RULES, encoding="utf-8") as f:
         text = f.read()
     assert WIRE_TABLE in text and M22_2P in text
+
+
+def test_the_repo_s_rules_md_is_the_shared_one() -> None:
+    if not os.path.exists(SHARED_RULES):
+        pytest.skip(f"{SHARED_RULES} is not beside this checkout: docs/rules.md is the copy the tests read")
+    with open(RULES, encoding="utf-8") as ours, open(SHARED_RULES, encoding="utf-8") as shared:
+        assert ours.read() == shared.read(), "docs/rules.md differs from ../shared/rules.md: copy it again"
+
+
+def test_meta_source_names_the_2_player_variant_only_on_2_player_tables() -> None:
+    assert new_table(4, 2)["meta"]["source"].startswith("rules.md §1.2 (S5 wire table); 2-player variant")
+    assert "2-player variant" not in new_table(4, 4)["meta"]["source"]
+    assert "2-player variant" not in new_table(1, 2)["meta"]["source"]  # M1 has no variant
 
 
 def _entries() -> dict[int, tuple[str, str | None]]:
