@@ -549,3 +549,96 @@ def test_budget_argument() -> None:
         columns.analyze_excluding(problem, [], budget=n - 1)
     assert exact_table(problem, lambda p: columns.analyze(p, budget=n)) == exact_table(problem, brute.analyze)
     assert exact_table(problem, lambda p: columns.analyze(p, budget=float("inf"))) == exact_table(problem, brute.analyze)
+
+
+def _work(problem: Problem) -> tuple[int, list[int]]:
+    """The estimate of both sweeps and the work each sweep counts (:class:`columns.Work`)."""
+    prep = columns._Prepared(problem)
+    estimate, done = 0, []
+    for mirrored in (False, True):
+        plan = columns._Plan(prep, mirrored)
+        estimate += columns.estimated_states(plan)
+        work = columns.Work(float("inf"), float("inf"))
+        plan.sweep(work)
+        done.append(work.visited)
+    return estimate, done
+
+
+def test_estimate_tracks_the_work_on_every_fact_kind() -> None:
+    """Random legal full-rules games, each event kind made frequent, with every token mode and
+    special stand: the estimate lies within 4x of the work the sweeps count (it once multiplied
+    by the counters' values: 300x over on x-count tables).  Full-size figures:
+    bench/bench_budget.py."""
+    from gamegen import FULL_KINDS, SPECIALS, TOKEN_MODES, random_full_game
+
+    from bombbuster_core.facts import compile_table
+    from bombbuster_core.table import load_table
+
+    checked = 0
+    for i, kind in enumerate(FULL_KINDS):
+        for j, mode in enumerate(TOKEN_MODES):
+            rng = random.Random(f"estimate-{kind}-{mode}")
+            weights = dict.fromkeys(FULL_KINDS, 1.0) | {kind: 10.0}
+            table, _ = random_full_game(rng, token_mode=mode, special=([None] + list(SPECIALS))[(i + j) % 6],
+                                        kinds=weights, setup_tokens=True, explode=0)
+            try:
+                estimate, done = _work(compile_table(load_table(table)))
+            except columns._Zero:
+                continue
+            assert estimate / 4 <= sum(done) <= 4 * estimate, (kind, mode, estimate, done)
+            checked += 1
+    assert checked > 80
+
+
+def _counted(fact_keys: range) -> Problem:
+    """Two count facts whose counters the estimate leaves out: they multiply the states of
+    the sweep that meets them first by about 20 (``fact_keys`` 0-5: the mirrored one)."""
+    keys = [10, 20, 30, 40, 50, 60, 70, 80]
+    return Problem(dict.fromkeys(keys, 3), tuple(Stand(i, 0, 6) for i in range(4)), {},
+                   tuple(CountIn(frozenset((s, j) for s in (a, a + 1) for j in range(6)),
+                                 frozenset(keys[k] for k in fact_keys), 0, 11) for a in range(2)))
+
+
+def test_the_budget_bounds_work_the_estimate_did_not_see() -> None:
+    """One count fact per key over four stands: each copy is placed stand by stand on all
+    four, five times the work of a plain placement.  The estimate before this fix (12,800
+    states, counters multiplied in, cost not) let a 36,000 budget through to ~45,000 units
+    of work; the sweep's count stops it."""
+    from bombbuster_core.beliefs import EngineLimit
+
+    keys = [10, 20, 30, 40, 50, 60, 70, 80]
+    problem = Problem(dict.fromkeys(keys, 3), tuple(Stand(i, 0, 6) for i in range(4)), {},
+                      tuple(CountIn(frozenset((s, i % 6) for s in range(4)), frozenset((k,)), 0, 1)
+                            for i, k in enumerate(keys)))
+    estimate, done = _work(problem)
+    assert estimate <= 36_000 and min(done) > 36_000 / 2
+    with pytest.raises(EngineLimit, match=r"too large: more than 18,000 states in one sweep \(budget 36,000\)"):
+        columns.analyze(problem, budget=36_000)
+
+
+@pytest.mark.parametrize("fork", [False, True])
+@pytest.mark.parametrize("fact_keys", [range(0, 5), range(3, 8)])
+def test_the_sweep_enforces_the_budget(fact_keys: range, fork: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table whose work passes the budget though its estimate is under it is refused by the
+    sweep's own count, in either direction, serial or with the CLI's forked mirrored sweep
+    (whose child is gone after the refusal)."""
+    from bombbuster_core.beliefs import EngineLimit
+
+    problem = _counted(fact_keys)
+    estimate, done = _work(problem)
+    assert max(done) > 100_000 / 2 > min(done) and estimate < 100_000 / 2
+    monkeypatch.setattr(columns, "PARALLEL_SWEEPS", fork)
+    monkeypatch.setattr(columns, "PARALLEL_MIN_STATES", 0)
+    with pytest.raises(EngineLimit, match=r"too large: more than 50,000 states in one sweep \(budget 100,000\)"):
+        columns.analyze(problem, budget=100_000)
+    if fork:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(-1, os.WNOHANG)
+    expected = exact_table(problem, lambda p: columns.analyze(p, budget=float("inf")))
+    assert exact_table(problem, lambda p: columns.analyze(p, budget=2 * max(done) + 1)) == expected
+    # half an analysis (the forward sweep alone) has the whole budget
+    if done[0] < 100_000:
+        assert columns.worlds_excluding(problem, [], budget=100_000)[0] == columns.analyze(problem).worlds
+    else:
+        with pytest.raises(EngineLimit, match="too large: more than 100,000 states"):
+            columns.worlds_excluding(problem, [], budget=100_000)

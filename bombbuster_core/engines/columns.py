@@ -99,18 +99,44 @@ Variant = Sequence[Exclusion]  # the problem with all these exclusions
 PARALLEL_SWEEPS = False
 PARALLEL_MIN_STATES = 20_000  # estimated boundary states, summed over keys
 
-# Work bound: before sweeping, the engine estimates the states both sweeps will
-# visit (:func:`estimated_states`, a few ms) and refuses beyond this many with
-# EngineLimit ("too large: about N states; ...").  Measured (CPython, one core):
-# ~1 us and ~15 bytes of peak memory per estimated state, so 20 million is
-# ~20-30 s and ~300 MB at most.  The legal setups of every mission and player
-# count estimate at most 1.6 million (M64 5p public, a value token on every
-# stand; tests/test_engines.py checks them all against BUDGET / 4).
+# Work bound, in states weighted by their cost (:meth:`_Plan.step`): before sweeping,
+# the engine estimates both sweeps' work (:func:`estimated_states`, a few ms) and
+# refuses beyond this many with EngineLimit ("too large: about N states; ..."); each
+# sweep then counts its work as it goes and stops past half of it ("too large: more
+# than N states in one sweep"), whatever the estimate said.  Measured (CPython, one
+# core, README "Work budget"): 0.5-1 us per unit, so 20 million is ~20 s at most.  The
+# legal setups of every mission and player count estimate at most 1.6 million (M64 5p
+# public, a value token on every stand; tests/test_engines.py checks them all against
+# BUDGET / 4).
 BUDGET: float = 20_000_000
 
 
 class _Zero(Exception):
     """The facts admit no deal."""
+
+
+def _cost(layer: _Layer) -> int:
+    """What placing a copy costs per state, in plain placements (see :meth:`_Plan.step`)."""
+    return 1 + len(layer.counting or ())
+
+
+class Work:
+    """States a sweep has visited, held to ``limit``: the guarantee behind the budget, which
+    the estimate (:func:`estimated_states`) only approximates before the sweep (a few
+    fact kinds multiply the states in ways it does not see).  Checked once per pass over
+    the states, so a sweep stops at most one pass (a few times its states) past it."""
+
+    __slots__ = ("visited", "limit", "budget")
+
+    def __init__(self, limit: float, budget: float):
+        self.visited, self.limit, self.budget = 0, limit, budget  # budget: the whole run's, for the message
+
+    def add(self, states: int) -> None:
+        self.visited += states
+        if self.visited > self.limit:
+            raise EngineLimit(f"too large: more than {_about(self.limit)} states in one sweep (budget "
+                              f"{_about(self.budget)}); no legal deal comes near this; a larger budget may "
+                              "take minutes and GBs")
 
 
 class _Count:
@@ -915,7 +941,7 @@ class _Plan:
         return tables
 
     # ------------------------------------------------------------ sweep
-    def sweep(self) -> list[State]:
+    def sweep(self, work: Work | None = None) -> list[State]:
         """Weights at every key boundary (index 0 = before the first key).
 
         Placing a key's m copies one at a time, each on any stand that may
@@ -923,24 +949,34 @@ class _Plan:
         orders: exactly the shuffle prior's weight, with no binomial to carry.
         The states in between are fill vectors too, so they merge as freely
         as the states at key boundaries.
+
+        ``work`` counts the states visited and raises EngineLimit past its
+        limit (None: half of :data:`BUDGET`, this sweep's share of an analysis).
         """
+        work = Work(BUDGET / 2, BUDGET) if work is None else work
         cur: State = {0: self.prep.one}
         out = [cur]
         for layer in self.layers:
-            cur = self.step(layer, cur)
+            cur = self.step(layer, cur, work)
             out.append(cur)
         return out
 
-    def step(self, layer: _Layer, cur: State) -> State:
-        """The states after ``layer``'s key from those before it.
+    def step(self, layer: _Layer, cur: State, work: Work | None = None) -> State:
+        """The states after ``layer``'s key from those before it; ``work`` (None: no
+        limit) counts the states of every pass, each weighted by what it costs: a
+        copy placed stand by stand on n counted stands costs about 1 + n plain
+        placements (measured: 1-10 us a state), every boundary check one more pass.
 
         Bits above the plan's fields ride along untouched (every map below
         adds deltas, masks fields or clears them): :meth:`Swept.run_joint`
         tags states with them.
         """
+        cost = _cost(layer)
         blocks = self._blocks(layer, cur) if layer.runs else None
         if blocks is not None:
             cur = blocks[0]
+            if work is not None:
+                work.add(sum(map(len, blocks)) * cost)
         for placed in range(layer.copies):
             left = layer.copies - placed
             if layer.counting is not None:
@@ -949,6 +985,8 @@ class _Plan:
                 cur = self._place_general(layer, cur, left)
             else:
                 cur = self._place(layer.movers, cur)
+            if work is not None:
+                work.add(len(cur) * cost)
             if blocks is not None and blocks[placed + 1]:
                 get = cur.get
                 for code, w in blocks[placed + 1].items():
@@ -961,6 +999,8 @@ class _Plan:
                 code &= unflag
                 new[code] = get(code, 0) + w
             cur = new
+        if work is not None:  # the boundary, and a pass per check on it
+            work.add(len(cur) * (1 + len(layer.orders) + len(layer.resolves) + len(layer.checks) + len(layer.closes)))
         if not layer.copies and (layer.needs or layer.counting):
             cur = self._drop_unfilled(layer, cur)
         if layer.orders:
@@ -1170,13 +1210,15 @@ def _multisets(g: int, r: int) -> list[int]:
 
 
 def estimated_states(plan: _Plan, limit: float = float("inf")) -> int:
-    """The states one sweep visits, estimated before it runs: per key and copy placed,
-    the fill vectors (group members as multisets) whose stands' fills lie in the
-    ranges the domains allow during that key and whose sum is the copies placed so
-    far, times the values of the counters live at that key, and at most the spreads of
-    the copies so far over the stands.  An upper bound when no counter is live, usually
-    within a few times the true count (the domains' finer structure and the run flags
-    are left out).  Stops early once past ``limit``."""
+    """The states one sweep visits, estimated before it runs, weighted by their cost as
+    :meth:`_Plan.step` counts them: per key and copy placed, the fill vectors (group
+    members as multisets) whose stands' fills lie in the ranges the domains allow during
+    that key and whose sum is the copies placed so far, and at most the spreads of the
+    copies so far over the stands.  Counters live at a key are left out: multiplying by
+    their values put random legal games up to 5,000x over (refusing them); without them
+    the work lands within 0.4-11x of this on random 4-5-player full-rules games
+    (bench/bench_budget.py), so it serves as the early refusal, and the sweep's own
+    count (:class:`Work`) is the bound.  Stops early once past ``limit``."""
     prep = plan.prep
     grouped = {s for g in prep.groups for s in g}
     singles = [s for s in prep.free if s not in grouped]
@@ -1197,13 +1239,11 @@ def estimated_states(plan: _Plan, limit: float = float("inf")) -> int:
                         new[i + shift + j] += a * b
             poly = new
         n = sum(poly[placed:top + 1])
-        for ti in layer.trackers:
-            n *= plan.trackers[ti][0].cap + 1
         # A state is a function of the copies per stand of each key so far (counters
         # included): never more than those spreads.
         if prep.free:
             deals = min(deals * comb(layer.copies + len(prep.free) - 1, len(prep.free) - 1), 1 << 64)
-        total += min(n, deals * (layer.copies + 1))
+        total += min(n, deals * (layer.copies + 1)) * _cost(layer)
         placed = top
         if total > limit:
             break
@@ -1227,36 +1267,52 @@ def plans(problem: Problem) -> tuple[_Plan, _Plan]:
     return _Plan(prep, False), _Plan(prep, True)
 
 
-def _sweep_both(forward: _Plan, mirrored: _Plan) -> tuple[list[State], list[State]]:
+def _sweep_both(forward: _Plan, mirrored: _Plan, budget: float) -> tuple[list[State], list[State]]:
+    """Both sweeps, each held to half of ``budget`` (wherever it runs, so the answer does not
+    depend on where the sweeps ran)."""
     if SWEEPS_ELSEWHERE is not None:
         swept = SWEEPS_ELSEWHERE(forward, mirrored)
         if swept is not None:
             return swept
     if not (PARALLEL_SWEEPS and hasattr(os, "fork") and _estimated_states(forward) >= PARALLEL_MIN_STATES):
-        return forward.sweep(), mirrored.sweep()
+        return forward.sweep(Work(budget / 2, budget)), mirrored.sweep(Work(budget / 2, budget))
     import pickle  # only the CLI's forked sweep needs it; not worth its import time elsewhere
+    import signal
 
     read_end, write_end = os.pipe()
     parent = os.getpid()
     pid = os.fork()
-    if pid == 0:  # child: the mirrored sweep, pickled into the pipe
+    if pid == 0:  # child: the mirrored sweep (or its refusal), pickled into the pipe
         try:
             from ..children import bind_to_parent  # dies with the CLI, even on SIGKILL
 
             bind_to_parent(parent)
+            try:
+                result: object = mirrored.sweep(Work(budget / 2, budget))
+            except EngineLimit as e:
+                result = e
             with os.fdopen(write_end, "wb") as out:
-                out.write(pickle.dumps(mirrored.sweep(), protocol=pickle.HIGHEST_PROTOCOL))
+                out.write(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
         finally:
             os._exit(0)
     os.close(write_end)
-    fwd = forward.sweep()
+    try:
+        fwd = forward.sweep(Work(budget / 2, budget))
+    except BaseException:  # refused (or Ctrl-C): the child's half is not wanted
+        os.close(read_end)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
     with os.fdopen(read_end, "rb") as inp:
         data = inp.read()
     os.waitpid(pid, 0)
     try:
-        return fwd, pickle.loads(data)
+        back = pickle.loads(data)
     except Exception:  # the child died (e.g. out of memory): do its share here
-        return fwd, mirrored.sweep()
+        return fwd, mirrored.sweep(Work(budget / 2, budget))
+    if isinstance(back, EngineLimit):
+        raise back
+    return fwd, back
 
 
 def analyze(problem: Problem, budget: float | None = None) -> Beliefs:
@@ -1270,18 +1326,20 @@ def _about(n: float) -> str:
     return f"{n:,.0f}" if n < 1e6 else f"{n / 1e6:,.0f} million" if n < 1e12 else f"{n:.1e}"
 
 
-def check_budget(forward: _Plan, mirrored: _Plan | None, budget: float | None = None) -> None:
-    """Raises EngineLimit when the estimated states of both sweeps (or the forward one alone)
-    pass ``budget`` (None: BUDGET; ``math.inf``: no limit, and nothing to estimate)."""
+def check_budget(forward: _Plan, mirrored: _Plan | None, budget: float | None = None) -> float:
+    """The budget in force (``budget``; None: BUDGET; ``math.inf``: no limit, and nothing to
+    estimate); raises EngineLimit at once when the estimated states of both sweeps (or the
+    forward one alone) pass it."""
     limit = BUDGET if budget is None else budget
     if limit == inf:
-        return
+        return limit
     n = estimated_states(forward, limit)
     if n <= limit and mirrored is not None:
         n += estimated_states(mirrored, limit - n)
     if n > limit:
         raise EngineLimit(f"too large: about {_about(n)} states (budget {_about(limit)}); no legal deal comes "
                           "near this; a larger budget may take minutes and GBs")
+    return limit
 
 
 def worlds_excluding(problem: Problem, variants: Sequence[Variant], budget: float | None = None) -> list[int]:
@@ -1291,8 +1349,8 @@ def worlds_excluding(problem: Problem, variants: Sequence[Variant], budget: floa
     try:
         prep = _Prepared(problem, variants)
         forward = _Plan(prep, False)
-        check_budget(forward, None, budget)
-        total = sum(forward.sweep()[prep.n_layers].values())
+        limit = check_budget(forward, None, budget)
+        total = sum(forward.sweep(Work(limit, limit))[prep.n_layers].values())
     except _Zero:
         return [0] * (len(variants) + 1)
     width = prep.width
@@ -1331,8 +1389,7 @@ class Swept:
         try:
             prep = self.prep = _Prepared(problem, variants)
             forward, mirrored = self.forward, _ = _Plan(prep, False), _Plan(prep, True)
-            check_budget(forward, mirrored, budget)
-            self.fwd, self.bwd = _sweep_both(forward, mirrored)
+            self.fwd, self.bwd = _sweep_both(forward, mirrored, check_budget(forward, mirrored, budget))
         except _Zero:
             raise Inconsistent from None
         self.components = len(prep.exclusions) + 1
