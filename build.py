@@ -332,13 +332,19 @@ def make_server(directory: Path = DIST, port: int = 0) -> SiteHTTPServer:
     return SiteHTTPServer(("127.0.0.1", port), handler)
 
 
+def site_url(server: SiteHTTPServer) -> str:
+    """The address bound, not "localhost": a browser may resolve that to ::1, where another
+    server on the same port would answer instead."""
+    host, port = server.server_address[:2]
+    return f"http://{host}:{port}/"
+
+
 def serve(port: int) -> None:
     try:
         server = make_server(DIST, port)
     except OSError as exc:
         raise BuildError(f"cannot serve on localhost:{port}: {exc.strerror or exc}") from exc
-    print(f"Serving bombbuster at http://localhost:{server.server_address[1]}/  (Ctrl+C stops)",
-          flush=True)
+    print(f"Serving bombbuster at {site_url(server)}  (Ctrl+C stops; --port N for another port)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

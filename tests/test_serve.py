@@ -22,8 +22,13 @@ def server(tmp_path):
     httpd.server_close()
 
 
+def test_the_printed_url_is_the_address_bound(server):
+    # "localhost" may resolve to ::1, where another server on the port would answer
+    assert build.site_url(server) == f"http://127.0.0.1:{server.server_address[1]}/"
+
+
 def test_it_serves_the_site_with_the_types_pyodide_needs(server):
-    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    url = build.site_url(server)
     with urllib.request.urlopen(url + "core.wasm") as response:
         assert response.headers["Content-Type"] == "application/wasm"
         assert response.headers["Cache-Control"] == "no-cache"
