@@ -11,9 +11,10 @@ import { gameState } from "./gamestate.js";
 import { colourOf, describeEvent, label, possibleKeys, publicView, valueLabel } from "./model.js";
 import { addressIndex, replay, specialName, tileAt } from "./layout.js";
 import {
-  ACTIONS, DEPENDENT_FIELDS, EVENT_NAMES, EXPLODED, actionById, actionOfEvent, draftFromEvent, eventFromDraft, optionColour, optionSpan, optionText,
-  relevantActions, seenFromDraft, stepsFor,
+  ACTIONS, DEPENDENT_FIELDS, EVENT_NAMES, EXPLODED, actionById, actionOfEvent, actionOffered, draftFromEvent, eventFromDraft, optionColour,
+  optionSpan, optionText, relevantActions, seenFromDraft, stepsFor, usesEquipment,
 } from "./recorder.js";
+import { CHARACTER_NAMES, DEFAULT_CHARACTER, boardListed, cardName, characterOf } from "./equipment.js";
 import { CancelledError } from "./engine.js";
 import { SuggestionsPanel } from "./suggestions.js";
 
@@ -190,6 +191,27 @@ export class GameScreen {
   }
 
   /**
+   * The board as the core last reported it (analyze's `equipment`). An
+   * inconsistent answer has none: the recorder keeps the last one meanwhile,
+   * as it does while the next analysis is on its way.
+   */
+  keepBoard(result) {
+    if (result && result.equipment) this.board = result.equipment;
+  }
+
+  /**
+   * What the recorder may offer from the board (recorder.js actionOffered,
+   * equipment.js providers), or null when the table does not list its board
+   * (old games: everything is offered, as before). An edit offers every card
+   * on the board: the page knows the board after the last event, not before
+   * the edited one, and the core refuses a card that was not usable then.
+   */
+  equipmentOffer() {
+    if (!boardListed(this.table)) return null;
+    return { table: this.table, board: this.board || null, anyState: Boolean(this.draft && this.draft.editIndex !== undefined) };
+  }
+
+  /**
    * Undo/redo history over every change of the table (records, edits,
    * deletes): game.past and game.future hold whole earlier/later tables with
    * the change's name. Games saved by older pages keep their redo list.
@@ -232,6 +254,7 @@ export class GameScreen {
 
   setAnalysis(result) {
     this.analysis = result;
+    this.keepBoard(result);
     this.slotIndex = new Map((result.slots || []).map((s) => [slotId(s.player, s.stand, s.slot), s]));
   }
 
@@ -288,6 +311,7 @@ export class GameScreen {
       return this.refuse(`Impossible${what}.`, pageMessage(result.error));
     }
     this.remember(candidate, result);
+    this.keepBoard(result);
     const before = this.table;
     this.game.past = [...(this.game.past || []), { table: before, label }].slice(-HISTORY_SIZE);
     this.game.future = [];
@@ -426,7 +450,8 @@ export class GameScreen {
     if (draft.target && draft.target.player === p) delete draft.target;
     if (draft.targets && draft.targets.some((t) => t.player === p)) delete draft.targets;
     for (const field of ["actor_slot", "slots", "chosenSlots"]) delete draft[field];
-    for (const field of Object.keys(draft)) if (/^reveal\d+$/.test(field)) delete draft[field];
+    // Own wires, and a character's card: both were the old actor's.
+    for (const field of Object.keys(draft)) if (/^reveal\d+$/.test(field) || /^card_/.test(field)) delete draft[field];
     if (draft.type === "reveal_red") draft.redSlots = this.uncutSlotsOf(p);
   }
 
@@ -457,7 +482,7 @@ export class GameScreen {
     // Start from the old choice where a step collects several (wires, answers, values).
     if (step && step.kind === "slots" && Array.isArray(old)) draft.chosenSlots = old.map((t) => ({ ...t }));
     if (step && step.kind === "answers" && Array.isArray(old)) draft.picks = old.map((row) => [...row]);
-    if (step && step.kind === "multivalue" && Array.isArray(old)) draft.picks = [...old];
+    if (step && (step.kind === "multivalue" || step.kind === "multichoice") && Array.isArray(old)) draft.picks = [...old];
     draft.changing = field;
     this.refusal = null;
     this.render();
@@ -466,6 +491,7 @@ export class GameScreen {
   /** Save the edited event: replaces it in the log if the engine finds the table possible. */
   saveEdit() {
     const draft = this.draft;
+    this.fillAutomatic();
     this.record(eventFromDraft(draft), seenFromDraft(draft, this.table, draft.editIndex));
   }
 
@@ -505,6 +531,7 @@ export class GameScreen {
         return optionText(value, step.nullText || (step.field === "token" ? "No token" : "Not noted"));
       case "choice": {
         if (step.field === "success" && value === false && draft.stabilizer) return "Failed with the Stabilizer";
+        if (step.text) return step.text(value === undefined ? step.auto : value);
         const choice = step.choices.find(([, v]) => JSON.stringify(v) === JSON.stringify(value));
         return choice ? choice[0] : String(value);
       }
@@ -519,6 +546,8 @@ export class GameScreen {
       }
       case "multivalue":
         return value.map((v) => optionText(v)).join(", ");
+      case "multichoice":
+        return (value || []).map((v) => (step.choices.find(([, c]) => c === v) || [String(v)])[0]).join(", ");
       default:
         return JSON.stringify(value);
     }
@@ -528,8 +557,13 @@ export class GameScreen {
     return stepsFor(this.draft, this);
   }
 
+  /** The first step still to ask; a step with a single way to answer (`auto`) is filled at the end, not asked. */
   currentStep() {
-    return this.steps().find((step) => this.draft[step.field] === undefined);
+    return this.steps().find((step) => this.draft[step.field] === undefined && step.auto === undefined);
+  }
+
+  fillAutomatic() {
+    for (const step of this.steps()) if (step.auto !== undefined && this.draft[step.field] === undefined) this.draft[step.field] = step.auto;
   }
 
   fill(field, value) {
@@ -548,7 +582,7 @@ export class GameScreen {
       if (!changed.includes(field)) changed.push(field);
       delete this.draft.changing;
     }
-    if (step && (step.kind === "slots" || step.kind === "answers" || step.kind === "multivalue")) {
+    if (step && (step.kind === "slots" || step.kind === "answers" || step.kind === "multivalue" || step.kind === "multichoice")) {
       delete this.draft.chosenSlots;
       delete this.draft.picks;
     }
@@ -562,6 +596,7 @@ export class GameScreen {
       this.editBackup = null;
       this.render(); // back to the edit form: Save records the change
     } else if (!this.currentStep()) {
+      this.fillAutomatic();
       const index = this.layoutIndex();
       this.record(eventFromDraft(this.draft), seenFromDraft(this.draft, this.table, index));
     } else {
@@ -599,7 +634,10 @@ export class GameScreen {
       delete draft.xy;
       delete draft.xyToggled;
     } else {
-      const filled = this.steps().filter((step) => draft[step.field] !== undefined);
+      const steps = this.steps();
+      // Fields filled without a tap are filled again at the end: Back steps over them.
+      for (const step of steps) if (step.auto !== undefined) delete draft[step.field];
+      const filled = steps.filter((step) => draft[step.field] !== undefined && step.auto === undefined);
       if (!filled.length) {
         this.draft = null;
       } else {
@@ -694,11 +732,14 @@ export class GameScreen {
         h("b", { id: "turn", dataset: { player: state.turn === null ? "" : String(state.turn) } }, state.turn === null ? "nobody" : this.playerName(state.turn)),
         h("span.state-note", {}, `${state.wiresLeft} of ${state.wiresTotal} wires left`)));
     }
+    const listed = boardListed(this.table);
     parts.push(h("div.state-row", {},
       h("span.state-label", {}, "Validated"),
       h("span", { id: "validated", dataset: { values: JSON.stringify(state.validated) } }, state.validated.length ? state.validated.join(" · ") : "none yet"),
-      h("span.state-label", {}, "Equipment unlocked"),
-      h("span", { id: "unlocked", dataset: { values: JSON.stringify(state.unlocked) } }, state.unlocked.length ? state.unlocked.join(" · ") : "none yet")));
+      // A table that lists its board shows the core's board below; an old one the values that unlock a card.
+      listed ? null : h("span.state-label", {}, "Equipment unlocked"),
+      listed ? null : h("span", { id: "unlocked", dataset: { values: JSON.stringify(state.unlocked) } }, state.unlocked.length ? state.unlocked.join(" · ") : "none yet")));
+    if (listed) parts.push(this.boardStrip());
     const headline = state.won ? "Mission won! Every wire is cut."
       : state.lostBy === "explosion" ? `The bomb exploded at event ${state.exploded + 1}: the mission is lost.`
         : "The detonator reached the skull: the mission is lost.";
@@ -708,6 +749,33 @@ export class GameScreen {
       state.lostBy === "explosion" ? h("p", {}, describeEvent(this.table.events[state.exploded], this.table)) : null,
       this.summary(state)) : null;
     return h("section.game-state", { "aria-label": "game state", dataset: { over: state.over ? (state.won ? "won" : "lost") : "" } }, banner, ...parts);
+  }
+
+  /**
+   * The board strip: each card locked / ready / used and each player's
+   * character, as the core's last analysis gave them (until one lands, the
+   * cards listed, state unknown).
+   */
+  boardStrip() {
+    const board = this.board;
+    const cards = board ? board.cards : this.table.equipment.map((entry) => ({ card: entry.card, name: cardName(entry.card), state: "unknown" }));
+    const STATE_WORDS = { locked: "locked", unlocked: "ready", used: "used", unknown: "…" };
+    const characters = this.table.players.map((player, p) => ({
+      player, character: characterOf(this.table, p), used: Boolean(board && board.characters[p] && board.characters[p].used),
+    }));
+    const allDouble = characters.every((c) => c.character === DEFAULT_CHARACTER);
+    return h("div.board-strip", { id: "board", role: "group", "aria-label": "equipment on the board" },
+      h("div.state-row", {}, h("span.state-label", {}, "Equipment"),
+        cards.length ? h("ul.board-cards", {}, cards.map((c) => h(`li.board-card.${c.state}`, {
+          dataset: { card: c.card, state: c.state }, "aria-label": `card ${c.card} ${c.name}: ${STATE_WORDS[c.state]}`,
+        }, h("b", {}, c.card), h("span.card-name", {}, c.name), h("span.card-state", {}, STATE_WORDS[c.state]))))
+          : h("span", {}, "none on the board")),
+      h("div.state-row", {}, h("span.state-label", {}, allDouble ? "Double Detectors" : "Characters"),
+        h("ul.board-cards.characters", {}, characters.map((c, p) => h(`li.board-card.${c.used ? "used" : "unlocked"}`, {
+          dataset: { player: String(p), character: c.character, state: c.used ? "used" : "unlocked" },
+          "aria-label": `${c.player.name}'s ${CHARACTER_NAMES[c.character]}: ${c.used ? "used" : "ready"}`,
+        }, h("span.card-name", {}, allDouble ? c.player.name : `${c.player.name}: ${CHARACTER_NAMES[c.character]}`),
+        c.used ? h("span.card-state", {}, "used") : null)))));
   }
 
   /** The end-of-game summary: turns, failures, and each player's turns. */
@@ -916,8 +984,14 @@ export class GameScreen {
       title: action.id === "reveal_red" && !redPossible ? "Nobody's wires can all be red yet" : null,
     }, action.name);
     const base = ACTIONS.filter((action) => action.base);
-    const first = relevant.map(actionById);
-    const rest = ACTIONS.filter((action) => !action.base && !relevant.includes(action.id));
+    // A followed board offers only what can be used now, and each card as soon as it unlocks.
+    const offer = this.equipmentOffer();
+    const offered = (action) => actionOffered(action, offer);
+    if (offer) {
+      for (const action of ACTIONS) if (usesEquipment(action) && offered(action) && !relevant.includes(action.id)) relevant.push(action.id);
+    }
+    const first = relevant.map(actionById).filter(offered);
+    const rest = ACTIONS.filter((action) => !action.base && !relevant.includes(action.id) && offered(action));
     return h("div.action-groups", {},
       h("div.record-buttons", {}, base.map((action) => button(action, "primary"))),
       first.length ? h("div.mission-actions", { "aria-label": "this game's equipment and actions" },
@@ -1026,6 +1100,22 @@ export class GameScreen {
         h("div.options", {}, h("button.option.good", {
           dataset: { action: "done" }, disabled: !ready, onclick: () => this.fill(step.field, picks.map((row) => [...row])),
         }, "Done")));
+    } else if (step && step.kind === "multichoice") {
+      const picks = draft.picks || (draft.picks = []);
+      const ready = picks.length >= (step.min ?? 1) && picks.length <= (step.max ?? Infinity);
+      options = h("div", {},
+        h("div.options", {}, step.choices.map(([text, value]) => h("button.option", {
+          dataset: { value: JSON.stringify(value) }, "aria-pressed": String(picks.includes(value)),
+          onclick: () => {
+            const at = picks.indexOf(value);
+            if (at >= 0) picks.splice(at, 1);
+            else picks.push(value);
+            this.render();
+          },
+        }, text))),
+        h("div.options", {}, h("button.option.good", {
+          dataset: { action: "done" }, disabled: !ready, onclick: () => this.fill(step.field, [...picks]),
+        }, `Done (${picks.length} chosen)`)));
     } else if (step && step.kind === "multivalue") {
       const picks = draft.picks || (draft.picks = []);
       options = h("div", {},

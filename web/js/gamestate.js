@@ -31,6 +31,7 @@
 //   gives (S5's "1 life for all four" is an implementation, not the card): the
 //   standard start is kept, and the help's About text says so.
 import { replay } from "./layout.js";
+import { cardId } from "./equipment.js";
 
 /** Events that are a player's turn action (the turn passes to the next player after them). */
 const TURN_EVENTS = new Set(["dual_cut", "solo_cut", "reveal_red", "detector", "fast_pass", "multi_cut", "tripwire"]);
@@ -76,7 +77,7 @@ export function dialStep(event) {
   if (event.exploded) return 0; // the game ends at once: no dial move
   if (event.type === "dual_cut" || event.type === "detector") return !event.success && !event.stabilizer ? 1 : 0;
   if (event.type === "tripwire") return event.success ? -1 : 1;
-  if (event.type === "equipment" && event.card === "rewinder") return -1;
+  if (event.type === "equipment" && cardId(event.card) === "6") return -1; // the Rewinder
   return 0;
 }
 
@@ -99,7 +100,7 @@ export function gameState(table, upto = (table.events || []).length) {
   const perPlayer = table.players.map(() => ({ successes: 0, failures: 0, turns: 0 }));
   events.forEach((event) => {
     failures = Math.max(-room, failures + dialStep(event));
-    if (event.type === "equipment" && event.card === "coffee_mug" && typeof event.next === "number") nextPlayer = event.next;
+    if (event.type === "equipment" && cardId(event.card) === "11" && typeof event.next === "number") nextPlayer = event.next; // the Coffee Mug
     if (dialStep(event) > 0 && perPlayer[event.actor]) perPlayer[event.actor].failures += 1;
     for (const value of cutValues(event)) cut[value] = (cut[value] || 0) + 1;
     if (TURN_EVENTS.has(event.type) && typeof event.actor === "number") {

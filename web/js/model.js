@@ -1,6 +1,7 @@
 // Table-file (format 1) helpers for the page: building a table from the setup
 // form, the rules' setup facts (stands per player, even deal), value labels and
 // colours, and plain-language descriptions of events. No DOM, no engine calls.
+import { cardId, cardName } from "./equipment.js";
 
 /** Stands per player by the rules: 2 players → 2 each; 3 → captain 2; 4–5 → 1. */
 export function standsPerPlayer(playerCount) {
@@ -96,13 +97,17 @@ export function tokenLabel(token) {
 
 const valuesText = (event) => (event.values ? event.values.map(valueLabel).join(" or ") : valueLabel(event.value));
 
-const EQUIPMENT_NAMES = {
-  rewinder: "Rewinder", emergency_batteries: "Emergency Batteries", coffee_mug: "Coffee Mug",
-  false_bottom: "False Bottom", emergency_drop: "Emergency Drop",
-};
 
-/** One line of plain language for the event log. */
+/** One line of plain language for the event log, with the equipment it spent. */
 export function describeEvent(event, table) {
+  const text = describeAction(event, table);
+  if (event.card === undefined || event.type === "equipment") return text;
+  const spent = (Array.isArray(event.card) ? event.card : [event.card])
+    .map((card) => (card === "character" ? "a character" : card === "mission" ? "the mission's" : `card ${card}`));
+  return `${text} [${spent.join(" + ")}]`;
+}
+
+function describeAction(event, table) {
   const who = (p) => (table.players[p] ? table.players[p].name : `player ${p + 1}`);
   const own = (actor, slot) => slotName(table, { player: actor, ...slot });
   switch (event.type) {
@@ -164,10 +169,14 @@ export function describeEvent(event, table) {
     case "tripwire":
       return `${who(event.actor)} calls the tripwire at ${slotName(table, event.target)}: ${event.success ? "cut" : event.exploded ? "red wire, the bomb exploded" : `no, token ${valueLabel(event.token)}`}`;
     case "equipment": {
-      const name = EQUIPMENT_NAMES[event.card] || event.card;
-      const by = typeof event.actor === "number" ? `${who(event.actor)} uses the ${name}` : `${name} used`;
-      if (event.card === "rewinder") return `${by}: the dial moves back one space`;
-      if (event.card === "coffee_mug") return `${by}: ${who(event.next)} plays next`;
+      const card = cardId(event.card);
+      const by = typeof event.actor === "number" ? `${who(event.actor)} uses the ${cardName(card)}` : `${cardName(card)} used`;
+      if (card === "6") return `${by}: the dial moves back one space`;
+      if (card === "11") return `${by}: ${who(event.next)} plays next`;
+      if (card === "7" && Array.isArray(event.characters)) {
+        return `${by}: the character${event.characters.length > 1 ? "s" : ""} of ${event.characters.map(who).join(" and ")} can be used again`;
+      }
+      if (card === "Y" && Array.isArray(event.added)) return `${by}: cards ${event.added.map((c) => `${c} (${cardName(c)})`).join(" and ")} join the board`;
       return by;
     }
     default:

@@ -12,6 +12,7 @@
 // their flipped wire (M38/M56), whether it was the value too.
 import { colourOf, label, valueLabel } from "./model.js";
 import { tileAt } from "./layout.js";
+import { CARD_NAMES, CHARACTER_NAMES, NEEDS, cardId, cardName, cardPlayable, characterOf, providers } from "./equipment.js";
 
 /**
  * Every recordable action: id (data-action of its button), the event type it
@@ -24,30 +25,31 @@ export const ACTIONS = [
   { id: "info_token", name: "Info token", type: "info_token", base: true },
   { id: "reveal_red", name: "Reveal red", type: "reveal_red", base: true },
   { id: "double_detector", name: "Double Detector", type: "detector", preset: { kind: "double" }, tags: ["double_detector_every_turn"] },
-  { id: "triple_detector", name: "Triple Detector", type: "detector", preset: { kind: "triple" }, tags: ["new_characters"] },
-  { id: "super_detector", name: "Super Detector", type: "detector", preset: { kind: "super" }, tags: [] },
-  { id: "xy_ray", name: "X or Y ray", type: "dual_cut", preset: { xy: true }, tags: ["new_characters"] },
-  { id: "stabilizer", name: "Stabilizer", type: "dual_cut", preset: { stabilizer: true }, tags: ["stabilizer"] },
-  { id: "radar", name: "General Radar", type: "radar", tags: ["radar_each_turn", "new_characters"] },
-  { id: "label_equal", name: "Label =", type: "label", preset: { kind: "equal" }, tags: [] },
-  { id: "label_different", name: "Label ≠", type: "label", preset: { kind: "different" }, tags: [] },
-  { id: "single_wire_label", name: "Single Wire Label", type: "info_token", preset: { value: { count: 1 } }, tags: ["double_numbered_equipment"] },
-  { id: "fast_pass", name: "Fast Pass", type: "fast_pass", tags: ["double_numbered_equipment"] },
-  { id: "disintegrator", name: "Disintegrator", type: "disintegrator", tags: ["double_numbered_equipment"] },
-  { id: "grappling_hook", name: "Grappling Hook", type: "move", tags: ["double_numbered_equipment"] },
-  { id: "walkie_talkies", name: "Walkie-Talkies", type: "swap", tags: ["new_characters"] },
+  { id: "triple_detector", name: CARD_NAMES[3], type: "detector", preset: { kind: "triple" }, tags: ["new_characters"] },
+  { id: "super_detector", name: CARD_NAMES[5], type: "detector", preset: { kind: "super" }, tags: [] },
+  { id: "xy_ray", name: CARD_NAMES[10], type: "dual_cut", preset: { xy: true }, tags: ["new_characters"] },
+  { id: "stabilizer", name: CARD_NAMES[9], type: "dual_cut", preset: { stabilizer: true }, tags: ["stabilizer"] },
+  { id: "radar", name: CARD_NAMES[8], type: "radar", need: "radar", tags: ["radar_each_turn", "new_characters"] },
+  { id: "label_equal", name: CARD_NAMES[12], type: "label", preset: { kind: "equal" }, need: "label_equal", tags: [] },
+  { id: "label_different", name: CARD_NAMES[1], type: "label", preset: { kind: "different" }, need: "label_different", tags: [] },
+  { id: "post_it", name: CARD_NAMES[4], type: "info_token", need: "post_it", tags: [] },
+  { id: "single_wire_label", name: CARD_NAMES["2.2"], type: "info_token", preset: { value: { count: 1 } }, need: "single_wire_label", tags: ["double_numbered_equipment"] },
+  { id: "fast_pass", name: CARD_NAMES["9.9"], type: "fast_pass", need: "fast_pass", tags: ["double_numbered_equipment"] },
+  { id: "disintegrator", name: CARD_NAMES["10.10"], type: "disintegrator", need: "disintegrator", tags: ["double_numbered_equipment"] },
+  { id: "grappling_hook", name: CARD_NAMES["11.11"], type: "move", need: "grappling_hook", tags: ["double_numbered_equipment"] },
+  { id: "walkie_talkies", name: CARD_NAMES[2], type: "swap", need: "walkie_talkies", tags: ["new_characters"] },
   { id: "nano", name: "Nano gives a wire", type: "move", preset: { from: "nano" }, tags: ["nano"] },
   { id: "false_token", name: "False token", type: "info_token", preset: { falseToken: true }, tags: ["false_tokens"] },
   { id: "absent", name: "Absent values", type: "absent", tags: ["absent_tokens", "cannot_play_skips", "random_setup_tokens", "forced_value"] },
   { id: "dealt", name: "Dealt colours", type: "dealt", tags: ["dealt"] },
   { id: "multi_cut", name: "Multi cut", type: "multi_cut", tags: ["multi_cut"] },
   { id: "tripwire", name: "Tripwire", type: "tripwire", tags: ["tripwire"] },
-  // Equipment cards that tell nothing about wires: only the dial (Rewinder) and the turn order (Coffee Mug) read them.
-  { id: "rewinder", name: "Rewinder", type: "equipment", preset: { card: "rewinder" }, tags: [], noPreselect: true },
-  { id: "emergency_batteries", name: "Emergency Batteries", type: "equipment", preset: { card: "emergency_batteries" }, tags: [], noPreselect: true },
-  { id: "coffee_mug", name: "Coffee Mug", type: "equipment", preset: { card: "coffee_mug" }, tags: [], noPreselect: true },
-  { id: "false_bottom", name: "False Bottom", type: "equipment", preset: { card: "false_bottom" }, tags: [], noPreselect: true },
-  { id: "emergency_drop", name: "Emergency Drop", type: "equipment", preset: { card: "emergency_drop" }, tags: [], noPreselect: true },
+  // Equipment cards that tell nothing about wires (the `equipment` event, by printed ID): the dial (Rewinder),
+  // the turn order (Coffee Mug) and the board (Batteries, False Bottom, Drop) read them.
+  ...["6", "7", "11", "Y", "3.3"].map((card) => ({
+    id: { 6: "rewinder", 7: "emergency_batteries", 11: "coffee_mug", Y: "false_bottom", 3.3: "emergency_drop" }[card],
+    name: CARD_NAMES[card], type: "equipment", preset: { card }, tags: [], noPreselect: true,
+  })),
 ];
 const ACTION_BY_ID = new Map(ACTIONS.map((action) => [action.id, action]));
 
@@ -89,16 +91,78 @@ export function actionOfEvent(event) {
     case "label":
       return event.kind === "equal" ? "label_equal" : "label_different";
     case "info_token":
-      return event.false ? "false_token" : "info_token";
+      if (event.false) return "false_token";
+      return event.card === "4" ? "post_it" : event.card === "2.2" ? "single_wire_label" : "info_token";
     case "move":
       return event.from === "nano" ? "nano" : "grappling_hook";
     case "swap":
       return "walkie_talkies";
-    case "equipment":
-      return ACTION_BY_ID.has(event.card) ? event.card : null;
+    case "equipment": {
+      const action = ACTIONS.find((a) => a.type === "equipment" && a.preset.card === cardId(event.card));
+      return action ? action.id : null;
+    }
     default:
       return ACTION_BY_ID.has(event.type) ? event.type : null;
   }
+}
+
+/** The uses of equipment a draft records (NEEDS keys, in the order its `card` field lists them). */
+export function needsOf(draft) {
+  const action = ACTION_BY_ID.get(draft.action);
+  const needs = [];
+  if (draft.type === "detector") needs.push(draft.kind);
+  else if (action && action.need) needs.push(action.need);
+  if (draft.xy) needs.push("xy");
+  if (draft.stabilizer) needs.push("stabilizer");
+  return needs;
+}
+
+/**
+ * Whether the board lets this action be recorded now: some card, character or
+ * mission grant provides it. `offer` (the table screen's equipmentOffer) is
+ * null when the table does not list its board: then every action is offered, as before.
+ */
+export function actionOffered(action, offer) {
+  if (!offer) return true;
+  if (action.type === "equipment") return cardPlayable(action.preset.card, offer);
+  const [need] = needsOf({ type: action.type, action: action.id, ...(action.preset || {}) });
+  return !need || providers(need, offer).length > 0;
+}
+
+/** Whether an action spends a card or a character (the `equipment` event's cards included). */
+export function usesEquipment(action) {
+  return action.type === "equipment" || needsOf({ type: action.type, action: action.id, ...(action.preset || {}) }).length > 0;
+}
+
+/** A `card` choice in words: a card, a player's character, or the mission's grant. */
+export function cardChoiceText(choice, table) {
+  if (!choice) return "Not noted";
+  if (choice.card === "character") {
+    const player = table.players[choice.user];
+    return `${player ? player.name : `Player ${choice.user + 1}`}'s character (${CHARACTER_NAMES[characterOf(table, choice.user)]})`;
+  }
+  if (choice.card === "mission") return "The mission's own (every turn)";
+  return `Card ${choice.card}: ${cardName(choice.card)}`;
+}
+
+/**
+ * One step per use of equipment, once the board is followed: which card (or
+ * character, or mission grant) it spent. Only what the board allows now is
+ * offered; a single way is filled in without a tap (`auto`).
+ */
+function cardSteps(draft, screen) {
+  const offer = screen.equipmentOffer ? screen.equipmentOffer() : null;
+  if (!offer) return [];
+  return needsOf(draft).map((key) => {
+    const need = NEEDS[key];
+    const options = providers(key, { ...offer, actor: draft.actor });
+    return {
+      field: `card_${key}`, kind: "choice", text: (choice) => cardChoiceText(choice, screen.table),
+      choices: options.map((choice) => [cardChoiceText(choice, screen.table), choice]),
+      prompt: options.length ? `Which ${need.name} was used?` : `No ${need.name} can be used now (locked or used): Back or Cancel`,
+      auto: options.length === 1 ? options[0] : undefined,
+    };
+  });
 }
 
 export const EVENT_NAMES = Object.fromEntries(ACTIONS.map((action) => [action.id, action.name]));
@@ -136,8 +200,15 @@ export function optionColour(value) {
 
 const PARITY_AND_COUNT = [{ parity: "even" }, { parity: "odd" }, { count: 1 }, { count: 2 }, { count: 3 }];
 
-/** The recorder's steps for a draft event, in order; the first unfilled one is asked. */
+/** The recorder's steps for a draft event, in order; the first unfilled one is asked (an `auto` step never is). */
 export function stepsFor(draft, screen) {
+  return [...actionSteps(draft, screen), ...cardSteps(draft, screen)];
+}
+
+function actionSteps(draft, screen) {
+  const offer = screen.equipmentOffer ? screen.equipmentOffer() : null;
+  // With the board followed, the X or Y ray and the Stabilizer are offered only when something provides them.
+  const can = (need) => !offer || providers(need, { ...offer, actor: draft.actor }).length > 0;
   const layout = screen.layout();
   const tile = (s) => tileAt(layout, s);
   const uncut = (s) => Boolean(tile(s) && !tile(s).cut);
@@ -153,7 +224,7 @@ export function stepsFor(draft, screen) {
       : [...announce, ...PARITY_AND_COUNT];
   const outcome = () => ({
     field: "success", kind: "choice", prompt: "Did the cut succeed?",
-    choices: [["Success", true], ["Failed", false], ...(draft.stabilizerPreset ? [] : [["Failed with the Stabilizer", "stabilizer"]])],
+    choices: [["Success", true], ["Failed", false], ...(draft.stabilizerPreset || !can("stabilizer") ? [] : [["Failed with the Stabilizer", "stabilizer"]])],
     clears: ["stabilizer"],
   });
   const valueSteps = (values, prompt) => (draft.xy
@@ -161,7 +232,7 @@ export function stepsFor(draft, screen) {
       { field: "value1", kind: "value", prompt: "X or Y ray: the first value", values: announce },
       { field: "value2", kind: "value", prompt: "X or Y ray: the second value", values: announce.filter((v) => v !== draft.value1) },
     ]
-    : [{ field: "value", kind: "value", prompt, values, extra: draft.xyPreset ? [] : [["X or Y ray…", "xy"]] }]);
+    : [{ field: "value", kind: "value", prompt, values, extra: draft.xyPreset || !can("xy") ? [] : [["X or Y ray…", "xy"]] }]);
   const yellowKeys = (cutValue) => {
     if (cutValue !== "yellow") return [];
     const printed = [...screen.keys().yellow, null];
@@ -359,9 +430,22 @@ export function stepsFor(draft, screen) {
       return steps;
     }
     case "equipment": {
-      const name = EVENT_NAMES[draft.card] || draft.card;
-      const steps = [{ field: "actor", kind: "player", prompt: `Who uses the ${name}?`, extra: [["Not noted", "no-actor"]], nullText: "Not noted" }];
-      if (draft.card === "coffee_mug") steps.push({ field: "next", kind: "player", prompt: "Coffee Mug: who plays next?" });
+      const card = cardId(draft.card);
+      const steps = [{ field: "actor", kind: "player", prompt: `Who uses the ${cardName(card)}?`, extra: [["Not noted", "no-actor"]], nullText: "Not noted" }];
+      if (card === "11") steps.push({ field: "next", kind: "player", prompt: "Coffee Mug: who plays next?" });
+      // A followed board must know what changed on it (the core asks for these fields then).
+      if (offer && card === "7") {
+        const used = (p) => offer.anyState || !offer.board || (offer.board.characters[p] && offer.board.characters[p].used);
+        steps.push({ field: "characters", kind: "multichoice", min: 1, max: 2, prompt: "Whose used character comes back? (1 or 2)",
+          choices: screen.table.players.map((player, p) => [`${player.name} (${CHARACTER_NAMES[characterOf(screen.table, p)]})`, p]).filter(([, p]) => used(p)) });
+      }
+      if (offer && card === "Y") {
+        const meta = screen.table.meta && screen.table.meta.equipment;
+        const onBoard = offer.board ? offer.board.cards.map((c) => c.card) : (screen.table.equipment || []).map((e) => e.card);
+        const pool = meta && Array.isArray(meta.pool) ? meta.pool : Object.keys(CARD_NAMES);
+        steps.push({ field: "added", kind: "multichoice", min: 2, max: 2, prompt: "Tap the 2 cards False Bottom adds to the board",
+          choices: pool.filter((c) => !onBoard.includes(c) || (draft.added || []).includes(c)).map((c) => [`${c} ${CARD_NAMES[c]}`, c]) });
+      }
       return steps;
     }
     default:
@@ -467,12 +551,15 @@ export function draftFromEvent(event, table, index) {
       if (!event.success) draft.token = event.exploded ? EXPLODED : event.token;
       break;
     case "equipment":
-      Object.assign(draft, { card: event.card, actor: event.actor === undefined ? null : event.actor });
+      Object.assign(draft, { card: cardId(event.card), actor: event.actor === undefined ? null : event.actor });
       if (event.next !== undefined) draft.next = event.next;
+      if (Array.isArray(event.characters)) draft.characters = [...event.characters];
+      if (Array.isArray(event.added)) draft.added = [...event.added];
       break;
     default:
       break;
   }
+  if (event.card !== undefined && event.type !== "equipment") Object.assign(draft, cardFields(event, draft, table));
   // A wire I received by this move or swap, noted privately: kept by the edit.
   const seen = table.me && (table.me.seen || []).find((entry) => entry.after === index);
   if ((event.type === "move" || event.type === "swap") && table.me) {
@@ -482,6 +569,24 @@ export function draftFromEvent(event, table, index) {
   }
   draft.editIndex = index;
   return draft;
+}
+
+/** An event's `card` entries as the draft's card_<need> fields: each entry goes to the need it provides. */
+function cardFields(event, draft, table) {
+  const user = typeof event.actor === "number" ? event.actor : undefined;
+  const provides = (key, entry) => {
+    const need = NEEDS[key];
+    if (entry === "mission") return Boolean(need.missionTag);
+    if (entry === "character") return user !== undefined && characterOf(table, user) === need.character;
+    return need.card === entry;
+  };
+  const fields = {};
+  const needs = needsOf(draft);
+  for (const entry of Array.isArray(event.card) ? event.card : [event.card]) {
+    const key = needs.find((k) => !fields[`card_${k}`] && provides(k, entry));
+    if (key) fields[`card_${key}`] = entry === "character" ? { card: entry, user } : { card: entry };
+  }
+  return fields;
 }
 
 /**
@@ -505,8 +610,22 @@ export const DEPENDENT_FIELDS = {
   slots: Array.from({ length: 12 }, (_, i) => `token${i}`),
 };
 
-/** The format-1 event a finished draft records. */
+/**
+ * The format-1 event a finished draft records, with the `card` it spent (an
+ * ID, "character" or "mission"; a list for two uses). A character's user is
+ * the event's `actor`; events without one of their own name it in `actor`.
+ */
 export function eventFromDraft(draft) {
+  const event = plainEvent(draft);
+  const spent = event.type === "equipment" ? [] : needsOf(draft).map((key) => draft[`card_${key}`]).filter(Boolean);
+  if (!spent.length) return event;
+  event.card = spent.length === 1 ? spent[0].card : spent.map((choice) => choice.card);
+  const character = spent.find((choice) => choice.card === "character");
+  if (character && event.actor === undefined) event.actor = character.user;
+  return event;
+}
+
+function plainEvent(draft) {
   const place = (slot) => ({ stand: slot.stand, slot: slot.slot });
   const full = (slot) => ({ player: slot.player, stand: slot.stand, slot: slot.slot });
   const valueOf = (event) => {
@@ -604,9 +723,11 @@ export function eventFromDraft(draft) {
       return event;
     }
     case "equipment": {
-      const event = { type: "equipment", card: draft.card };
+      const event = { type: "equipment", card: cardId(draft.card) };
       if (typeof draft.actor === "number") event.actor = draft.actor;
-      if (draft.card === "coffee_mug") event.next = draft.next;
+      if (event.card === "11") event.next = draft.next;
+      if (Array.isArray(draft.characters)) event.characters = [...draft.characters];
+      if (Array.isArray(draft.added)) event.added = [...draft.added];
       return event;
     }
     default:

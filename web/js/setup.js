@@ -5,8 +5,13 @@
 // yellow/red values in play or in a k-of-m pool), stands with their sizes and
 // special slots (X slot, flipped wires; computed, editable), who "me" is and
 // my wires (tapped in, shown sorted; an X wire at its place, my own flipped
-// wires unknown) and the teammates' flipped wires I see (me.seen).
+// wires unknown) and the teammates' flipped wires I see (me.seen). A mission
+// with equipment asks which cards were drawn for the board (tapped, or drawn
+// at random by the page; meta.equipment gives how many and from which pool)
+// and, from M31, each player's character: the table then lists its board and
+// the game follows it (docs/table-format.md, "Equipment on the board").
 import { h, toast } from "./ui.js";
+import { CARD_NAMES, CHARACTER_NAMES, DEFAULT_CHARACTER, drawCards } from "./equipment.js";
 import { colourOf, dealSizes, label, possibleKeys, range, standsPerPlayer, wireCount } from "./model.js";
 import { specialSlots } from "./layout.js";
 
@@ -63,7 +68,28 @@ function defaultSetup() {
     preset: null,
     presetKey: null,
     presetLoading: false, // a request for presetKey's table is in flight
+    equipment: [], // the card IDs drawn for the board
+    skipEquipment: false, // "Don't follow the equipment": the table lists no board, as before
+    characters: {}, // player → character (E1–E4 from M31); absent: the Double Detector
   };
+}
+
+/** The mission's equipment for this player count (meta.equipment of its preset), or null. */
+function equipmentPool(setup) {
+  const meta = setup.mission && setup.preset && setup.preset.meta;
+  return meta && meta.equipment && meta.equipment.count > 0 ? meta.equipment : null;
+}
+
+/** Whether the board is settled: the drawn cards all tapped, or not followed. */
+function equipmentComplete(setup) {
+  const pool = equipmentPool(setup);
+  return !pool || setup.skipEquipment || setup.equipment.length === pool.count;
+}
+
+function resetEquipment(setup) {
+  setup.equipment = [];
+  setup.skipEquipment = false;
+  setup.characters = {};
 }
 
 function missionEntry(setup) {
@@ -234,6 +260,7 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
           setup.presetLoading = false;
           setup.drawn = { yellow: [], red: [] };
           setup.number = null;
+          resetEquipment(setup);
           resetSizes();
           const chosen = missionEntry(setup);
           if (chosen && !chosen.players.includes(setup.playerCount)) setup.playerCount = chosen.players[chosen.players.length - 1];
@@ -258,6 +285,7 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
           setup.playerCount = n;
           setup.me = setup.me === null ? null : Math.min(setup.me, n - 1);
           setup.drawn = { yellow: [], red: [] };
+          resetEquipment(setup);
           resetSizes();
           loadPreset();
         }, "player count")),
@@ -348,6 +376,55 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
       h("h3", {}, "Yellow"), colourChips("yellow"), poolControl("yellow"),
       h("h3", {}, "Red"), colourChips("red"), poolControl("red"),
       h("p.hint", {}, "Tap a value: once = in play, twice = maybe (a k-of-m pool), three times = not used."));
+  };
+
+  /** The cards drawn for the board (tapped, or drawn by the page) and, from M31, each player's character. */
+  const equipmentSection = () => {
+    const pool = equipmentPool(setup);
+    if (!pool) return null;
+    const picked = setup.equipment;
+    const characters = setup.skipEquipment ? [] : pool.characters || [];
+    const characterRow = (p) => {
+      if (p === 0) return h("div.row", {}, h("span.label", {}, playerName(setup, 0)), h("span", {}, `${CHARACTER_NAMES[DEFAULT_CHARACTER]} (the Captain keeps it)`));
+      const mine = setup.characters[p] || DEFAULT_CHARACTER;
+      // One card of each E1–E4 in the box: a character another player took is not offered.
+      const taken = Object.entries(setup.characters).filter(([q, c]) => Number(q) !== p && c !== DEFAULT_CHARACTER).map(([, c]) => c);
+      return h("label.row", {}, h("span.label", {}, playerName(setup, p)),
+        h("select.special", {
+          dataset: { character: String(p) }, "aria-label": `character of ${playerName(setup, p)}`,
+          onchange: (event) => { setup.characters[p] = event.target.value; rerender(); },
+        }, characters.map((c) => h("option", { value: c, selected: c === mine, disabled: taken.includes(c) }, CHARACTER_NAMES[c] || c))));
+    };
+    return h("section.card.equipment-setup", {},
+      h("h2", {}, "Equipment"),
+      h("h3", {}, `Tap the ${pool.count} cards drawn for the board (${picked.length}/${pool.count})`),
+      h("div.chips", { role: "group", "aria-label": "equipment drawn" }, pool.pool.map((card) => {
+        const on = picked.includes(card);
+        return h("button.chip.card-chip", {
+          dataset: { card }, "aria-pressed": String(on), disabled: setup.skipEquipment,
+          onclick: () => {
+            if (on) picked.splice(picked.indexOf(card), 1);
+            else if (picked.length < pool.count) picked.push(card);
+            else return toast(`Already ${pool.count} cards: tap one to remove it first.`);
+            rerender();
+          },
+        }, h("b", {}, card), ` ${CARD_NAMES[card] || ""}`);
+      })),
+      h("div.options", {},
+        h("button.secondary", {
+          dataset: { action: "draw-equipment" }, disabled: setup.skipEquipment,
+          onclick: () => { setup.equipment = drawCards(pool.pool, pool.count); rerender(); },
+        }, "Draw them for us"),
+        h("button.secondary", {
+          dataset: { action: "skip-equipment" }, "aria-pressed": String(setup.skipEquipment),
+          onclick: () => { setup.skipEquipment = !setup.skipEquipment; rerender(); },
+        }, setup.skipEquipment ? "Follow the equipment" : "Don't follow the equipment")),
+      setup.skipEquipment ? h("p.hint", {}, "The page will not follow the board: every equipment action stays on offer.") : null,
+      characters.length > 1 ? h("div.characters", {},
+        h("h3", {}, "Characters"),
+        pool.note ? h("p.hint", {}, pool.note) : null,
+        range(0, setup.playerCount - 1).map(characterRow)) : null,
+      equipmentComplete(setup) ? null : h("p.hint.warn", {}, `Tap the ${pool.count} cards drawn, or "Draw them for us".`));
   };
 
   const standsSection = () => {
@@ -481,6 +558,14 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
     if (!table.wires.uncertain || !table.wires.uncertain.length) delete table.wires.uncertain;
     const nano = nanoOf(setup);
     if (nano) table.nano = nano;
+    if (equipmentPool(setup) && !setup.skipEquipment) {
+      // In the pool's order (as printed), whatever order they were tapped in.
+      table.equipment = equipmentPool(setup).pool.filter((card) => setup.equipment.includes(card)).map((card) => ({ card }));
+      table.players.forEach((player, p) => {
+        const character = setup.characters[p];
+        if (p > 0 && character && character !== DEFAULT_CHARACTER) player.character = character;
+      });
+    }
     if (setup.mission && setup.preset) {
       table.meta = JSON.parse(JSON.stringify(setup.preset.meta || {}));
       delete table.meta.placeholders;
@@ -502,6 +587,7 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
   const start = async (event) => {
     if (setup.mission && !drawnComplete(setup)) return toast("Choose the values the table drew first.", "error");
     if (setup.mission && (setup.presetLoading || !setup.preset)) return toast("The mission's table is still loading: a moment.", "error");
+    if (!equipmentComplete(setup)) return toast(`Tap the ${equipmentPool(setup).count} equipment cards drawn, or "Draw them for us".`, "error");
     const stands = standsOfSetup(setup);
     const wires = wiresOf(setup);
     const dealt = stands.flat().reduce((a, spec) => a + sizeOf(spec), 0) + nanoOf(setup);
@@ -526,7 +612,7 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
 
   const view = () => h("div.setup", {},
     h("h1.screen-title", {}, "New game"),
-    missionSection(), playersSection(), wiresSection(), standsSection(), meSection(),
+    missionSection(), playersSection(), wiresSection(), equipmentSection(), standsSection(), meSection(),
     h("div.actions", {},
       onCancel ? h("button.secondary", { onclick: onCancel }, "Cancel") : null,
       h("button.primary", { id: "start-game", onclick: start }, "Start game")));
