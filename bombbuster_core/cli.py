@@ -159,7 +159,8 @@ def _suggest_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--mode", choices=MODES, default="exact", help="exact ranking or the entropy suggester")
     p.add_argument("--probabilities", choices=PROBABILITIES, default="exact",
                    help="entropy mode: P(success) of a branch, 'seed' = 1/k or exact")
-    p.add_argument("--top", type=nonnegative, help="list only the first N suggestions")
+    p.add_argument("--top", type=top_count, default=TOP, metavar="N|all",
+                   help=f"list the first N suggestions (default {TOP}; 'all': every one; 'total' counts them)")
     p.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT)
     p.add_argument("--red-cap", type=float, default=Policy.red_cap, help="calls riskier than this rank last")
     p.add_argument("--seed", type=int, default=Policy.seed, help="seed of the tie-break among equal calls")
@@ -183,6 +184,13 @@ def state_budget(raw: str) -> float:
     if not n >= 1 or n == float("inf"):  # also refuses NaN
         raise ValueError(raw)
     return n
+
+
+TOP = 20  # suggestions the CLI prints by default: a 4-player start has hundreds (553 kB of JSON)
+
+
+def top_count(raw: str) -> int | None:
+    return None if raw == "all" else nonnegative(raw)
 
 
 def nonnegative(raw: str) -> int:
@@ -213,7 +221,11 @@ def equipment_kinds(raw: str) -> tuple[str, ...]:
 
 
 def _suggest(table: Any, args: argparse.Namespace) -> dict[str, Any]:
-    from .suggest import Policy, suggest
+    from .suggest import Policy, SuggestError, suggest
+
+    if args.player is None and table.me is None:
+        raise SuggestError("the table is in public view (no 'me'): pass --player P, the player to move (0-"
+                           f"{len(table.players) - 1})")
 
     policy = Policy(red_cap=args.red_cap, seed=args.seed, equipment=args.equipment, per_kind=args.per_kind,
                     equipment_budget=args.budget, failure_token=not args.no_token)

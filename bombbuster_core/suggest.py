@@ -956,6 +956,7 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
     forced.sort(key=lambda c: _rank_key(c, cap))
     equipment.sort(key=lambda c: _rank_key(c, cap))
     ordered = forced + ranked + equipment
+    total = len(ordered)
     if top is not None:
         ordered = ordered[:top]
     for sug in ordered:
@@ -965,4 +966,5 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
     if mode == "entropy":
         result["branch_analyses"] = sg.branch_runs
     result["suggestions"] = [s.json() for s in ordered]
+    result["total"] = total  # before `top`: how many a longer list would show
     return result

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bombbuster_core import bridge, cli
+from bombbuster_core.missions import new_table
 from bombbuster_core.table import TableError, load_table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -148,3 +149,28 @@ def test_bridge_answers_with_ids_results_and_errors() -> None:
     assert "unknown method" in json.loads(bridge.handle('{"id": 1, "method": ["ping"]}'))["error"]["message"]
     assert "error" in json.loads(bridge.handle("not json"))
     assert json.loads(bridge.handle('{"id": 2, "method": "ping"}'))["result"]["version"]
+
+
+
+def suggest_cli(tmp_path, table: dict[str, Any], *extra: str) -> tuple[int, dict[str, Any]]:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(table))
+    proc = subprocess.run([sys.executable, "-m", "bombbuster_core", "suggest", str(path), *extra],
+                          capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT))
+    assert "Traceback" not in proc.stdout + proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def test_suggest_prints_the_top_20_by_default_and_all_on_request(tmp_path) -> None:
+    start = new_table(4, 4)  # a 4-player start: hundreds of calls
+    code, out = suggest_cli(tmp_path, start, "--player", "0")
+    assert code == 0 and len(out["suggestions"]) == cli.TOP < out["total"]
+    code, every = suggest_cli(tmp_path, start, "--player", "0", "--top", "all")
+    assert code == 0 and len(every["suggestions"]) == every["total"] == out["total"]
+    assert every["suggestions"][:cli.TOP] == out["suggestions"]
+    assert len(suggest_cli(tmp_path, start, "--player", "0", "--top", "3")[1]["suggestions"]) == 3
+
+
+def test_suggest_on_a_public_table_says_to_pass_player(tmp_path) -> None:
+    code, out = suggest_cli(tmp_path, BASE)
+    assert code == 2 and out["error"].startswith("the table is in public view (no 'me'): pass --player P")
