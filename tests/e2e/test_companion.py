@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LAPTOP, PHONE, ROOT
-from e2e_helpers import cli_analyze, export_table, open_app, sample_table, screenshot, slot, tap, touch_phone, wait_events
+from conftest import LAPTOP, PHONE
+from e2e_helpers import ROOT, cli_analyze, export_table, open_app, sample_table, screenshot, slot, tap, touch_phone, wait_events
 from test_game_flow import displayed_matches_cli
 
 sys.path.insert(0, str(ROOT))

@@ -190,10 +190,10 @@ def test_rewinder_moves_the_dial_back_and_the_coffee_mug_passes_the_turn(new_con
     assert page.locator(".recorder .who-row .option[aria-pressed='true']").get_attribute("data-player") == "3"
     tap(page, ".recorder [data-action='cancel']")
     exported = export_table(page)
-    assert exported["events"][3:] == [
-        {"type": "equipment", "card": "rewinder", "actor": 2},
-        {"type": "equipment", "card": "rewinder"},
-        {"type": "equipment", "card": "coffee_mug", "actor": 1, "next": 3},
+    assert exported["events"][3:] == [  # cards by printed ID (6 Rewinder, 11 Coffee Mug)
+        {"type": "equipment", "card": "6", "actor": 2},
+        {"type": "equipment", "card": "6"},
+        {"type": "equipment", "card": "11", "actor": 1, "next": 3},
     ]
     assert cli_analyze(exported)["consistent"]
     # Edit the Coffee Mug's next player only: Cy.
@@ -205,7 +205,7 @@ def test_rewinder_moves_the_dial_back_and_the_coffee_mug_passes_the_turn(new_con
     page.wait_for_selector(".recorder:not(.active)")
     wait_events(page, 6)
     assert page.locator("#turn").get_attribute("data-player") == "2"
-    assert export_table(page)["events"][5] == {"type": "equipment", "card": "coffee_mug", "actor": 1, "next": 2}
+    assert export_table(page)["events"][5] == {"type": "equipment", "card": "11", "actor": 1, "next": 2}
     # Emergency Batteries, False Bottom, Emergency Drop: recorded, shown, no effect on the dial or turn.
     for card, name in [("emergency_batteries", "Emergency Batteries"), ("false_bottom", "False Bottom"),
                        ("emergency_drop", "Emergency Drop")]:

@@ -117,8 +117,16 @@ def choose_mission(page, mission, names, drawn):
     for colour, keys in drawn.items():
         for key in keys:
             tap(page, f".chips[aria-label='drawn {colour}'] .chip[data-key='{key}']")
+    # These games record equipment without naming its card: the board is not followed.
+    skip_equipment(page)
     # The preset with the drawn values has arrived: no placeholder warning left.
     page.wait_for_function("!document.querySelector('.setup .warn')", timeout=30_000)
+
+
+def skip_equipment(page):
+    """Setup's "Don't follow the equipment" (shown once the mission's preset, with its pool, has come)."""
+    page.wait_for_selector("[data-action='skip-equipment'][aria-pressed='false']", timeout=30_000)
+    tap(page, "[data-action='skip-equipment']")
 
 
 def enter_my_wires(page, keys):
@@ -749,6 +757,7 @@ def test_mission_setups_start_and_match_the_cli(new_context, server):
                     tap(page, f".chips[aria-label='drawn {colour}'] .chip[data-key='{key}']")
         if "number" in choices:
             tap(page, ".segmented[aria-label='number card'] button[data-value='5']")
+        skip_equipment(page)
         page.wait_for_function("!document.querySelector('.setup .warn')", timeout=30_000)
         tap(page, ".chip[data-me='none']")
         tap(page, "#start-game")
