@@ -88,6 +88,10 @@ def test_the_board_from_setup_to_each_card_used(new_context, server):
     actions = offered(page)
     assert {"rewinder", "emergency_batteries", "stabilizer", "label_equal", "super_detector", "radar", "coffee_mug"} & actions == set()
     assert {"double_detector", "triple_detector", "dual_cut"} <= actions
+    # The suggestions search only what the player to move can use: Ann's Double Detector, no X or Y ray.
+    page.wait_for_selector(".suggestions[data-state='ok'] .suggestion", timeout=120_000)
+    kinds = set(page.eval_on_selector_all(".suggestions .suggestion", "items => items.map((i) => i.dataset.kind)"))
+    assert "double_detector" in kinds and not kinds & {"xy_ray", "super_detector", "triple_detector"}, kinds
 
     # Ann cuts two 6s (Bob's and hers): the Rewinder unlocks and joins the recorder's row.
     action(page, "dual_cut")

@@ -18,9 +18,12 @@
 import { h, openSheet } from "./ui.js";
 import { colourOf, valueLabel } from "./model.js";
 import { CancelledError } from "./engine.js";
+import { providers } from "./equipment.js";
 
 const DEBOUNCE_MS = 300;
 const CACHE_SIZE = 8;
+// The suggestion kinds of equipment (the bridge's `equipment` param) and the use each one needs.
+const SUGGESTED_EQUIPMENT = [["xy_ray", "xy"], ["double_detector", "double"], ["super_detector", "super"], ["triple_detector", "triple"]];
 const SHOWN_CALLS = 5; // ranked dual cuts shown before "Show all"
 const KIND_NAMES = {
   dual_cut: "Dual cut", solo_cut: "Solo cut", reveal_red: "Reveal red", xy_ray: "X-or-Y ray",
@@ -104,11 +107,23 @@ export class SuggestionsPanel {
     return this.root;
   }
 
+  /**
+   * With the board followed, the equipment the player can use now (the board
+   * of the last analysis): only that is searched, so no suggestion names a
+   * card that is locked, used or not on the board. Without: the bridge's default.
+   */
+  equipmentFor(player) {
+    const offer = this.screen.equipmentOffer();
+    if (!offer) return undefined;
+    return SUGGESTED_EQUIPMENT.filter(([, need]) => providers(need, { ...offer, actor: player }).length).map(([kind]) => kind);
+  }
+
   schedule() {
     const table = this.screen.viewTable();
     const player = this.player();
     const mode = this.mode;
-    const key = JSON.stringify([table, player, mode]);
+    const equipment = this.equipmentFor(player);
+    const key = JSON.stringify([table, player, mode, equipment]);
     if (key === this.key) return;
     this.key = key;
     this.seq += 1; // an answer in flight is now stale
@@ -121,17 +136,17 @@ export class SuggestionsPanel {
       return;
     }
     this.state = { kind: "busy", ms: 0, mode, previous: this.state.result || this.state.previous };
-    this.timer = setTimeout(() => this.run(key, table, player, mode), DEBOUNCE_MS);
+    this.timer = setTimeout(() => this.run(key, table, player, mode, equipment), DEBOUNCE_MS);
   }
 
-  async run(key, table, player, mode) {
+  async run(key, table, player, mode, equipment) {
     const seq = ++this.seq;
     const abort = (this.abort = new AbortController());
     try {
       const onProgress = (ms, work) => { if (seq === this.seq) this.showElapsed(ms, work); };
       const result = mode === "lookahead"
         ? await this.lookahead(table, player, { signal: abort.signal, onProgress })
-        : await this.screen.engine.suggest(table, { player, mode, signal: abort.signal, onProgress });
+        : await this.screen.engine.suggest(table, { player, mode, signal: abort.signal, onProgress, ...(equipment ? { equipment } : {}) });
       this.results.set(key, result);
       if (this.results.size > CACHE_SIZE) this.results.delete(this.results.keys().next().value);
       if (seq !== this.seq) return;
