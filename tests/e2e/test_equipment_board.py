@@ -146,6 +146,12 @@ def test_the_board_from_setup_to_each_card_used(new_context, server):
     assert board(page)["3"] == "unlocked"
     assert characters(page)[2] == ["double_detector", "used"]
     assert "triple_detector" in offered(page)
+    # Cy's and Bob's cannot use a Double Detector now: the who-row does not offer them.
+    action(page, "double_detector")
+    disabled = page.eval_on_selector_all(".recorder .who-row .option", "options => options.map((o) => o.disabled)")
+    assert disabled == [False, True, True, False]
+    assert page.locator(".recorder .who-row .option[aria-pressed='true']").get_attribute("data-player") == "3"
+    tap(page, ".recorder [data-action='cancel']")
     # Di cuts two 7s: Emergency Batteries unlock; Ann gives Bob his E3 back (Bob and Cy have used theirs).
     action(page, "dual_cut")
     slot(page, 0, 6).tap()
@@ -202,6 +208,7 @@ def test_the_board_from_setup_to_each_card_used(new_context, server):
     # knows the board after the last event only): card 3 was still locked then, so the core refuses it.
     tap(page, ".log li[data-index='2'] [data-action='edit']")
     page.wait_for_selector(".recorder .edit-form")
+    assert page.locator(".recorder .edit-field[data-field='card_triple'] .edit-name").inner_text() == "Triple Detector used"
     assert page.locator(".recorder .edit-field[data-field='card_triple'] .edit-value").inner_text() == "Bob's character (E3 Triple Detector)"
     tap(page, ".recorder .edit-field[data-field='card_triple'] [data-action='change']")
     tap(page, f".recorder .option[data-value='{json.dumps({'card': '3'}, separators=(',', ':'))}']")

@@ -14,7 +14,7 @@ import {
   ACTIONS, DEPENDENT_FIELDS, EVENT_NAMES, EXPLODED, actionById, actionOfEvent, actionOffered, draftFromEvent, eventFromDraft, optionColour,
   optionSpan, optionText, relevantActions, seenFromDraft, stepsFor, usesEquipment,
 } from "./recorder.js";
-import { CHARACTER_NAMES, DEFAULT_CHARACTER, boardListed, cardName, characterOf } from "./equipment.js";
+import { CHARACTER_NAMES, DEFAULT_CHARACTER, NEEDS, boardListed, cardName, characterOf } from "./equipment.js";
 import { CancelledError } from "./engine.js";
 import { SuggestionsPanel } from "./suggestions.js";
 
@@ -36,6 +36,7 @@ const FIELD_NAMES = {
   from: "Wire taken", toStand: "Receiving stand", toIndex: "Lands at", a: "First wire", b: "Second wire",
   a_to: "First lands at", b_to: "Second lands at", seen: "Wire received", player: "Player", stand: "Stand",
   values: "Values", count: "Count", answers: "Answers", next: "Plays next", ownFlipped: "Own flipped wire",
+  characters: "Characters back", added: "Cards added",
 };
 export function fieldName(field) {
   if (FIELD_NAMES[field]) return FIELD_NAMES[field];
@@ -43,6 +44,8 @@ export function fieldName(field) {
   if (reveal) return `Red ${Number(reveal[1]) + 1}`;
   const token = /^token(\d+)$/.exec(field);
   if (token) return `Token ${Number(token[1]) + 1}`;
+  const card = /^card_(.+)$/.exec(field);
+  if (card && NEEDS[card[1]]) return `${NEEDS[card[1]].name} used`;
   return field;
 }
 

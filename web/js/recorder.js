@@ -281,7 +281,9 @@ function actionSteps(draft, screen) {
     case "detector": {
       const count = { double: 2, triple: 3 }[draft.kind];
       const allow = (s) => s.player !== draft.actor && uncut(s) && sorted(s);
-      const steps = [{ field: "actor", kind: "player", prompt: "Who uses the detector?" }];
+      // With the board followed, only players who can provide this detector (a used Double Detector cannot).
+      const steps = [{ field: "actor", kind: "player", prompt: "Who uses the detector?",
+        allow: offer ? (p) => providers(draft.kind, { ...offer, actor: p }).length > 0 : undefined }];
       if (count) {
         steps.push({ field: "targets", kind: "slots", count, prompt: `Tap the ${count} wires pointed at (one teammate stand)`,
           allow: (s, chosen) => allow(s) && (!chosen.length || (chosen[0].player === s.player && chosen[0].stand === s.stand)) });
