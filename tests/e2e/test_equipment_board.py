@@ -315,6 +315,18 @@ HELPERS = """async () => {
   out.roundTrip = rec.eventFromDraft(plain);
   out.oldEquipment = rec.eventFromDraft(rec.draftFromEvent({type: 'equipment', card: 'coffee_mug', actor: 1, next: 2}, table, 0));
   out.batteries = rec.eventFromDraft({type: 'equipment', action: 'emergency_batteries', card: '7', actor: 0, characters: [2]});
+  // The steps of False Bottom and Emergency Batteries on a followed board: the pool's cards not on the board; used characters.
+  const withPool = {...table, meta: {...table.meta, equipment: {...table.meta.equipment, pool: ['8', '9', '10', '11', 'Y']}}};
+  const screen = {table: withPool, layout: () => ({stands: [], nano: []}), announceable: () => [1, 2, 3], keys: () => ({blue: [1, 2, 3], yellow: [], red: []}),
+                  playerName: (p) => players[p].name, equipmentOffer: () => ({table: withPool, board})};
+  const steps = (draft) => rec.stepsFor(draft, screen).map((step) => [step.field, (step.choices || []).map(([, v]) => v)]);
+  out.falseBottom = steps({type: 'equipment', action: 'false_bottom', card: 'Y'});
+  out.batteriesSteps = steps({type: 'equipment', action: 'emergency_batteries', card: '7'});
+  out.oldBoardSteps = rec.stepsFor({type: 'equipment', action: 'false_bottom', card: 'Y'}, {...screen, equipmentOffer: () => null}).map((s) => s.field);
+  // A detector's card question comes last, filled without a tap when one way is left.
+  const detector = rec.stepsFor({type: 'detector', action: 'double_detector', kind: 'double', actor: 0}, screen);
+  out.detectorCard = detector.filter((step) => step.field.startsWith('card_')).map((step) => [step.field, step.auto]);
+  out.detectorActors = [0, 1, 2].map((p) => detector[0].allow(p));
   return out;
 }"""
 
@@ -340,3 +352,8 @@ def test_equipment_helpers(page, server):
                                 "success": False, "stabilizer": True, "token": 3, "card": ["10", "9"]}
     assert out["oldEquipment"] == {"type": "equipment", "card": "11", "actor": 1, "next": 2}
     assert out["batteries"] == {"type": "equipment", "card": "7", "actor": 0, "characters": [2]}
+    assert out["falseBottom"] == [["actor", []], ["added", ["11", "Y"]]]  # the pool but 8, 9, 10: on the board
+    assert out["batteriesSteps"] == [["actor", []], ["characters", [2]]]  # only C's character is used
+    assert out["oldBoardSteps"] == ["actor"]
+    assert out["detectorCard"] == [["card_double", {"card": "character", "user": 0}]]
+    assert out["detectorActors"] == [True, False, False]  # B holds E1, C's Double Detector is used
