@@ -280,10 +280,11 @@ def test_tiny_tournament_is_the_same_for_any_jobs(tmp_path) -> None:
     assert out.returncode == 0
     cli = json.loads(out.stdout)
     assert cli["policies"][0]["wins"] == sum(r["result"] == "win" for r in serial[:2])
-    refused = subprocess.run([sys.executable, "-m", "bombbuster_core", "tournament", "--mission", "20", "--players",
+    refused = subprocess.run([sys.executable, "-m", "bombbuster_core", "tournament", "--mission", "54", "--players",
                               "4", "--games", "1", "--policy", "random"],
                              capture_output=True, text=True, cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT))
-    assert refused.returncode == 2 and "x_slots" in json.loads(refused.stdout)["error"]
+    error = json.loads(refused.stdout)["error"]
+    assert refused.returncode == 2 and "cannot play it" in error and "audio track" in error
     base = [sys.executable, "-m", "bombbuster_core", "tournament", "--mission", "1", "--players", "2", "--games", "1",
             "--policy", "random"]
     for extra, message in ((["--resume"], "give --log"),

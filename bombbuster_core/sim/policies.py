@@ -1,21 +1,60 @@
 """Policies for self-play: each decides from its own player's view only.
 
-A policy sees a :class:`View` — the player's table file (their own wires in
-``me`` plus the public events), exactly what that player could write down —
-and calls the core on it; it never sees the hidden deal.  Two decisions:
-``setup_token(view)`` (one of the player's own blue wires) and
-``move(view)`` (a :mod:`.game` action).
+A policy sees a :class:`View` -- the player's table file (their own wires in
+``me`` plus the public events, and ``meta.sim``: the mission's cards on the
+table and, for the player who decides, the pending decision with what is
+allowed: the legal values and targets of a call, the legal solo cuts and
+special actions, or a choice's options) -- and never the hidden deal.  Two
+entry points: ``setup_token(view)`` (the setup decision: a slot, a
+:class:`~.game.SetupToken` with a false value, :class:`~.game.AbsentTokens`)
+and ``move(view)`` (a :mod:`.game` action for the pending decision).
 
-* ``random``: a uniformly random legal dual cut (forced moves when no dual cut exists).
-* ``greedy``: what suggest.py's exact mode recommends: certain moves first,
-  then the highest exact P(success) within the red cap; the Double Detector
-  (while the player still has it) when its exact P(success) beats the best call's.
+* ``random``: a uniformly random legal call (dual cut, or M41 tripwire call)
+  on an allowed target; when none exists, a random one of the other legal
+  moves (solo cut, reveal, a special action on random wires); every choice
+  and setup option uniformly at random.
+* ``greedy``: what suggest.py's exact mode recommends, kept to the legal
+  moves (:func:`legal_suggestion`: a call only of an allowed value on an
+  allowed target, a solo cut or reveal only when the game allows it now, the
+  Double Detector only when the player has it and may use it): certain moves
+  first, then the highest exact P(success) within the red cap; the Double
+  Detector (while the player still has it) when its exact P(success) beats
+  the best call's.  What suggest.py does not rank, greedy decides by these
+  documented rules (:func:`greedy_turn`, :class:`BasePolicy` choices):
+
+  - special actions (``multi_cut``: M13, M23, M39, M46, M48, M55/M60's
+    challenge 1): played when the view makes every pointed wire certain
+    (after the certain moves), or when forced / nothing else is legal, then
+    on the wires likeliest to hold the value (exact marginals of the view);
+  - M41's tripwire call: on the teammate wire likeliest to be yellow, when its
+    P(yellow) is at least the best call's P(success) and its red risk within
+    the cap (a success also rewinds the dial);
+  - M56/M64: a call on a teammate's flipped wire (seen, so certain) costs a
+    dial space: played only when no other certain move exists, the best
+    other call is a coin flip or worse and the dial keeps 2 spaces, or when
+    nothing else is legal;
+  - one's own flipped wire (M38/M56/M64) is cut as the caller's own wire of a
+    successful call when the view makes it certainly that value (M38, where
+    nobody else may cut it: also when it is the caller's last visible wire
+    of the value and the likeliest value of the flipped wire, P >= 1/2);
+  - choices: designate oneself when holding the value, else the teammate
+    likeliest to (expected wires of the value); volunteer exactly when
+    holding it; give (M22) a value one does not hold with the most wires
+    uncut; draft (M27) a value one holds, else the first; M31's Constraint
+    card allowing the most of one's wires; M36's Sequence card at the end
+    whose value one holds most; M45/M51's refusal token and setup tokens on
+    the allowed wire nearest the middle of the longest stand; a false token
+    shows the value one above the wire's (12 -> 1); M22's absent values the
+    lowest ones; M59 Nano faces the side with more face-up cards; M65 gives
+    the card whose value one holds least to the next player with wires.
+
 * ``greedy-keep-detector``: greedy that keeps the Double Detector for a turn
   when the best call risks red (most of greedy's red losses are endgame calls
   where every call does: README), then uses it on the two wires least likely
   to be both red (:func:`keep_detector_choice`).
 * ``entropy-seed`` / ``entropy-exact``: suggest.py's entropy mode (the
-  reference suggester) with P(success) of a branch 1/k or exact.
+  reference suggester) with P(success) of a branch 1/k or exact, kept legal
+  and completed as greedy.
 * ``lookahead``: certain moves first; otherwise greedy's move (Double
   Detector included), the exact ranking's next ``width - 1`` calls within the
   red cap and the best detector use are each played on the same ``deals``
@@ -29,39 +68,45 @@ and calls the core on it; it never sees the hidden deal.  Two decisions:
   unless another's gain exceeds ``z`` paired standard errors (common random
   numbers make the paired error far smaller than the two errors apart).
   Budget: deals × (candidates) rollouts of ``depth`` turns, one analysis per
-  rollout turn.
+  rollout turn.  The rollouts replay the base game only (Game.restore), so in
+  a mission with rules of its own (game.BASE_MISSIONS) lookahead plays greedy.
 
-Setup tokens: ``random`` points at a random blue wire; the others at the blue
-wire nearest the middle of their longest stand (leftmost on a tie): it bounds
-the most neighbours by the stand's order, with no engine run.
+Setup tokens: ``random`` points at a random allowed wire; the others at the
+allowed wire nearest the middle of their longest stand (leftmost on a tie):
+it bounds the most neighbours by the stand's order, with no engine run.
 """
 from __future__ import annotations
 
 import math
 import random
 
+from ..analysis import beliefs
+from ..beliefs import Beliefs
 from ..engines import columns
 from ..engines.sampling import sample_table as sample
 from ..facts import compile_table
 from ..record import Record
 from ..suggest import Policy as Ranking, suggest
 from ..table import Table, load_table
-from ..wires import RED, Key, Value, parse_key, value_of
-from .game import Action, DoubleDetector, DualCut, Game, RevealRed, Slot, SoloCut
+from ..wires import RED, YELLOW, Key, Value, parse_key, value_of
+from .game import (BASE_MISSIONS, AbsentTokens, Action, Choose, DoubleDetector, DualCut, Game, MultiCut, RevealRed,
+                   SetupToken, Slot, SoloCut, Tripwire, action_from_json)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 RED_CAP = 0.05
+CERTAIN = 1 - 1e-12
 
 
 class View:
-    """One player's table file and what follows from it without an engine."""
+    """One player's table file and what follows from it."""
 
     def __init__(self, raw: dict[str, Any], player: int):
         self.raw, self.player = raw, player
         self._table: Table | None = None
+        self._beliefs: Beliefs | None = None
 
     @property
     def table(self) -> Table:
@@ -69,9 +114,17 @@ class View:
             self._table = load_table(self.raw)
         return self._table
 
+    def sim(self) -> dict[str, Any]:
+        return self.raw.get("meta", {}).get("sim") or {}
+
+    def pending(self) -> dict[str, Any] | None:
+        """The decision the game waits for from this player (None: a base-game turn, no limits)."""
+        return self.sim().get("pending")
+
     def hand(self) -> list[tuple[Slot, Key]]:
+        """My wires as dealt that I can see (my own flipped wires aside), deal-time addresses."""
         return [((self.player, s, j), parse_key(k)) for s, row in enumerate(self.raw["me"]["stands"])
-                for j, k in enumerate(row)]
+                for j, k in enumerate(row) if k is not None]
 
     def cut(self) -> set[Slot]:
         return {(c.player, c.stand, c.slot) for c in self.table.cut_slots()}
@@ -83,15 +136,50 @@ class View:
     def teammates_uncut(self) -> list[Slot]:
         cut = self.cut()
         return [(p, s, j) for p, pl in enumerate(self.raw["players"]) if p != self.player
-                for s, size in enumerate(pl["stands"]) for j in range(size) if (p, s, j) not in cut]
+                for s, size in enumerate(pl["stands"]) for j in range(size if isinstance(size, int) else size["size"])
+                if (p, s, j) not in cut]
 
     def has_detector(self) -> bool:
+        pending = self.pending()
+        if pending is not None:
+            return bool(pending.get("detector"))
         if "no_double_detector" in self.raw.get("meta", {}).get("rules", ()):
             return False
         return not any(e["type"] == "detector" and e["actor"] == self.player for e in self.raw["events"])
 
     def tags(self) -> frozenset[str]:
         return frozenset(self.raw.get("meta", {}).get("rules", ()))
+
+    # -- exact marginals of the view (for what suggest.py does not rank)
+    def beliefs(self) -> Beliefs:
+        if self._beliefs is None:
+            self._beliefs = beliefs(self.table)
+        return self._beliefs
+
+    def p_value(self, slot: Slot, value: Value) -> float:
+        """P(the wire now at ``slot`` plays as ``value``) in this view (M11's Number counts as red)."""
+        table = self.table
+        wire = table.board().wire(*slot)
+        keys = table.deck.keys_of_value(value)
+        if value == RED and table.red_value is not None:
+            keys = keys | table.deck.keys_of_value(table.red_value)
+        return sum(p for k, p in self.beliefs().probabilities(wire).items() if k in keys)
+
+    def uncut_slots(self) -> list[Slot]:
+        board = self.table.board()
+        return [(p, s, j) for p, rows in enumerate(board.stands) for s, row in enumerate(rows)
+                for j, w in enumerate(row) if w not in board.cut]
+
+    def holds(self, value: Value) -> int:
+        """How many wires of ``value`` I can see uncut now (cuttable or not)."""
+        board = self.table.board()
+        n = 0
+        for s, row in enumerate(board.stands[self.player]):
+            for j, w in enumerate(row):
+                if w not in board.cut and not board.owner_flipped(w, self.player) and self.p_value(
+                        (self.player, s, j), value) >= CERTAIN:
+                    n += 1
+        return n
 
 
 def _slot(ref: dict[str, int]) -> Slot:
@@ -113,65 +201,198 @@ def action_of(suggestion: dict[str, Any], player: int) -> Action:
     raise ValueError(f"no game action for a {kind} suggestion")
 
 
-def middle_token(view: View) -> Slot:
-    """The blue wire nearest the middle of the player's longest stand (leftmost on a tie)."""
+def legal_suggestion(s: dict[str, Any], pending: dict[str, Any] | None) -> bool:
+    """Whether the game allows a suggest.py suggestion now (``pending``: meta.sim's turn; None: the
+    base game, where every suggestion is legal)."""
+    if pending is None:
+        return True
+    kind = s["kind"]
+    targets = pending["targets"]
+    if kind == "dual_cut":
+        return s["value"] in pending["values"] and [s["target"][k] for k in ("player", "stand", "slot")] in targets
+    if kind == "double_detector":
+        return (pending["detector"] and s["value"] in pending["values"]
+                and all([t[k] for k in ("player", "stand", "slot")] in targets for t in s["targets"]))
+    if kind == "solo_cut":
+        return s["value"] in pending["solo"]
+    if kind == "reveal_red":
+        return bool(pending["reveal"])
+    return False
+
+
+def middle_token(view: View, options: list[Slot] | None = None) -> Slot:
+    """The allowed wire (default: a blue one) nearest the middle of the player's longest stand (leftmost on a tie)."""
     mine = view.hand()
-    stands = sorted({x[1] for x, _ in mine}, key=lambda s: -sum(1 for x, _ in mine if x[1] == s))
-    for s in stands:
-        blue = [(x, k) for x, k in mine if x[1] == s and k % 10 == 0]
-        if blue:
-            size = sum(1 for x, _ in mine if x[1] == s)
-            return min(blue, key=lambda xk: (abs(2 * xk[0][2] - (size - 1)), xk[0][2]))[0]
-    raise ValueError("no blue wire to put a token on")
+    allowed = set(options) if options is not None else {x for x, k in mine if k % 10 == 0}
+    sizes = {s: len(row) for s, row in enumerate(view.raw["me"]["stands"])}
+    for s in sorted(sizes, key=lambda s: -sizes[s]):
+        ok = [x for x, _ in mine if x[1] == s and x in allowed]
+        if ok:
+            return min(ok, key=lambda x: (abs(2 * x[2] - (sizes[s] - 1)), x[2]))
+    raise ValueError("no wire to put a token on")
+
+
+def _options(pending: dict[str, Any]) -> list[Any]:
+    return [tuple(o) if isinstance(o, list) else o for o in pending["options"]]
 
 
 class BasePolicy:
-    """The interface: a name, a setup-token choice and a move, from the player's view only."""
+    """The interface: a name, a setup decision and a move, from the player's view only.  The
+    choices that are not cuts follow the documented greedy rules (module docstring)."""
 
     name = "base"
 
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def setup_token(self, view: View) -> Slot:
-        return middle_token(view)
+    def setup_token(self, view: View) -> Slot | SetupToken | AbsentTokens | None:
+        pending = view.pending()
+        if pending is None:
+            return middle_token(view)
+        options = _options(pending)
+        if not options:
+            return None
+        if pending["kind"] == "setup_absent":
+            return AbsentTokens(tuple(options[:pending["count"]]))
+        slot = middle_token(view, options)
+        if pending["token"] == "false":
+            v = value_of(dict(view.hand())[slot])
+            return SetupToken(slot, v % 12 + 1 if isinstance(v, int) else 1)
+        return slot
 
     def move(self, view: View) -> Action:
+        pending = view.pending()
+        if pending is not None and pending["kind"] == "choose":
+            return Choose(pending["what"], self.choose(view, pending))
+        return self.turn(view, pending)
+
+    def turn(self, view: View, pending: dict[str, Any] | None) -> Action:
         raise NotImplementedError
+
+    def choose(self, view: View, pending: dict[str, Any]) -> Any:
+        what, options = pending["what"], _options(pending)
+        st = view.sim().get("state", {})
+        me = view.player
+        if what in ("designate", "volunteer"):
+            v = pending["number"]
+            mine = view.holds(v) > 0
+            if what == "volunteer":
+                return mine
+            if mine and me in options:
+                return me
+
+            def expected(q: int) -> float:
+                return sum(view.p_value(x, v) for x in view.uncut_slots() if x[0] == q)
+
+            return max(options, key=lambda q: (expected(q), -((q - me) % len(view.raw["players"]))))
+        if what == "give":
+            left = {v: sum(view.p_value(x, v) for x in view.uncut_slots()) for v in options}
+            return max(options, key=lambda v: (view.holds(v) == 0, round(left[v], 9), -options.index(v)))
+        if what == "draft":
+            held = [v for v in options if view.holds(v)]
+            return max(held, key=view.holds) if held else options[0]
+        if what == "constraint":
+            mine = [value_of(k) for _, k in view.my_uncut()]
+            from .game import _VALUE_RULES  # the card's rule
+            return max(options, key=lambda c: (sum(1 for v in mine if isinstance(v, int) and _VALUE_RULES[c](v)),
+                                               -ord(c)))
+        if what == "end":
+            line = st.get("line") or []
+            if not line:
+                return options[0]
+            left, right = view.holds(line[0]), view.holds(line[-1])
+            return "right" if right > left else "left"
+        if what == "token":
+            return middle_token(view, options)
+        if what == "direction":
+            line, at, down = st["line"], st["nano_at"], set(st.get("face_down", []))
+            ahead = {d: sum(1 for i in range(len(line)) if (i - at) * d > 0 and line[i] not in down) for d in (1, -1)}
+            return max(options, key=lambda d: (ahead[d], d))
+        if what == "give_card":
+            n = len(view.raw["players"])
+            has_wires = {x[0] for x in view.uncut_slots()}
+            return min(options, key=lambda o: (view.holds(o[0]), o[1] not in has_wires, (o[1] - me) % n))
+        return options[0]
 
 
 class RandomPolicy(BasePolicy):
     name = "random"
 
-    def setup_token(self, view: View) -> Slot:
-        return self.rng.choice([x for x, k in view.hand() if k % 10 == 0])
+    def setup_token(self, view: View) -> Slot | SetupToken | AbsentTokens | None:
+        pending = view.pending()
+        if pending is None:
+            return self.rng.choice([x for x, k in view.hand() if k % 10 == 0])
+        options = _options(pending)
+        if not options:
+            return None
+        if pending["kind"] == "setup_absent":
+            return AbsentTokens(tuple(self.rng.sample(options, min(pending["count"], len(options)))))
+        slot = self.rng.choice(options)
+        if pending["token"] == "false":
+            v = value_of(dict(view.hand())[slot])
+            return SetupToken(slot, self.rng.choice([w for w in range(1, 13) if w != v]))
+        return slot
 
-    def move(self, view: View) -> Action:
-        mine = view.my_uncut()
-        values = sorted({value_of(k) for _, k in mine if value_of(k) != RED}, key=str)
-        targets = view.teammates_uncut()
-        if values and targets:
-            return DualCut(self.rng.choice(targets), self.rng.choice(values))
-        if values:  # nobody else has a wire left: every remaining wire is mine
-            return SoloCut(values[0])
-        return RevealRed(view.player)
+    def choose(self, view: View, pending: dict[str, Any]) -> Any:
+        return self.rng.choice(_options(pending))
+
+    def turn(self, view: View, pending: dict[str, Any] | None) -> Action:
+        if pending is None:  # a base-game table without the game's limits
+            mine = view.my_uncut()
+            values = sorted({value_of(k) for _, k in mine if value_of(k) != RED}, key=str)
+            targets = view.teammates_uncut()
+            if values and targets:
+                return DualCut(self.rng.choice(targets), self.rng.choice(values))
+            if values:  # nobody else has a wire left: every remaining wire is mine
+                return SoloCut(values[0])
+            return RevealRed(view.player)
+        calls: list[Action] = [DualCut(tuple(t), v) for t in pending["targets"] for v in pending["values"]]
+        if any(sp["kind"] == "tripwire" for sp in pending["specials"]):
+            calls += [Tripwire(x) for x in view.uncut_slots() if x[0] != view.player]
+        if calls:
+            return self.rng.choice(calls)
+        others: list[Action] = [SoloCut(v) for v in pending["solo"]]
+        if pending["reveal"]:
+            others.append(RevealRed(view.player))
+        uncut = view.uncut_slots()
+        for sp in pending["specials"]:
+            if sp["kind"] == "multi_cut":
+                pool = [x for x in uncut if not (sp.get("teammates") and x[0] == view.player)]
+                if len(pool) >= sp["count"]:
+                    others.append(MultiCut(sp["value"], tuple(self.rng.sample(pool, sp["count"]))))
+        return self.rng.choice(others)
 
 
 class SuggestPolicy(BasePolicy):
-    """The first move of suggest.py's list (mode and probabilities as given)."""
+    """The first legal move of suggest.py's list (mode and probabilities as given), completed by
+    :func:`greedy_turn`."""
 
     mode, probabilities, use_detector = "exact", "exact", True
 
     def ranking(self, view: View, equipment: tuple[str, ...]) -> list[dict[str, Any]]:
-        policy = Ranking(red_cap=RED_CAP, seed=self.rng.randrange(2**31), equipment=equipment)
+        policy = Ranking(red_cap=RED_CAP, seed=self.rng.randrange(2**31), equipment=equipment,
+                         failure_token=not _no_failure_token(view))
         out = suggest(view.table, player=view.player, mode=self.mode, probabilities=self.probabilities,
                       policy=policy)
         return out["suggestions"]
 
-    def move(self, view: View) -> Action:
+    def legal_ranking(self, view: View, pending: dict[str, Any] | None) -> list[dict[str, Any]]:
         detector = self.use_detector and view.has_detector()
-        ranked = self.ranking(view, ("double_detector",) if detector else ())
-        return action_of(choice(ranked), view.player)
+        values = pending["values"] + pending["solo"] if pending is not None else [None]
+        if pending is not None and not values and not pending["reveal"]:
+            return []  # no call, solo cut or reveal is legal: no need to rank
+        return [s for s in self.ranking(view, ("double_detector",) if detector else ())
+                if legal_suggestion(s, pending)]
+
+    def pick(self, ranked: list[dict[str, Any]]) -> dict[str, Any]:
+        return choice(ranked)
+
+    def turn(self, view: View, pending: dict[str, Any] | None) -> Action:
+        return greedy_turn(view, pending, self.legal_ranking(view, pending), self.pick, self.rng)
+
+
+def _no_failure_token(view: View) -> bool:
+    return bool({"no_failure_info", "false_tokens"} & view.tags())
 
 
 def choice(ranked: list[dict[str, Any]]) -> dict[str, Any]:
@@ -184,6 +405,79 @@ def choice(ranked: list[dict[str, Any]]) -> dict[str, Any]:
     return first
 
 
+def _costly(s: dict[str, Any], pending: dict[str, Any] | None) -> bool:
+    return (pending is not None and s["kind"] == "dual_cut"
+            and [s["target"][k] for k in ("player", "stand", "slot")] in pending["costly"])
+
+
+def greedy_turn(view: View, pending: dict[str, Any] | None, ranked: list[dict[str, Any]],
+                pick: Any, rng: random.Random) -> Action:
+    """Greedy's turn from the legal ranking: certain moves, certain special actions, the best call,
+    a tripwire call, a costly sure call, a forced special action (module docstring)."""
+    me = view.player
+    free = [s for s in ranked if not _costly(s, pending)]
+    costly = [s for s in ranked if _costly(s, pending)]
+    certain = [s for s in free if s["certain"]]
+    if certain:
+        return _own_flipped(view, pending, action_of(certain[0], me))
+    specials = pending["specials"] if pending is not None else []
+    multi = [sp for sp in specials if sp["kind"] == "multi_cut"]
+    for sp in multi:
+        slots, p = _likeliest(view, sp)
+        if slots is not None and p >= CERTAIN:
+            return MultiCut(sp["value"], slots)
+    best = pick(free) if free else None
+    if any(sp["kind"] == "tripwire" for sp in specials):
+        slots = [x for x in view.uncut_slots() if x[0] != me]
+        if slots:
+            t = max(slots, key=lambda x: (view.p_value(x, YELLOW), -view.p_value(x, RED)))
+            p_yellow, p_red = view.p_value(t, YELLOW), view.p_value(t, RED)
+            if best is None or (p_red <= RED_CAP and p_yellow >= best["p_success"]):
+                return Tripwire(t)
+    if costly and (best is None or (best["p_success"] < 0.5 and view.sim().get("dial", 99) >= 2)):
+        return action_of(costly[0], me)
+    if best is not None:
+        return _own_flipped(view, pending, action_of(best, me))
+    for sp in multi:
+        slots, _ = _likeliest(view, sp)
+        if slots is not None:
+            return MultiCut(sp["value"], slots)
+    if costly:
+        return action_of(costly[0], me)
+    # nothing ranked is legal (e.g. every legal call has no chance in this view): a legal call at random
+    calls = [DualCut(tuple(t), v) for t in pending["targets"] for v in pending["values"]] if pending else []
+    if calls:
+        return rng.choice(calls)
+    raise ValueError(f"player {me} has no legal move to play: {pending}")
+
+
+def _likeliest(view: View, sp: dict[str, Any]) -> tuple[tuple[Slot, ...] | None, float]:
+    """A special action's ``count`` wires likeliest to hold its value, and the least likely one's P."""
+    pool = [x for x in view.uncut_slots() if not (sp.get("teammates") and x[0] == view.player)]
+    if len(pool) < sp["count"]:
+        return None, 0.0
+    scored = sorted(pool, key=lambda x: -view.p_value(x, sp["value"]))[:sp["count"]]
+    return tuple(sorted(scored)), min(view.p_value(x, sp["value"]) for x in scored)
+
+
+def _own_flipped(view: View, pending: dict[str, Any] | None, action: Action) -> Action:
+    """Cut one's own flipped wire on a call of its value when the view makes it certain (M38: also
+    the last visible wire of the value when the flipped wire is likeliest that value, P >= 1/2)."""
+    if pending is None or not isinstance(action, DualCut) or not pending.get("own_flipped"):
+        return action
+    for own in pending["own_flipped"]:
+        own = tuple(own)
+        p = view.p_value(own, action.value)
+        if p >= CERTAIN:
+            return DualCut(action.target, action.value, own)
+        if view.sim().get("mission") == 38 and p >= 0.5 and view.holds(action.value) == 1:
+            board_values = [value_of(k) for _, k in view.my_uncut()]
+            likeliest = max(set(board_values) | {action.value}, key=lambda v: view.p_value(own, v))
+            if likeliest == action.value:
+                return DualCut(action.target, action.value, own)
+    return action
+
+
 class GreedyPolicy(SuggestPolicy):
     name = "greedy"
 
@@ -193,16 +487,17 @@ class KeepDetectorPolicy(SuggestPolicy):
 
     name = "greedy-keep-detector"
 
-    def move(self, view: View) -> Action:
-        ranked = self.ranking(view, ("double_detector",) if view.has_detector() else ())
-        return action_of(keep_detector_choice(ranked), view.player)
+    def pick(self, ranked: list[dict[str, Any]]) -> dict[str, Any]:
+        return keep_detector_choice(ranked)
 
 
 def keep_detector_choice(ranked: list[dict[str, Any]]) -> dict[str, Any]:
     """The best call (the list's first move that is not a detector use) unless it risks red; then
     the detector use least likely to explode (a Double Detector explodes only when both wires are
     red: rules.md), likelier to succeed on a tie, when it is safer than the call."""
-    call = next(s for s in ranked if s["kind"] != "double_detector")
+    call = next((s for s in ranked if s["kind"] != "double_detector"), None)
+    if call is None:
+        return ranked[0]
     if call["certain"] or call["p_red"] == 0:
         return call
     safer = [s for s in ranked if s["kind"] == "double_detector" and s["p_red"] < call["p_red"]]
@@ -321,12 +616,16 @@ class LookaheadPolicy(SuggestPolicy):
             raise ValueError("lookahead: deals, depth and width must be at least 1")
         self.deals, self.depth, self.width, self.z = deals, depth, width, z
 
-    def move(self, view: View) -> Action:
+    def turn(self, view: View, pending: dict[str, Any] | None) -> Action:
         return self.decide(view).action
 
     def decide(self, view: View) -> Decision:
-        detector = view.has_detector()
-        ranked = self.ranking(view, ("double_detector",) if detector else ())
+        pending = view.pending()
+        if view.sim().get("mission") not in BASE_MISSIONS or (pending is not None and pending["kind"] != "turn"):
+            # the rollouts replay the base game only: a mission with rules of its own is played as greedy
+            action = greedy_turn(view, pending, self.legal_ranking(view, pending), choice, self.rng)
+            return Decision(action, {}, 0, [])
+        ranked = self.legal_ranking(view, pending)
         base = choice(ranked)
         if base["certain"]:
             return Decision(action_of(base, view.player), base, 0, [])
