@@ -332,7 +332,7 @@ def _suggest(params: Any, progress: Progress | None) -> dict[str, Any]:
 # The functions a split suggestion runs on other workers (task "executor.call"), by the name
 # the task carries: name -> (function, fields of its item tuple).
 _CALLS: dict[str, tuple[Callable[[Any], Any], int]] = {
-    "analysis": (_analysis_job, 2), "entropy": (_entropy_job, 3), "entropy_batch": (_entropy_batch_job, 3)}
+    "analysis": (_analysis_job, 2), "entropy": (_entropy_job, 3), "entropy_batch": (_entropy_batch_job, 4)}
 _CALL_NAMES = {fn: name for name, (fn, _) in _CALLS.items()}
 
 

@@ -39,7 +39,7 @@ from itertools import combinations, count
 from typing import Any, Callable, Iterable
 
 from .analysis import EngineChoiceError, analyze
-from .beliefs import Beliefs, Inconsistent
+from .beliefs import Beliefs, EngineLimit, Inconsistent
 from .engines import DEFAULT, ENGINES, columns
 from .facts import CountIn, Pos, Problem, compile_table
 from .table import SlotRef, Table, exploded
@@ -319,12 +319,8 @@ def _batches(recipes: list[tuple[Condition, Terms]]) -> list[list[tuple[Conditio
     return out
 
 
-def _packed_run(problem: Problem, batch: list[tuple[Condition, Terms]]
-                ) -> tuple[columns.Swept, list[Beliefs | None], list[list[tuple[int, int]]]]:
-    """One packed columns run: the beliefs under each condition of ``batch`` from its
-    signed variants (each distinct variant packed once), with the run and, per
-    condition, its signed components.  The empty variant is the problem itself:
-    the run's own result (component 0)."""
+def _variants(batch: list[tuple[Condition, Terms]]) -> tuple[list[list], dict[frozenset, int]]:
+    """The distinct variants of a batch's terms, and each one's component number (0: none)."""
     number: dict[frozenset, int] = {frozenset(): 0}
     variants = []
     for _, terms in batch:
@@ -332,7 +328,17 @@ def _packed_run(problem: Problem, batch: list[tuple[Condition, Terms]]
             if frozenset(v) not in number:
                 number[frozenset(v)] = len(variants) + 1
                 variants.append(v)
-    swept = columns.Swept(problem, variants)
+    return variants, number
+
+
+def _packed_run(problem: Problem, batch: list[tuple[Condition, Terms]], budget: float | None = None
+                ) -> tuple[columns.Swept, list[Beliefs | None], list[list[tuple[int, int]]]]:
+    """One packed columns run: the beliefs under each condition of ``batch`` from its
+    signed variants (each distinct variant packed once), with the run and, per
+    condition, its signed components.  The empty variant is the problem itself:
+    the run's own result (component 0).  ``budget``: the run's, as columns.analyze."""
+    variants, number = _variants(batch)
+    swept = columns.Swept(problem, variants, budget)
     base, got = swept.beliefs()
     results = [base, *got]
     out, components = [], []
@@ -383,10 +389,32 @@ def _p(b: Beliefs, pos: Pos, keys: frozenset[Key]) -> Fraction:
     return Fraction(sum(w for k, w in row.items() if k in keys), b.denominators[pos[0]])
 
 
-def _entropy_batch_job(job: tuple[Problem, list[tuple[Condition, list]], tuple[Pos, ...]]) -> list[float | None]:
-    """H of a batch of branches, from one packed columns run (module level for process pools)."""
-    problem, batch, positions = job
-    return [None if b is None else _h(b, positions) for b in _packed_run(problem, batch)[1]]
+def _entropy_batch_job(job: tuple[Problem, list[tuple[Condition, list]], tuple[Pos, ...], float]
+                       ) -> list[float | None]:
+    """H of a batch of branches, from one packed columns run held to its share of the state
+    budget (module level for process pools)."""
+    problem, batch, positions, budget = job
+    return [None if b is None else _h(b, positions) for b in _packed_run(problem, batch, budget)[1]]
+
+
+def _branch_budgets(problem: Problem, batches: list[list[tuple[Condition, Terms]]]) -> list[float]:
+    """Each packed branch run's share of the state budget (``columns.BUDGET``: one budget
+    for them all, however many), in proportion to its estimated work; raises EngineLimit
+    at once when their estimates together pass it (the M64 5-player preset: 857
+    branches in 72 runs, about 109 million states, minutes of work)."""
+    limit = columns.BUDGET
+    if limit == math.inf:
+        return [limit] * len(batches)
+    estimates: list[int] = []
+    for batch in batches:  # the root analysis ran: its problem prepares without _Zero
+        prep = columns._Prepared(problem, _variants(batch)[0])
+        estimates += [sum(columns.estimated_states(columns._Plan(prep, d), limit) for d in (False, True))]
+        if sum(estimates) > limit:
+            raise EngineLimit(f"too large for the entropy mode: its {sum(map(len, batches))} branch analyses would "
+                              f"visit more than {columns._about(sum(estimates))} states (budget "
+                              f"{columns._about(limit)}); use --mode exact, or a larger --state-budget")
+    total = sum(estimates)
+    return [limit * n / total for n in estimates]
 
 
 def _h(b: Beliefs, positions: tuple[Pos, ...]) -> float:
@@ -820,9 +848,10 @@ class _Suggester:
                 terms = _recipe(base, cond)
                 assert terms is not None, "a branch is slot restrictions and at most one 'holds v'"
                 recipes.append((cond, terms))
-            jobs = [(base, batch, positions) for batch in _batches(recipes)]
+            batches = _batches(recipes)
+            jobs = [(base, batch, positions, share) for batch, share in zip(batches, _branch_budgets(base, batches))]
             results = (h for hs in run(_entropy_batch_job, jobs) for h in hs)
-            sizes = [len(batch) for _, batch, _ in jobs]
+            sizes = [len(batch) for batch in batches]
         else:
             results = run(_entropy_job, [(p, self.engine, positions) for _, p, _ in todo])
             sizes = [1] * len(todo)

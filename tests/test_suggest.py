@@ -324,6 +324,36 @@ def test_entropy_mode_uses_the_executor_and_the_cache() -> None:
             assert {**first, "analyses": 0} == {**packed, "analyses": 0}
 
 
+def test_entropy_mode_has_one_budget_for_all_its_branches(tmp_path, capsys, monkeypatch) -> None:
+    """Each packed branch run alone fits a 1,000-state budget (332-572 states each), its 127
+    branches together (6 runs, ~2,500) do not: refused at once, from the CLI's
+    --state-budget (with or without --jobs) and the worker's state_budget alike; with room,
+    every run gets a share of the one budget and the answer is the unlimited one."""
+    from bombbuster_core.beliefs import EngineLimit
+    from bombbuster_core.engines import columns
+
+    monkeypatch.setattr(columns, "BUDGET", columns.BUDGET)  # main() sets it from --state-budget
+    table = {"players": [{"stands": [5]}] * 4, "wires": {"blue": [1, 2, 3, 4, 5]},
+             "me": {"player": 0, "stands": [[1, 2, 3, 4, 5]]}}
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(table))
+    refusal = "too large for the entropy mode: its 127 branch analyses would visit more than"
+    for jobs in ("1", "2"):
+        assert main(["suggest", str(path), "--mode", "entropy", "--state-budget", "1000", "--jobs", jobs]) == 2
+        assert json.loads(capsys.readouterr().out)["error"].startswith(refusal)
+    assert main(["suggest", str(path), "--state-budget", "1000"]) == 0  # the exact mode fits
+    reply = json.loads(handle(json.dumps({"id": 1, "method": "suggest",
+                                          "params": {"table": table, "mode": "entropy", "state_budget": 1000}})))
+    assert reply["error"]["message"].startswith(refusal)
+    monkeypatch.setattr(columns, "BUDGET", 1000)
+    with pytest.raises(EngineLimit, match=refusal):
+        suggest(load_table(table), mode="entropy")
+    monkeypatch.setattr(columns, "BUDGET", 10_000)
+    shared = suggest(load_table(table), mode="entropy")
+    monkeypatch.setattr(columns, "BUDGET", math.inf)
+    assert shared == suggest(load_table(table), mode="entropy")
+
+
 # ---------------------------------------------------------------- by hand
 
 # Three players, one stand each, blue 1..3 (12 wires, 4 per stand).
