@@ -50,7 +50,7 @@ PYODIDE_CORE_FILES = (
 )
 # web/ paths that are not part of the site: build-time helpers and docs.
 WEB_EXCLUDED = ("tools", "README-web.md")
-TEST_REQUIREMENTS = ("pytest>=8", "hypothesis>=6", "playwright>=1.40")
+TEST_REQUIREMENTS = ("pytest>=8", "hypothesis>=6", "playwright>=1.40", "distributed>=2024.1")
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 SKIP_E2E = "BOMBBUSTER_SKIP_E2E"  # =1: a developer without a browser skips the e2e tests (never under CI)
 

@@ -200,6 +200,18 @@ def nonnegative(raw: str) -> int:
     return n
 
 
+def number_list(raw: str) -> list[int]:
+    """``4``, ``2-5``, ``1,4,8-10``: the numbers in order, each once."""
+    out: list[int] = []
+    for part in raw.split(","):
+        lo, dash, hi = part.strip().partition("-")
+        first, last = int(lo), int(hi) if dash else int(lo)
+        if last < first or last - first > 1000:
+            raise ValueError(raw)
+        out += [n for n in range(first, last + 1) if n not in out]
+    return out
+
+
 def positive(raw: str) -> int:
     n = int(raw)
     if n < 1:
@@ -261,13 +273,22 @@ def _sim_arguments(p_sa: argparse.ArgumentParser, p_to: argparse.ArgumentParser)
     p_sa.add_argument("--n", type=nonnegative, required=True, help="number of deals")
     p_sa.add_argument("--seed", type=int, default=0, help="random seed (the same seed prints the same deals)")
     p_sa.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT)
-    p_to.add_argument("--mission", type=int, required=True, help="mission number (missions.py presets)")
-    p_to.add_argument("--players", type=int, required=True, help="number of players, 2-5")
+    which = p_to.add_mutually_exclusive_group(required=True)
+    which.add_argument("--mission", type=int, help="mission number (missions.py presets)")
+    which.add_argument("--missions", type=number_list, metavar="N-M",
+                       help="a sweep: every mission of this list or range (1-66, 1,4,8-10), one log per cell "
+                            "(--log-dir)")
+    p_to.add_argument("--players", type=number_list, required=True,
+                      help="number of players, 2-5 (a sweep: a list or range, e.g. 2-5)")
     p_to.add_argument("--games", type=nonnegative, required=True, help="deals played by every policy")
     p_to.add_argument("--policy", action="append", choices=sorted(POLICIES), required=True,
                       help="a policy to play (repeat the option for several)")
     p_to.add_argument("--seed", type=int, default=0, help="seed of the deals and of the policies' choices")
-    p_to.add_argument("--jobs", type=nonnegative, default=1, help="worker processes (same numbers for any value)")
+    p_to.add_argument("--jobs", type=nonnegative, help="worker processes (same numbers for any value; default 1, "
+                      "with --cluster local: one per core)")
+    p_to.add_argument("--cluster", metavar="local|ADDRESS",
+                      help="play the games as tasks on Dask distributed: 'local' starts a cluster of --jobs worker "
+                           "processes here, ADDRESS (tcp://HOST:8786) joins a running scheduler")
     p_to.add_argument("--json", action="store_true", help="print the summary as JSON")
     p_to.add_argument("--save", help="directory for every game's table file and hidden deal")
     p_to.add_argument("--deals", type=positive, default=DEALS, help=f"lookahead: deals sampled per decision ({DEALS})")
@@ -275,10 +296,11 @@ def _sim_arguments(p_sa: argparse.ArgumentParser, p_to: argparse.ArgumentParser)
     p_to.add_argument("--width", type=positive, default=WIDTH,
                       help=f"lookahead: calls compared, greedy's included, plus its best detector use ({WIDTH})")
     p_to.add_argument("--log", help="append every finished game's record to this file (JSON lines)")
+    p_to.add_argument("--log-dir", help="a sweep's logs: DIR/mNN-pP.log for each mission and player count")
     p_to.add_argument("--resume", action="store_true",
                       help="with --log: take the games the log already holds instead of playing them again")
     p_to.add_argument("--from-log", help="print the summary of the games a --log file holds for every --policy "
-                      "(a run stopped early) instead of playing")
+                      "(a run stopped early) instead of playing; a sweep: the --log-dir directory")
 
 
 def _sample(table: Any, args: argparse.Namespace) -> int:
@@ -304,32 +326,105 @@ def _sample(table: Any, args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
+    import os
+
     from .sim.game import SimError
-    from .sim.tournament import LogError, OutputError, progress_bar, read_log, run, summary, text
+    from .sim.tournament import ClusterError, LogError, OutputError, progress_bar, read_log, run, summary, text
     from .missions import MissionError
 
     policies = list(dict.fromkeys(args.policy))
-    if args.resume and not args.log:
-        _emit({"error": "--resume continues a --log file: give --log FILE"})
+    many = args.missions is not None or args.log_dir is not None
+    refusal = _tournament_refusal(args, many)
+    if refusal:
+        _emit({"error": refusal})
         return 2
-    if args.from_log:
-        try:
-            records = read_log(args.from_log, policies)
-        except LogError as e:
-            _emit({"error": f"--from-log: {e}"})
-            return 2
-    else:
-        try:
-            records = run(args.mission, args.players, args.games, policies, seed=args.seed, jobs=args.jobs,
-                          save=args.save, progress=progress_bar if args.games else None,
-                          lookahead={"deals": args.deals, "depth": args.depth, "width": args.width}, log=args.log,
-                          resume=args.resume)
-        except (SimError, MissionError, LogError, OutputError) as e:
-            _emit({"error": str(e)})
-            return 2
+    lookahead = {"deals": args.deals, "depth": args.depth, "width": args.width}
+    jobs = args.jobs or ((os.cpu_count() or 1) if args.cluster == "local" else 1)
+    try:
+        if many:
+            result = _sweep(args, policies, jobs, lookahead)
+            if result is None:
+                return 2
+            if args.json:
+                _emit(result)
+            else:
+                from .sim.tournament import sweep_text
+                sys.stdout.write(sweep_text(result) + "\n")
+            return 0
+        if args.from_log:
+            try:
+                records = read_log(args.from_log, policies)
+            except LogError as e:
+                _emit({"error": f"--from-log: {e}"})
+                return 2
+        else:
+            try:
+                records = run(args.mission, args.players[0], args.games, policies, seed=args.seed, jobs=jobs,
+                              save=args.save, progress=progress_bar if args.games else None, lookahead=lookahead,
+                              log=args.log, resume=args.resume, cluster=args.cluster)
+            except (SimError, MissionError, LogError, OutputError, ClusterError) as e:
+                _emit({"error": str(e)})
+                return 2
+    except KeyboardInterrupt:
+        if args.cluster:
+            # Stop now: closing a cluster politely takes seconds; its local workers are killed already.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(130)
+        raise
     result = summary(records, policies)
     if args.json:
         _emit(result)
     else:
         sys.stdout.write(text(result) + "\n")
     return 0
+
+
+def _tournament_refusal(args: argparse.Namespace, many: bool) -> str | None:
+    """What is wrong with a tournament's options, or None."""
+    if args.missions is None and len(args.players) != 1:
+        return "--players takes one number with --mission (a list or range needs --missions)"
+    if many and args.log:
+        return "a sweep logs one file per mission and player count: give --log-dir DIR, not --log"
+    if args.resume and not (args.log or args.log_dir):
+        return "--resume needs --log-dir DIR" if many else "--resume continues a --log file: give --log FILE"
+    if args.cluster is not None and args.cluster != "local" and args.jobs:
+        return "--jobs sets a --cluster local's workers; a cluster at an address has the workers it was given"
+    if args.cluster is not None and args.from_log:
+        return "--from-log plays nothing: drop --cluster"
+    return None
+
+
+def _sweep(args: argparse.Namespace, policies: list[str], jobs: int,
+           lookahead: dict[str, Any]) -> dict[str, Any] | None:
+    """A sweep's result (``{"cells": [...]}``), or None after printing the error."""
+    import os
+
+    from .sim.tournament import ClusterError, LogError, OutputError, progress_bar, read_log, summary, sweep
+
+    missions = args.missions if args.missions is not None else [args.mission]
+    try:
+        if args.from_log:
+            cells = sweep(missions, args.players, 0, policies, seed=args.seed, note=_note)
+            for cell in cells:
+                path = os.path.join(args.from_log, f"m{cell['mission']:02d}-p{cell['players']}.log")
+                if "records" in cell:
+                    cell["records"] = read_log(path, policies) if os.path.exists(path) else []
+        else:
+            cells = sweep(missions, args.players, args.games, policies, seed=args.seed, jobs=jobs, save=args.save,
+                          progress=progress_bar if args.games else None, lookahead=lookahead, log_dir=args.log_dir,
+                          resume=args.resume, cluster=args.cluster, note=_note)
+    except (LogError, OutputError, ClusterError) as e:
+        _emit({"error": f"--from-log: {e}" if args.from_log and isinstance(e, LogError) else str(e)})
+        return None
+    out = []
+    for cell in cells:
+        records = cell.pop("records", None)
+        out.append({**cell, **(summary(records, policies) if records is not None else {})})
+    return {"cells": out}
+
+
+def _note(text: str) -> None:
+    """A sweep's cell that is skipped, refused or failed: said on stderr as it is found."""
+    sys.stderr.write(f"note: {text}\n")
+    sys.stderr.flush()
