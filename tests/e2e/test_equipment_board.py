@@ -13,7 +13,7 @@ import json
 
 from e2e_helpers import (action, cli_analyze, export_table, open_app, sample_table, screenshot, slot, tap,
                          touch_phone, value, wait_events)
-from test_companion import share_link
+from test_companion import AXE, share_link, tool
 from test_tap_targets import offenders
 
 
@@ -64,6 +64,7 @@ def start_mission_34(page):
     assert not page.locator("select[data-character='2'] option[value='xy_ray']").is_disabled()
     page.wait_for_function("!document.querySelector('.setup .warn')", timeout=30_000)
     assert offenders(page, "equipment setup") == ([], [])
+    assert page.evaluate(AXE, tool("axe-core")) == [], "equipment setup"
     screenshot(page, "phone-equipment-setup")
     tap(page, ".chip[data-me='none']")
     tap(page, "#start-game")
@@ -186,12 +187,14 @@ def test_the_board_from_setup_to_each_card_used(new_context, server):
     choices = page.eval_on_selector_all(".recorder .options .option", "options => options.map((o) => o.innerText)")
     assert choices == ["Card 3: Triple Detector", "Bob's character (E3 Triple Detector)"]
     assert offenders(page, "which card") == ([], [])
+    assert page.evaluate(AXE, tool("axe-core")) == [], "which card"
     tap(page, f".recorder .option[data-value='{json.dumps({'card': '3'}, separators=(',', ':'))}']")
     wait_events(page, 7)
     assert export_table(page)["events"][6]["card"] == "3"
     assert board(page)["3"] == "used" and characters(page)[1] == ["triple_detector", "unlocked"]
     assert "triple_detector" in offered(page)  # his E3 is still there
     screenshot(page, "phone-equipment-board")
+    assert page.evaluate(AXE, tool("axe-core")) == [], "the board strip"
     expected = cli_analyze(export_table(page))
     assert expected["consistent"] and expected["equipment"]["cards"] == [
         {"card": "3", "name": "Triple Detector", "state": "used"}, {"card": "6", "name": "Rewinder", "state": "used"},
