@@ -46,10 +46,11 @@ export const ACTIONS = [
   { id: "tripwire", name: "Tripwire", type: "tripwire", tags: ["tripwire"] },
   // Equipment cards that tell nothing about wires (the `equipment` event, by printed ID): the dial (Rewinder),
   // the turn order (Coffee Mug) and the board (Batteries, False Bottom, Drop) read them.
-  ...["6", "7", "11", "Y", "3.3"].map((card) => ({
-    id: { 6: "rewinder", 7: "emergency_batteries", 11: "coffee_mug", Y: "false_bottom", 3.3: "emergency_drop" }[card],
-    name: CARD_NAMES[card], type: "equipment", preset: { card }, tags: [], noPreselect: true,
-  })),
+  { id: "rewinder", name: CARD_NAMES[6], type: "equipment", preset: { card: "6" }, tags: [], noPreselect: true },
+  { id: "emergency_batteries", name: CARD_NAMES[7], type: "equipment", preset: { card: "7" }, tags: [], noPreselect: true },
+  { id: "coffee_mug", name: CARD_NAMES[11], type: "equipment", preset: { card: "11" }, tags: [], noPreselect: true },
+  { id: "false_bottom", name: CARD_NAMES.Y, type: "equipment", preset: { card: "Y" }, tags: [], noPreselect: true },
+  { id: "emergency_drop", name: CARD_NAMES["3.3"], type: "equipment", preset: { card: "3.3" }, tags: [], noPreselect: true },
 ];
 const ACTION_BY_ID = new Map(ACTIONS.map((action) => [action.id, action]));
 
