@@ -551,6 +551,48 @@ def test_budget_argument() -> None:
     assert exact_table(problem, lambda p: columns.analyze(p, budget=float("inf"))) == exact_table(problem, brute.analyze)
 
 
+def test_brute_refuses_before_searching(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mission 8's 4-player preset: refused from the count of the search's steps before the
+    search makes a single split (it used to find out after 43-94 s of search)."""
+    from bombbuster_core.facts import compile_table
+    from bombbuster_core.missions import new_table
+    from bombbuster_core.table import load_table
+
+    def no_search(copies: int, room: list[int]):
+        raise AssertionError("the search started")
+
+    problem = compile_table(load_table(new_table(8, 4)))
+    monkeypatch.setattr(brute, "_splits", no_search)
+    with pytest.raises(brute.TooLarge, match="too large for the brute engine: more than 10,000,000 steps"):
+        brute.analyze(problem)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_brute_counts_its_search_before_making_it(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count that decides is exact: with the step limit at the search's own steps it
+    runs, one below it refuses (the deals are the last key's partial deals, counted alike)."""
+    problem, _ = random_problem(random.Random(seed), n_keys=(3, 6))
+    steps = 0
+    splits = brute._splits
+
+    def counted(copies: int, room: list[int]):
+        nonlocal steps
+        for split in splits(copies, room):
+            steps += len(room) == len(problem.stands)  # a split of the search, not of its recursion
+            yield split
+
+    monkeypatch.setattr(brute, "_splits", counted)
+    try:
+        brute.analyze(problem)
+    except Inconsistent:
+        pass
+    monkeypatch.setattr(brute, "_splits", splits)
+    monkeypatch.setattr(brute, "MAX_STEPS", steps)
+    assert brute._too_large(problem) is None
+    monkeypatch.setattr(brute, "MAX_STEPS", steps - 1)
+    assert brute._too_large(problem) == f"more than {steps - 1:,} steps of its search"
+
+
 def _work(problem: Problem) -> tuple[int, list[int]]:
     """The estimate of both sweeps and the work each sweep counts (:class:`columns.Work`)."""
     prep = columns._Prepared(problem)

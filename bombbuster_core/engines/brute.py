@@ -9,6 +9,7 @@ by ``prod_k m_k! / prod_s c[s][k]!``.  Its cost grows exponentially with the tab
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from math import factorial, prod
 
 from ..beliefs import Beliefs, EngineLimit, Inconsistent
@@ -34,13 +35,67 @@ def _splits(copies: int, room: list[int]):
             yield (c,) + rest
 
 
+@lru_cache(maxsize=4096)
+def _ways(copies: int, room: tuple[int, ...]) -> int:
+    """How many splits :func:`_splits` yields (``room`` sorted: the count does not depend on the order)."""
+    ways = [1] + [0] * copies  # ways[c]: splits of c copies over the stands so far
+    for r in room:
+        ways = [sum(ways[c - x] for x in range(min(r, c) + 1)) for c in range(copies + 1)]
+    return ways[copies]
+
+
+def _too_large(problem: Problem) -> str | None:
+    """Why the enumeration would pass its limits, decided before it starts (None: it will not).
+
+    The search below tries, for each key in turn and each partial deal that got
+    there, every split of the key's copies over the room left; its steps are those
+    splits, its deals the partial deals that reach the last key.  Partial deals that
+    leave the same fills behind are counted together here, by their number (a key's
+    copies placed stand by stand), and a key's steps are counted before its splits
+    are made, so the 4-5-player presets are refused after a few keys (the search
+    took 43-94 s to find out).
+    """
+    sizes = [st.size for st in problem.stands]
+    nodes: dict[tuple[int, ...], int] = {(0,) * len(sizes): 1}  # fills -> partial deals with them
+    steps = 0
+    for k in problem.keys:
+        copies = problem.copies[k]
+        steps += sum(n * _ways(copies, tuple(sorted(size - f for size, f in zip(sizes, fills))))
+                     for fills, n in nodes.items())
+        if steps > MAX_STEPS:
+            return f"more than {MAX_STEPS:,} steps of its search"
+        # fit[s][f]: the slots from f on stand s that may hold k, in a row (a run of k starts at the fill)
+        fit = []
+        for s, size in enumerate(sizes):
+            row = [0] * (size + 1)
+            for j in range(size - 1, -1, -1):
+                row[j] = row[j + 1] + 1 if k in problem.domain((s, j)) else 0
+            fit.append(row)
+        # the splits that fit, stand by stand: (fills, copies left) -> partial deals
+        layer = {(fills, copies): n for fills, n in nodes.items()}
+        for s in range(len(sizes)):
+            after: dict[tuple[tuple[int, ...], int], int] = {}
+            for (fills, left), n in layer.items():
+                f = fills[s]
+                for c in range(min(left, fit[s][f]) + 1):
+                    nxt = (fills[:s] + (f + c,) + fills[s + 1:], left - c)
+                    after[nxt] = after.get(nxt, 0) + n
+            layer = after
+        nodes = {fills: n for (fills, left), n in layer.items() if not left}
+    if sum(nodes.values()) > MAX_DEALS:
+        return f"more than {MAX_DEALS:,} deals to enumerate"
+    return None
+
+
 def analyze(problem: Problem) -> Beliefs:
+    why = _too_large(problem)
+    if why is not None:
+        raise TooLarge(f"too large for the brute engine: {why}; use --engine columns")
     keys = problem.keys
     sizes = [st.size for st in problem.stands]
     rows: list[list[int]] = [[] for _ in sizes]
     weights: dict[Pos, dict[int, int]] = {(s, j): {} for s, n in enumerate(sizes) for j in range(n)}
     total = 0
-    deals = steps = 0
     numerator = prod(factorial(problem.copies[k]) for k in keys)
 
     def key(pos: Pos) -> int:
@@ -65,12 +120,8 @@ def analyze(problem: Problem) -> Beliefs:
         return True
 
     def place(i: int, weight_den: int) -> None:
-        nonlocal total, deals, steps
+        nonlocal total
         if i == len(keys):
-            deals += 1
-            if deals > MAX_DEALS:
-                raise TooLarge(f"too large for the brute engine: more than {MAX_DEALS:,} deals to enumerate; "
-                               "use --engine columns")
             if not consistent():
                 return
             w = numerator // weight_den
@@ -82,10 +133,6 @@ def analyze(problem: Problem) -> Beliefs:
         k = keys[i]
         room = [n - len(r) for n, r in zip(sizes, rows)]
         for split in _splits(problem.copies[k], room):
-            steps += 1
-            if steps > MAX_STEPS:
-                raise TooLarge(f"too large for the brute engine: more than {MAX_STEPS:,} steps of its search; "
-                               "use --engine columns")
             ok = True
             for s, c in enumerate(split):
                 start = len(rows[s])
