@@ -307,20 +307,20 @@ def _sample(table: Any, args: argparse.Namespace) -> int:
     import random
 
     from .beliefs import Inconsistent
-    from .engines.sampling import sample_table
+    from .engines.sampling import TableSampler
 
     if args.engine != "columns":
         _emit({"error": f"the sampler draws through the columns engine's tables, not {args.engine!r}"})
         return 2
     try:
-        deals = sample_table(table, args.n, random.Random(args.seed))
+        sampler = TableSampler(table)
     except Inconsistent:
         _emit(analyze(table, args.engine))
         return 1
     except EngineLimit as e:
         _emit({"error": str(e)})
         return 2
-    for deal in deals:
+    for deal in sampler.deals(args.n, random.Random(args.seed)):  # printed as drawn: memory bounded whatever --n
         _emit(deal)
     return 0
 

@@ -75,6 +75,7 @@ from .columns import _Layer, _Plan, _Prepared, _Zero
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
     from ..table import Table
@@ -93,9 +94,10 @@ def _share(m: int, b: int, den: int) -> int:
     return factorial(m) // (factorial(m - b) * den)
 
 
-# Work bound of the preparation, in states of the forward sweep as
-# :func:`columns.estimated_states` estimates them.  Every state keeps its
-# predecessor edges, so memory is the limit: ~500 bytes per estimated state
+# Work bound of the preparation, in states of the forward sweep: estimated before
+# it (:func:`columns.estimated_states`) and counted as the graph is built (the
+# estimate misses what counters add).  Every state keeps its
+# predecessor edges, so memory is the limit: ~500 bytes per state
 # (CPython), i.e. 2 million is ~1 GB and ~15 s.  The largest legal setup
 # (M35 5p public start, a value token on every stand) estimates 381,000:
 # prepared in 2.7 s, 240 MB.
@@ -120,14 +122,16 @@ class Sampler:
             if n > limit:
                 raise EngineLimit(f"too large to sample: about {columns._about(n)} states "
                                   f"(sampler budget {columns._about(limit)})")
-            self._build(prep, plan)
+            self._build(prep, plan, columns.Work(limit, limit))
         except _Zero:
             raise Inconsistent from None
         if not self.worlds:
             raise Inconsistent
 
     # ------------------------------------------------------------ preparation
-    def _build(self, prep: _Prepared, plan: _Plan) -> None:
+    def _build(self, prep: _Prepared, plan: _Plan, work: columns.Work) -> None:
+        """The graph, its states counted against ``work`` as they are made (the estimate
+        misses what some facts add)."""
         self.prep, self.plan = prep, plan
         keys = prep.keys
         self._stand_of = {1 << plan.shift[s]: s for s in prep.free}
@@ -166,6 +170,7 @@ class Sampler:
                 for nc, e in blocks.get(placed + 1, {}).items():
                     edges.setdefault(nc, []).extend(e)
                 self._push(layer, edges, key, final=placed == m - 1)
+                work.add(len(edges))
             self.boundaries.append(len(self.states) - 1)
         last = self.states[-1]
         self.final_codes = list(last)
@@ -449,8 +454,13 @@ class TableSampler:
             out["nano"] = [key_json(deal[seg][j]) for seg, j in self.nano]
         return out
 
+    def deals(self, n: int, rng: random.Random) -> Iterator[dict[str, Any]]:
+        """The ``n`` deals one at a time, each drawn as it is asked for: memory does not grow with n."""
+        for _ in range(n):
+            yield self.convert(self.sampler.draw(rng))
+
     def sample(self, n: int, rng: random.Random) -> list[dict[str, Any]]:
-        return [self.convert(self.sampler.draw(rng)) for _ in range(n)]
+        return list(self.deals(n, rng))
 
 
 def sample_table(table: Table, n: int, rng: random.Random, budget: float | None = None) -> list[dict[str, Any]]:
