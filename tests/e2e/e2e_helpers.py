@@ -47,8 +47,9 @@ def cli_analyze(table: dict, view_public: bool = False) -> dict:
 
 
 def cli_suggest(table: dict, *options: str) -> dict:
-    """What `python -m bombbuster_core suggest TABLE.json OPTIONS` prints."""
-    return cli("suggest", table, *options)
+    """What `python -m bombbuster_core suggest TABLE.json --top all OPTIONS` prints: every
+    suggestion, as the worker lists them (the CLI alone prints the first 20)."""
+    return cli("suggest", table, "--top", "all", *options)
 
 
 def export_table(page) -> dict:

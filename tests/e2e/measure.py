@@ -132,7 +132,7 @@ def cli_seconds(method: str, table: dict, params: dict, cap: float) -> float | N
         json.dump(table, f)
     cmd = [sys.executable, "-m", "bombbuster_core", method, f.name]
     if method == "suggest":
-        cmd += ["--player", str(params["player"])]
+        cmd += ["--player", str(params["player"]), "--top", "all"]  # the whole list, as the worker makes
         if params.get("mode") == "entropy":
             cmd += ["--mode", "entropy", "--jobs", str(PHONE_WORKERS)]
     try:
