@@ -311,6 +311,11 @@ class Game:
         self.state: dict[str, Any] = {}  # the mission's public state (cards on the table...)
         self.private: dict[int, dict[str, Any]] = {p: {} for p in range(self.players)}
         self.seen: dict[int, list[dict[str, Any]]] = {p: [] for p in range(self.players)}
+        for (p, s, j), kind in sorted(self.special.items()):  # teammates see every flipped wire at the deal
+            if kind == "flip":
+                for q in range(self.players):
+                    if q != p:
+                        self.seen[q].append({"at": _ref((p, s, j)), "value": key_json(hands[p][s][j])})
         self.queue: list[dict[str, Any]] = []
         self.notes: list[str] = [NOTES[mission]] if mission in NOTES else []
         self.counts_as_red: int | None = setup["wires"].get("counts_as_red")
@@ -1728,13 +1733,9 @@ def deal(setup: dict[str, Any], rng: random.Random, tags: frozenset[str] = froze
         if s is not None:
             e["stand"] = s
         game.events.append(e)
-    for p, rows in enumerate(hands):  # teammates see every flipped wire at the deal
-        for q in range(len(hands)):
-            if q != p:
-                game.seen[q] += [{"at": _ref((p, s, j)), "value": key_json(hands[p][s][j])}
-                                 for s, row in enumerate(rows) for j in range(len(row))
-                                 if special.get((p, s, j)) == "flip"]
     _open_mission(game)
+    if not game._setup:
+        game._begin()
     return game
 
 
@@ -1809,8 +1810,6 @@ def _open_mission(game: Game) -> None:
         st["number"] = game.counts_as_red
     game._random_setup_tokens()
     game._plan_setup()
-    if not game._setup:
-        game._begin()
 
 
 def mission_setup(number: int, players: int, rng: random.Random) -> tuple[dict[str, Any], frozenset[str]]:
