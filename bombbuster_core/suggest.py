@@ -623,8 +623,10 @@ class _Suggester:
             if run is None:
                 # Wires moved in or out: the v-wires need not be contiguous, which the bounds and
                 # joints below rely on.  Say so rather than rank on a wrong model.
-                if f"{kind}: not searched on player {q} stand {s + 1} (moved wires)" not in self.incomplete:
-                    self.incomplete.append(f"{kind}: not searched on player {q} stand {s + 1} (moved wires)")
+                # Addressed as every engine message is (0-based): the page names the stand its own way.
+                note = f"{kind}: not searched on player {q} stand {s} (moved wires)"
+                if note not in self.incomplete:
+                    self.incomplete.append(note)
                 continue
             sid = run[0]
             uncut = [j for j in range(self.board.segments[sid].size) if (sid, j) not in self.board.cut]
@@ -909,7 +911,10 @@ def _why(sug: Suggestion, cap: float) -> str:
         return sug.why
     if sug.certain:
         what = "this wire can only be" if sug.kind in ("dual_cut", "xy_ray") else "one of these wires is"
-        return f"certain: {what} {' or '.join(_name(v) for v in sug.values)}"
+        # Certain only under the call's condition when the player may not hold the value(s) at all.
+        held = " and ".join(_name(v) for v in sug.values)
+        condition = "" if sug.p_legal >= 1 else f" if the player holds {held} (P {float(sug.p_legal):.0%})"
+        return f"certain{condition}: {what} {' or '.join(_name(v) for v in sug.values)}"
     text = f"P(success) {float(sug.p_success):.0%}, red risk {float(sug.p_red):.1%}, {sug.bits:.2f} bits"
     if "expected_entropy" in sug.extra:
         text += f", E[H] {sug.extra['expected_entropy']:.2f}"

@@ -459,3 +459,14 @@ def test_cli_and_bridge_agree(tmp_path, capsys) -> None:
         suggest(load_table(public))
     reply = json.loads(handle(json.dumps({"id": 2, "method": "suggest", "params": {"table": public}})))
     assert "no player to move" in reply["error"]["message"]
+
+
+def test_a_certain_call_names_its_condition_when_holding_the_value_is_not_certain() -> None:
+    """Issue 21: in public view a call may be certain only if the player holds the value."""
+    table = {"players": [{"name": "Ann", "stands": [6]}, {"name": "Bob", "stands": [6]}], "wires": {"blue": [1, 2, 3]},
+             "events": [{"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 0}, "value": 1}]}
+    certain = [s for s in suggest(load_table(table), player=0)["suggestions"] if s["certain"]]
+    assert certain and all(s["p_legal"] < 1 for s in certain)
+    assert certain[0]["why"] == f"certain if the player holds 1 (P {certain[0]['p_legal']:.0%}): this wire can only be 1"
+    mine = suggest(load_table({**table, "me": {"player": 0, "stands": [[1, 1, 2, 2, 3, 3]]}}))["suggestions"]
+    assert mine[0]["certain"] and mine[0]["why"] == "certain: this wire can only be 1"
