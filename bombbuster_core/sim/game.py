@@ -319,6 +319,7 @@ class Game:
         self.queue: list[dict[str, Any]] = []
         self.notes: list[str] = [NOTES[mission]] if mission in NOTES else []
         self.counts_as_red: int | None = setup["wires"].get("counts_as_red")
+        self._gameplay: dict[Key, Value] = {}
         self.dial_start = self._dial_start()
         self.dial = self.dial_start
         self.nano_dial = 0  # M53: Nano's space, the dial of that mission
@@ -356,8 +357,11 @@ class Game:
 
     def gameplay(self, key: Key) -> Value:
         """The value a wire plays as: M11's Number counts as red."""
-        v = value_of(key)
-        return RED if v == self.counts_as_red else v
+        v = self._gameplay.get(key)
+        if v is None:
+            v = value_of(key)
+            v = self._gameplay[key] = RED if v == self.counts_as_red else v
+        return v
 
     def is_red(self, key: Key) -> bool:
         return self.gameplay(key) == RED
@@ -394,9 +398,20 @@ class Game:
 
     def _remaining(self, value: Value) -> list[Slot | None]:
         """Every uncut wire of this value in the game (None for one in Nano's pool)."""
-        out: list[Slot | None] = [x for q in range(self.players) for x in self.uncut(q)
-                                  if self.gameplay(self.key(x)) == value]
-        return out + [None for k in self.nano if self.gameplay(k) == value]
+        return self._by_value().get(value, [])
+
+    def _by_value(self) -> dict[Value, list[Slot | None]]:
+        """Every uncut wire by gameplay value (None for one in Nano's pool), in one pass."""
+        out: dict[Value, list[Slot | None]] = {}
+        cut, gameplay = self.cut, self.gameplay
+        for p, rows in enumerate(self.hands):
+            for s, row in enumerate(rows):
+                for j, k in enumerate(row):
+                    if (p, s, j) not in cut:
+                        out.setdefault(gameplay(k), []).append((p, s, j))
+        for k in self.nano:
+            out.setdefault(gameplay(k), []).append(None)
+        return out
 
     def _cut_count(self, value: Value) -> int:
         return sum(1 for x in self.cut if value_of(self.key(x)) == value)
@@ -865,7 +880,8 @@ class Game:
             values_for_calls: list[Value] = []
         else:
             values_for_calls = values
-        solo = [] if "K" in cards else [v for v in values if self._solo_slots(p, v) is not None]
+        by_value = self._by_value()
+        solo = [] if "K" in cards else [v for v in values if self._solo_slots(p, v, by_value) is not None]
         reveal = m != 13 and self._only_red(p)
         detector = bool(values_for_calls) and self._has_detector(p) and "G" not in cards
         specials: list[dict[str, Any]] = []
@@ -901,9 +917,10 @@ class Game:
             return False
         return "double_detector_every_turn" in self.tags or p not in self.detectors_used
 
-    def _solo_slots(self, p: int, value: Value) -> list[Slot] | None:
+    def _solo_slots(self, p: int, value: Value, by_value: dict[Value, list[Slot | None]] | None = None
+                    ) -> list[Slot] | None:
         """The wires a solo cut of ``value`` by ``p`` cuts, when it is legal now."""
-        rest = self._remaining(value)
+        rest = (by_value or self._by_value()).get(value, [])
         if not rest or any(x is None or x[0] != p for x in rest):
             return None
         if any(self._x_locked(x) for x in rest if x is not None):
