@@ -89,6 +89,8 @@ def check_panel_equals_cli(page, cli: dict) -> None:
         # The engine's reason is shown unless it only repeats the figures (one percentage per call).
         if s["why"].startswith("P(success)"):
             assert "P(success)" not in item["text"] and item["text"].count("%") <= 3
+        elif s["why"].startswith("certain if the player holds"):  # the condition in the player's name (issue 21)
+            assert "✓ certain if " in item["text"] and s["why"].split(": ", 1)[1] in item["text"]
         else:
             assert s["why"] in item["text"]
 

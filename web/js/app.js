@@ -56,6 +56,7 @@ function persist(game) {
 
 function showGame(game) {
   closeSheet();
+  storage.setCurrentGame(game.id);
   document.getElementById("title").textContent = game.name;
   viewToggle.hidden = !game.table.me;
   gameScreen = new GameScreen(screenRoot, { engine, game, onSave: persist, onJoin: joinSeat });
@@ -98,9 +99,10 @@ function showSetup() {
 async function startGame(game) {
   try {
     const result = await engine.analyze(game.table);
-    if (!result.consistent) throw new Error(`${pageMessage(result.error)}${result.event === null || result.event === undefined ? "" : ` (event ${result.event + 1})`}`);
+    // In the engine's numbers: the message is put in the page's words once, below.
+    if (!result.consistent) throw new Error(`${result.error}${result.event === null || result.event === undefined ? "" : ` (event ${result.event})`}`);
   } catch (error) {
-    toast(`This table cannot be used: ${pageMessage(error.message)}`, "error", 8000);
+    toast(`This table cannot be used: ${pageMessage(error.message, game.table)}`, "error", 8000);
     return false;
   }
   persist(game);
@@ -285,7 +287,7 @@ function joinSeat(game, seat) {
         onclick: async () => {
           const table = { ...game.table, me: { player: seat, stands: stands.map((row) => [...row]) } };
           const result = await engine.analyze(table).catch((error) => ({ consistent: false, error: error.message }));
-          if (!result.consistent) return toast(`These wires do not fit the table: ${pageMessage(result.error)}`, "error", 8000);
+          if (!result.consistent) return toast(`These wires do not fit the table: ${pageMessage(result.error, table)}`, "error", 8000);
           game.table = table;
           game.view = "me";
           delete game.joinPending;
@@ -340,7 +342,7 @@ async function openSharedLink() {
     const update = { ...followed.table, events: table.events };
     try {
       const result = await engine.analyze(update);
-      if (!result.consistent) throw new Error(pageMessage(result.error));
+      if (!result.consistent) throw new Error(pageMessage(result.error, update));
     } catch (error) {
       toast(`The shared table does not fit "${followed.name}" with my wires (${error.message}): opened as a new game.`, "error", 8000);
       return openAsNew(table);

@@ -20,6 +20,9 @@ import { SuggestionsPanel } from "./suggestions.js";
 
 const slotId = (p, s, j) => `${p}:${s}:${j}`;
 
+// A phone held sideways: the table and the recorder side by side (app.css, the same query).
+const LANDSCAPE_PHONE = window.matchMedia("(max-width: 899px) and (orientation: landscape) and (max-height: 540px)");
+
 // Stands wrap by the screen's width: the table screen on show is drawn again when it changes (rotation).
 let shownScreen = null;
 let shownWidth = window.innerWidth;
@@ -28,6 +31,30 @@ window.addEventListener("resize", () => {
   shownWidth = window.innerWidth;
   if (shownScreen && shownScreen.root.querySelector(".game")) shownScreen.render();
 });
+// A double tap: the first tap changes the step and the second lands on whatever
+// now stands under the finger (a double tap on "Dual cut" picked a player in the
+// who-row). For a moment after a tap that redrew the screen, a tap at the same
+// spot on a different control is dropped; the same control (Back, Undo twice)
+// still takes it, and so does a key (no pointer).
+const DOUBLE_TAP_MS = 450;
+const DOUBLE_TAP_PX = 20;
+let lastTap = null;
+const controlIdentity = (control) => ["action", "player", "stand", "slot", "value", "field", "mode", "seat"]
+  .map((key) => control.dataset[key] ?? "").join("|") + `|${control.textContent.trim().slice(0, 40)}`;
+document.addEventListener("click", (event) => {
+  const control = event.target instanceof Element ? event.target.closest("button") : null;
+  if (!control || !control.closest(".game") || event.detail === 0) return;
+  const tap = { x: event.clientX, y: event.clientY, time: event.timeStamp, control, identity: controlIdentity(control) };
+  const previous = lastTap;
+  if (previous && tap.time - previous.time < DOUBLE_TAP_MS && !previous.control.isConnected
+      && Math.hypot(tap.x - previous.x, tap.y - previous.y) < DOUBLE_TAP_PX && tap.identity !== previous.identity) {
+    event.stopImmediatePropagation();
+    event.preventDefault();
+    return; // the guard keeps running from the first tap
+  }
+  lastTap = tap;
+}, true);
+
 /** A draft field as the edit form names it. */
 const FIELD_NAMES = {
   actor: "Who", target: "Wire pointed at", targets: "Wires pointed at", value: "Value", value1: "First value",
@@ -187,6 +214,38 @@ export class GameScreen {
       .filter((s) => !s.tile.cut).map(({ player: p, stand, slot }) => ({ player: p, stand, slot }));
   }
 
+  /**
+   * My uncut wires whose value I know, as drawn now: [{player, stand, slot,
+   * key}]. A wire dealt to me carries its key from me.stands (moves and swaps
+   * renumber stands); my flipped wires, X wires I did not note and wires I
+   * received are left out. [] for anyone else's hand.
+   */
+  myKnownWires(player) {
+    const me = this.table.me;
+    if (!me || me.player !== player) return [];
+    return this.layout().stands[player].flatMap((row, stand) => row.map((tile, slot) => {
+      const dealt = tile.deal.player === player && me.stands[tile.deal.stand];
+      const key = dealt ? me.stands[tile.deal.stand][tile.deal.slot] : null;
+      return typeof key === "number" && !tile.cut ? { player, stand, slot, key, special: tile.special } : null;
+    })).filter(Boolean);
+  }
+
+  /** My uncut sorted wires of a gameplay value (a blue number or "yellow"), as slots. */
+  myWiresOf(player, value) {
+    return this.myKnownWires(player).filter((w) => !w.special && (value === "yellow" ? colourOf(w.key) === "yellow"
+      : colourOf(w.key) === "blue" && w.key === value)).map(({ player: p, stand, slot }) => ({ player: p, stand, slot }));
+  }
+
+  /**
+   * The wire I cut on a success of `value`: my first uncut wire of it (equal
+   * blue wires are interchangeable); a yellow only when I hold exactly one,
+   * since yellow tiles differ by printed value. null when unknown.
+   */
+  myCutWire(player, value) {
+    const matches = this.myWiresOf(player, value);
+    return value === "yellow" && matches.length !== 1 ? null : matches[0] || null;
+  }
+
   /** The game's state derived from the log (gamestate.js), cached per table. */
   state() {
     if (!this.stateCache || this.stateCache.table !== this.table) this.stateCache = { table: this.table, state: gameState(this.table) };
@@ -306,12 +365,12 @@ export class GameScreen {
     try {
       result = await this.engine.analyze(candidate);
     } catch (error) {
-      return this.refuse("The engine cannot read this event.", pageMessage(error.message));
+      return this.refuse("The engine cannot read this event.", pageMessage(error.message, candidate));
     }
     if (!result.consistent) {
       const event = candidate.events[result.event];
       const what = event ? `: ${describeEvent(event, candidate)} (event ${result.event + 1} in the log)` : "";
-      return this.refuse(`Impossible${what}.`, pageMessage(result.error));
+      return this.refuse(`Impossible${what}.`, pageMessage(result.error, candidate));
     }
     this.remember(candidate, result);
     this.keepBoard(result);
@@ -322,7 +381,10 @@ export class GameScreen {
     this.onSave(this.game);
     this.draft = null;
     this.refusal = null;
+    const wasOver = gameState(before).over;
     await this.refresh(); // from the cache in my view
+    // The last cut (or a loss): the banner at the top of the screen comes into view.
+    if (!wasOver && this.state().over) this.root.querySelector(".game-over")?.scrollIntoView({ block: "nearest" });
     return true;
   }
 
@@ -415,6 +477,7 @@ export class GameScreen {
   startDraft(actionId, prefill = {}) {
     closeSheet();
     if (this.state().exploded !== null) return toast("The bomb exploded: the game is over. Undo or edit an event, or start a new game.");
+    if (this.state().won) return toast("Mission won: every wire is cut. Undo or edit an event, or start a new game.");
     const action = actionById(actionId) || actionById("dual_cut");
     const preset = { ...(action.preset || {}) };
     if (preset.xy) preset.xyPreset = true;
@@ -694,9 +757,9 @@ export class GameScreen {
     if (recorderTop !== null) window.scrollBy(0, this.root.querySelector(".recorder").getBoundingClientRect().top - recorderTop);
   }
 
-  /** The suggestions panel; after an explosion there is no next move, so no request either. */
+  /** The suggestions panel; after an explosion or the win there is no next move, so no request either. */
   suggestionsView() {
-    if (this.state().exploded === null) return this.suggestions.element();
+    if (this.state().exploded === null && !this.state().won) return this.suggestions.element();
     return h("section.suggestions", { "aria-label": "suggestions", dataset: { state: "over" } },
       h("p.hint", {}, "The game is over: no suggestions."));
   }
@@ -800,21 +863,24 @@ export class GameScreen {
     } else if (kind === "cancelled") {
       children.push(h("span.status-text", {}, "Analysis cancelled."), h("button.link", { onclick: () => this.refresh() }, "Run again"));
     } else if (kind === "error") {
-      children.push(h("span.status-text.bad", {}, `Inconsistent table: ${message}`));
+      children.push(h("span.status-text.bad", {}, `Inconsistent table: ${pageMessage(message, this.table)}`));
     } else if (kind === "ok" && this.analysis) {
       const worlds = this.analysis.worlds;
       const exact = typeof worlds === "bigint" ? worlds.toString() : String(Math.round(Number(worlds)));
+      // Every wire cut: nothing is hidden, though the count (copies of a value told apart) is not 1.
+      const known = this.state().wiresLeft === 0;
       children.push(h("span.status-text", {}, `${this.view() === "me" ? "My view" : "Public view"} · `,
         h("button.link.worlds", {
-          id: "worlds", dataset: { worlds: exact }, title: "Tap for the exact number",
-          "aria-label": `${scientific(worlds)} possible deals; tap for the exact number`,
-          onclick: () => openSheet("Possible deals",
-            h("p", {}, "The number of ways the wires can lie on the stands that fit everything recorded so far",
-              this.view() === "me" ? " and my own wires" : "", ":"),
+          id: "worlds", dataset: { worlds: exact, known: String(known) }, title: "Tap for the exact number",
+          "aria-label": known ? "Every wire is cut: the deal is known; tap for the count" : `${scientific(worlds)} possible deals; tap for the exact number`,
+          onclick: () => openSheet(known ? "The deal is known" : "Possible deals",
+            known ? h("p", {}, "Every wire is cut: nothing is hidden any more. The count below is still not 1, because the 4 copies of a value are counted as different tiles:")
+              : h("p", {}, "The number of ways the wires can lie on the stands that fit everything recorded so far",
+                this.view() === "me" ? " and my own wires" : "", ":"),
             h("p.exact-worlds", {}, BigInt(exact).toLocaleString("en-US")),
             h("p.hint", {}, "Every percentage on the page is an exact share of these deals. See the menu: About the numbers.")),
-        }, scientific(worlds)),
-        " possible deals"));
+        }, known ? "the deal is known" : scientific(worlds)),
+        known ? "" : " possible deals"));
     }
     return h(`div.analysis-status.${kind}`, { role: "status" }, ...children);
   }
@@ -902,8 +968,9 @@ export class GameScreen {
 
   /** Columns of a stand of `count` slots: one row when every slot gets ≥ 44 px, else balanced rows. */
   columnsFor(count) {
-    const width = Math.min(window.innerWidth, 1280) >= 900
-      ? this.root.clientWidth - 340 - 16 - 20 : this.root.clientWidth - 20 - 18;
+    // The table's width: beside the recorder from 900 px, and on a phone in landscape (app.css).
+    const width = Math.min(window.innerWidth, 1280) >= 900 ? this.root.clientWidth - 340 - 16 - 20
+      : LANDSCAPE_PHONE.matches ? this.root.clientWidth - 20 - 320 - 10 - 18 : this.root.clientWidth - 20 - 18;
     const fit = Math.max(1, Math.floor((width + 3) / (44 + 3)));
     if (count <= fit) return Math.max(1, count);
     return Math.ceil(count / Math.ceil(count / fit));
@@ -917,12 +984,14 @@ export class GameScreen {
     if (tile.special) classes.push(`special-${tile.special}`);
     const moved = tile.deal.nano !== undefined || tile.deal.player !== slot.player || tile.deal.stand !== slot.stand;
     if (moved) classes.push("moved");
+    // The wire's name comes from its content (words for a screen reader in hidden spans), so that
+    // it always holds the text shown (axe: label-content-name-mismatch with an aria-label).
     const attrs = {
       dataset: { player: String(slot.player), stand: String(slot.stand), slot: String(slot.slot), tile: tile.id },
       onclick: () => this.onSlotTap(slot),
-      "aria-label": this.slotName(slot),
       style: { ...place },
     };
+    const said = (text) => h("span.sr-only", {}, text);
     if (this.highlighted && this.highlighted.some((t) => t.player === slot.player && t.stand === slot.stand && t.slot === slot.slot)) classes.push("highlight");
     const marks = [
       h("span.slot-num", { "aria-hidden": "true" }, String(slot.slot + 1)),
@@ -931,7 +1000,7 @@ export class GameScreen {
       moved ? h("span.corner-mark.left", { title: "moved here" }, "↪") : null,
     ];
     if (tile.cut) classes.push("cut");
-    if (!info) return h(`button.${classes.join(".")}.unknown`, attrs, h("span.slot-value", {}, "·"), ...marks);
+    if (!info) return h(`button.${classes.join(".")}.unknown`, attrs, said(`${this.slotName(slot)}: `), h("span.slot-value", {}, "·"), ...marks);
     const dist = ranked(info.p);
     const [topKey, topP] = dist[0];
     const risk = (colour) => dist.filter(([k]) => colourOf(k) === colour).reduce((sum, [, p]) => sum + p, 0);
@@ -946,10 +1015,12 @@ export class GameScreen {
     }, `${colour === "red" ? "R" : "Y"}${percent(p)}`);
     const risky = !tile.cut && topP < 1;
     if (risky && red > 0) classes.push("has-red");
-    attrs["aria-label"] = `${this.slotName(slot)}: ${tile.cut ? "cut, " : ""}${label(topKey)} ${tile.cut ? "" : percent(topP)}${risky && red > 0 ? `, red risk ${percent(red)}` : ""}${risky && yellow > 0 ? `, yellow ${percent(yellow)}` : ""}`;
     return h(`button.${classes.join(".")}`, attrs,
+      said(`${this.slotName(slot)}: `),
       h("span.slot-value", {}, label(topKey)),
-      h("span.slot-p", {}, tile.cut ? "cut" : percent(topP)),
+      h("span.slot-p", {}, tile.cut ? " cut" : ` ${percent(topP)}`),
+      risky && red > 0 && red < 0.005 ? said(`, red risk ${percent(red)}`) : null,
+      risky && yellow > 0 && yellow < 0.005 ? said(`, yellow ${percent(yellow)}`) : null,
       ...marks,
       // A risk of 1% or more: a badge with its percentage; below: a thin line of the colour.
       risky && (red >= 0.005 || yellow >= 0.005) ? h("span.risk-badges", {},
@@ -1010,9 +1081,12 @@ export class GameScreen {
   }
 
   recorder() {
-    if (!this.draft && this.state().exploded !== null) {
-      // The core refuses any event after an explosion: only undo and edit remain (a restart is a new game).
-      return h("section.recorder.over", { "aria-label": "record an event", dataset: { over: "explosion" } },
+    const state = this.state();
+    if (!this.draft && (state.exploded !== null || state.won)) {
+      // The core refuses any event after an explosion, and a won game has no wire left to cut:
+      // only undo and edit remain (a restarted mission is a new game).
+      return h("section.recorder.over", { "aria-label": "record an event", dataset: { over: state.won ? "won" : "explosion" } },
+        state.won ? h("p.won-line", {}, h("b", {}, "Mission won! Every wire is cut.")) : null,
         h("p.hint", {}, "The game is over: nothing more can be recorded. Undo or edit an event below if it was recorded by mistake; "
           + "a restarted mission is a new game (Games)."),
         h("div.undo-redo", {},
@@ -1068,12 +1142,12 @@ export class GameScreen {
       const count = (draft.chosenSlots || []).length;
       const min = step.min ?? 1;
       const ready = step.count ? count === step.count : count >= min;
-      options = h("div.options", {}, h("button.option.good", {
+      options = h("div.options", {}, this.knownOption(step), h("button.option.good", {
         dataset: { action: "done" }, disabled: !ready,
         onclick: () => this.fill(step.field, [...(draft.chosenSlots || [])]),
       }, `Done (${count} chosen)`));
     } else if (step && step.kind === "slot") {
-      options = extras.length ? h("div.options", {}, extras) : null;
+      options = extras.length || step.known ? h("div.options", {}, this.knownOption(step), extras) : null;
     } else if (step && step.kind === "stand") {
       options = h("div.options", {}, this.table.players.flatMap((player, p) => (step.allow(p) ? this.layout().stands[p].map((_, s) =>
         h("button.option", { dataset: { player: String(p), stand: String(s) }, onclick: () => this.fill(step.field, { player: p, stand: s }) },
@@ -1087,11 +1161,12 @@ export class GameScreen {
         return info ? label(ranked(info.p)[0][0]) : "?";
       };
       options = h("div.options.keypad.positions", {}, Array.from({ length: step.count }, (_, i) => h("button.option.key.position", {
-        dataset: { index: String(i) }, "aria-label": `position ${i + 1}`, onclick: () => this.fill(step.field, i),
+        dataset: { index: String(i) }, onclick: () => this.fill(step.field, i),
         title: `between ${name(around[i - 1])} and ${name(around[i])}`,
-      }, h("span", {}, String(i + 1)), h("span.between", {}, `${i ? name(around[i - 1]) : "|"}·${i < around.length ? name(around[i]) : "|"}`))));
+      }, h("span.sr-only", {}, "position "), h("span", {}, String(i + 1)),
+      h("span.between", {}, `${i ? name(around[i - 1]) : "|"}·${i < around.length ? name(around[i]) : "|"}`))));
     } else if (step && step.kind === "answers") {
-      const picks = draft.picks || (draft.picks = this.table.players.map((player, p) => this.layout().stands[p].map(() => null)));
+      const picks = draft.picks || (draft.picks = this.table.players.map((player, p) => this.layout().stands[p].map((_, s) => this.myRadarAnswer(p, s, draft.value))));
       const ready = picks.every((row) => row.every((answer) => answer !== null));
       options = h("div.answers", {},
         this.table.players.flatMap((player, p) => picks[p].map((answer, s) => h("div.answer-row", { dataset: { player: String(p), stand: String(s) } },
@@ -1153,6 +1228,29 @@ export class GameScreen {
   }
 
   /**
+   * My stand's answer to a General Radar of `value` when my wires tell it:
+   * true if I hold an uncut one there, false if every uncut wire there is
+   * known and none is; null otherwise (and for anyone else's stand).
+   */
+  myRadarAnswer(player, stand, value) {
+    if (!this.table.me || this.table.me.player !== player) return null;
+    const known = this.myKnownWires(player).filter((w) => w.stand === stand);
+    if (known.some((w) => w.key === value)) return true;
+    const uncut = this.layout().stands[player][stand].filter((tile) => !tile.cut).length;
+    return known.length === uncut ? false : null;
+  }
+
+  /** My own wires a step asks for, when I know them: one tap fills the step ("Mine: slots 3, 4"). */
+  knownOption(step) {
+    if (!step.known) return null;
+    const where = step.known.map((s) => (this.table.players[s.player].stands.length > 1 ? `stand ${s.stand + 1} slot ${s.slot + 1}` : `${s.slot + 1}`));
+    return h("button.option.good.known", {
+      dataset: { action: "known" },
+      onclick: () => this.fill(step.field, step.kind === "slot" ? { ...step.known[0] } : step.known.map((s) => ({ ...s }))),
+    }, `Mine: slot${where.length > 1 ? "s" : ""} ${where.join(", ")}`);
+  }
+
+  /**
    * The values the actor can announce (as JSON strings), from the analysis of
    * this view: a value with a chance on one of the actor's uncut wires. null
    * when it does not apply (no actor, an edit, no analysis yet).
@@ -1180,7 +1278,10 @@ export class GameScreen {
   contradictedTokens(step) {
     const draft = this.draft;
     const out = new Set();
-    if (step.field !== "token" || draft.editIndex !== undefined || !this.analysis || !this.analysis.consistent) return out;
+    if (step.field !== "token" || draft.editIndex !== undefined) return out;
+    // The call failed: its wire(s) are not the value announced.
+    for (const value of [draft.value, draft.value1, draft.value2]) if (value !== undefined && draft.type !== "tripwire") out.add(JSON.stringify(value));
+    if (!this.analysis || !this.analysis.consistent) return out;
     const at = draft.type === "dual_cut" || draft.type === "tripwire" ? draft.target : null;
     const info = at && this.slotInfo(at);
     if (!info) return out;

@@ -78,11 +78,17 @@ export function publicView(table) {
   return rest;
 }
 
-function slotName(table, at) {
+/** A stand as the page names it: "Di", or "Ann stand 2" for a player with several stands. */
+export function standName(table, player, stand) {
+  const seat = table.players[player];
+  if (!seat) return `player ${player + 1} stand ${stand + 1}`;
+  return `${seat.name}${seat.stands.length > 1 ? ` stand ${stand + 1}` : ""}`;
+}
+
+/** A wire as the page names it: "Di slot 4", "Ann stand 2 slot 1". */
+export function slotName(table, at) {
   if (!at || !table.players[at.player]) return "?";
-  const player = table.players[at.player];
-  const stand = player.stands.length > 1 ? ` stand ${at.stand + 1}` : "";
-  return `${player.name}${stand} slot ${at.slot + 1}`;
+  return `${standName(table, at.player, at.stand)} slot ${at.slot + 1}`;
 }
 
 /** A token as the log names it: a value, a parity, a count, or none. */

@@ -220,9 +220,11 @@ function actionSteps(draft, screen) {
   const rules = ruleTags(screen.table);
   const parity = PARITY_AND_COUNT.filter((t) => t.parity);
   const counts = PARITY_AND_COUNT.filter((t) => t.count !== undefined);
-  const tokens = rules.includes("parity_tokens") ? [...parity, ...announce, ...counts]
-    : rules.includes("count_tokens") ? [...counts, ...announce, ...parity]
-      : [...announce, ...PARITY_AND_COUNT];
+  // Even/odd and ×1–×3 tokens only where the mission uses them; a free setup (no mission) may be any mission.
+  const mission = screen.table.meta && typeof screen.table.meta.mission === "number";
+  const tokens = rules.includes("parity_tokens") ? [...parity, ...announce]
+    : rules.includes("count_tokens") ? [...counts, ...announce]
+      : mission ? announce : [...announce, ...PARITY_AND_COUNT];
   const outcome = () => ({
     field: "success", kind: "choice", prompt: "Did the cut succeed?",
     choices: [["Success", true], ["Failed", false], ...(draft.stabilizerPreset || !can("stabilizer") ? [] : [["Failed with the Stabilizer", "stabilizer"]])],
@@ -242,13 +244,22 @@ function actionSteps(draft, screen) {
       { field: "keyActor", kind: "value", prompt: "Printed value of the cutter's yellow (optional)", values: printed, nullText: "Not noted" },
     ];
   };
-  const actorSlot = () => ({
-    field: "actor_slot", kind: "slot", prompt: `Tap the wire ${name(draft.actor)} cuts too`,
-    allow: (s) => s.player === draft.actor && uncut(s),
-  });
+  // My own wires are known: the step offers mine (`known`), one tap in the recorder.
+  const actorSlot = (value) => {
+    const mine = screen.myCutWire(draft.actor, value);
+    return {
+      field: "actor_slot", kind: "slot", prompt: `Tap the wire ${name(draft.actor)} cuts too`,
+      allow: (s) => s.player === draft.actor && uncut(s), known: mine ? [mine] : null,
+    };
+  };
   const cutValue = draft.xy ? draft.cut_value : draft.value;
+  // Every wire of a value in my own hand (a solo cut, a Fast Pass), or null when not known.
+  const mineOf = (value) => {
+    const mine = value === undefined ? [] : screen.myWiresOf(draft.actor, value);
+    return mine.length >= 2 ? mine : null;
+  };
   const seenStep = (receiving) => (screen.table.me && receiving === screen.table.me.player
-    ? [{ field: "seen", kind: "value", prompt: "Which wire did you receive? (optional, private)", values: screen.allKeys(), nullText: "Not noted" }]
+    ? [{ field: "seen", kind: "value", prompt: "Which wire did you receive? (optional, private)", values: [...screen.allKeys(), null], nullText: "Skip: not noted" }]
     : []);
 
   switch (draft.type) {
@@ -263,7 +274,7 @@ function actionSteps(draft, screen) {
       ];
       if (draft.success === true) {
         if (draft.xy) steps.push({ field: "cut_value", kind: "value", prompt: "Which of the two was it?", values: [draft.value1, draft.value2] });
-        steps.push(actorSlot());
+        steps.push(actorSlot(cutValue));
         const own = draft.actor_slot && tile(draft.actor_slot);
         if (own && own.special === "flipped") {
           // M38/M56: the cutter cannot see their own flipped wire; if it is not the value, the bomb explodes.
@@ -297,7 +308,7 @@ function actionSteps(draft, screen) {
       if (draft.success === true) {
         steps.push({ field: "cut", kind: "slot", prompt: "Tap the wire that was cut", allow: isTarget });
         if (draft.xy) steps.push({ field: "cut_value", kind: "value", prompt: "Which of the two was it?", values: [draft.value1, draft.value2] });
-        steps.push(actorSlot());
+        steps.push(actorSlot(draft.xy ? draft.cut_value : draft.value));
       } else if (draft.success === false) {
         steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?",
           values: [...tokens, null, ...(draft.stabilizer ? [] : [EXPLODED])],
@@ -312,7 +323,8 @@ function actionSteps(draft, screen) {
       return [
         { field: "actor", kind: "player", prompt: "Who solo-cuts?" },
         { field: "value", kind: "value", prompt: "Which value?", values: announce },
-        { field: "slots", kind: "slots", prompt: "Tap every wire cut (2 or 4), then Done", allow: (s) => s.player === draft.actor && uncut(s) },
+        { field: "slots", kind: "slots", prompt: "Tap every wire cut (2 or 4), then Done", allow: (s) => s.player === draft.actor && uncut(s),
+          known: mineOf(draft.value) },
       ];
     case "info_token":
       if (draft.falseToken) {
@@ -349,7 +361,8 @@ function actionSteps(draft, screen) {
       return [
         { field: "actor", kind: "player", prompt: "Who uses the Fast Pass?" },
         { field: "value", kind: "value", prompt: "Which value?", values: announce },
-        { field: "slots", kind: "slots", count: 2, prompt: "Tap the 2 wires cut", allow: (s) => s.player === draft.actor && uncut(s) && sorted(s) },
+        { field: "slots", kind: "slots", count: 2, prompt: "Tap the 2 wires cut", allow: (s) => s.player === draft.actor && uncut(s) && sorted(s),
+          known: mineOf(draft.value) && mineOf(draft.value).slice(0, 2) },
       ];
     case "disintegrator":
       return [

@@ -44,6 +44,26 @@ function specialOf(spec) {
 
 const sizeOf = (spec) => (typeof spec === "number" ? spec : spec.size);
 
+/**
+ * Run `redraw` once the tap that ended a field's editing is over. A name is
+ * committed when its field loses focus, which a tap elsewhere causes just
+ * before that tap's click: redrawing at once replaced the control under the
+ * finger and the tap was lost. Without a tap (Enter, the keyboard closed) it
+ * runs shortly after.
+ */
+function afterTap(redraw) {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    document.removeEventListener("click", onClick, true);
+    redraw();
+  };
+  const onClick = () => setTimeout(run, 0); // after the click's own handler
+  document.addEventListener("click", onClick, true);
+  setTimeout(run, 1000);
+}
+
 function defaultSetup() {
   return {
     playerCount: 4,
@@ -295,7 +315,7 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
           type: "text", value: setup.names[p], placeholder: `Player ${p + 1}`, maxlength: "20",
           "aria-label": `name of player ${p + 1}`, dataset: { player: String(p) },
           oninput: (event) => { setup.names[p] = event.target.value; },
-          onchange: rerender,
+          onchange: () => afterTap(rerender),
         })))));
   };
 

@@ -49,6 +49,11 @@ export function currentGameId() {
   return localStorage.getItem(CURRENT_KEY);
 }
 
+/** The game a reload (or a killed tab) reopens: the one opened last, changed or not. */
+export function setCurrentGame(id) {
+  localStorage.setItem(CURRENT_KEY, id);
+}
+
 export function newGame(table, name) {
   const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
   const fallbackName = `${table.players.map((p) => p.name).join(", ")} · ${new Date().toLocaleDateString()}`;

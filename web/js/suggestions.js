@@ -15,8 +15,8 @@
 //   drawn exactly from the posterior; its budget is bounded so that a phone
 //   answers within about 10 s (README, "Self-play"), and the panel says how
 //   many deals it used.
-import { h, openSheet } from "./ui.js";
-import { colourOf, valueLabel } from "./model.js";
+import { h, openSheet, pageMessage } from "./ui.js";
+import { valueLabel } from "./model.js";
 import { CancelledError } from "./engine.js";
 import { providers } from "./equipment.js";
 
@@ -55,6 +55,12 @@ export function riskText(p) {
   return `${Math.round(pc)}%`;
 }
 
+/** A note of `incomplete`: a kind ("double_detector") or the core's sentence, in the page's names. */
+function incompleteText(note, table) {
+  const [kind, ...rest] = note.split(": ");
+  return `${KIND_NAMES[kind] || kind}${rest.length ? `: ${pageMessage(rest.join(": "), table)}` : ""}`;
+}
+
 // Whether the player's last tap was in the panel (pointerdown for a finger, click for a key).
 let lastTapInPanel = false;
 const noteTap = (event) => { lastTapInPanel = Boolean(event.target instanceof Element && event.target.closest(".suggestions")); };
@@ -91,13 +97,25 @@ export class SuggestionsPanel {
 
   // ------------------------------------------------------------ requests
 
-  /** The player the panel answers for: the chosen one, else me, else the next after the last actor. */
+  /**
+   * The player the panel answers for: the chosen one, else me (my phone's
+   * advice is mine: the heading says so while a teammate plays), else the
+   * player to move (gamestate.js: seat order, the Coffee Mug, empty stands).
+   */
   player() {
     const table = this.screen.table;
     if (this.chosenPlayer !== null && this.chosenPlayer < table.players.length) return this.chosenPlayer;
     if (table.me) return table.me.player;
-    const acted = [...table.events].reverse().find((event) => event.actor !== undefined);
-    return acted ? (acted.actor + 1) % table.players.length : 0;
+    return this.screen.state().turn ?? 0;
+  }
+
+  /** Whose moves the list is, and who plays now: "Moves for Ann (you) · Bob plays now". */
+  whose(player) {
+    const screen = this.screen;
+    const turn = screen.state().turn;
+    const mine = screen.table.me && screen.table.me.player === player;
+    const now = turn === null ? "" : turn === player ? " · to play now" : ` · ${screen.playerName(turn)} plays now`;
+    return `Moves for ${screen.playerName(player)}${mine ? " (you)" : ""}${now}`;
   }
 
   /** The element to place in the table screen; starts a request when the table, player or mode changed. */
@@ -256,10 +274,12 @@ export class SuggestionsPanel {
     this.root.dataset.state = kind;
     this.root.dataset.mode = this.mode;
     this.root.dataset.player = String(player);
+    const turn = this.screen.state().turn;
     const picker = h("div.segmented.sug-players", { role: "group", "aria-label": "suggestions for" },
       table.players.map((p, i) => h("button", {
         dataset: { player: String(i) }, "aria-pressed": String(i === player), onclick: () => this.setPlayer(i),
-      }, p.name)));
+      }, p.name, i === turn ? h("span.to-move", { title: "to play now" }, " ●") : null)));
+    const whose = h("p.sug-whose", { id: "sug-whose" }, this.whose(player));
     const modes = h("div.segmented.sug-modes", { role: "group", "aria-label": "ranking" },
       MODES.map(([value, text]) => h("button", {
         dataset: { mode: value }, "aria-pressed": String(value === this.mode), onclick: () => this.setMode(value),
@@ -277,7 +297,7 @@ export class SuggestionsPanel {
       status = h("div.sug-status", {}, h("span", {}, "Suggestions cancelled."),
         h("button.link", { dataset: { action: "run-suggestions" }, onclick: () => this.retry() }, "Run again"));
     } else if (kind === "error") {
-      status = h("div.sug-status.bad", {}, `No suggestions: ${this.state.message}`);
+      status = h("div.sug-status.bad", {}, `No suggestions: ${pageMessage(this.state.message, table)}`);
     } else if (kind === "ok" && !this.state.result.consistent) {
       status = h("div.sug-status.bad", {}, "No suggestions: the table is inconsistent.");
     } else if (kind === "ok") {
@@ -286,7 +306,7 @@ export class SuggestionsPanel {
       status = h("div.sug-status.settled", { "aria-hidden": "true" });
       body = this.list(this.state.result, false);
     }
-    this.root.replaceChildren(...[h("div.sug-head", {}, h("h2", {}, "Suggestions"), modes), picker, status, body].filter(Boolean));
+    this.root.replaceChildren(...[h("div.sug-head", {}, h("h2", {}, "Suggestions"), modes), picker, whose, status, body].filter(Boolean));
     this.settle(height, recorderBefore);
   }
 
@@ -311,7 +331,7 @@ export class SuggestionsPanel {
       section(this.mode === "entropy" ? "Calls, by expected entropy" : "Best calls", "calls", shown, more),
       section("Equipment, if you have it", "equipment", equipment),
       result.incomplete && result.incomplete.length ? h("p.hint.sug-incomplete", {},
-        `The search stopped early for ${result.incomplete.map((k) => KIND_NAMES[k] || k).join(", ")}: a better use may exist.`) : null,
+        `The search stopped early for ${result.incomplete.map((k) => incompleteText(k, this.screen.table)).join(", ")}: a better use may exist.`) : null,
       h("p.hint.sug-foot", {}, this.mode === "entropy"
         ? `Tap a move to record it. ${result.branch_analyses ?? 0} branch analyses.`
         : "Tap a move to record it: you only confirm what happened."));
@@ -347,7 +367,7 @@ export class SuggestionsPanel {
         targets: JSON.stringify(s.target ? [s.target] : s.targets),
         value: JSON.stringify(s.values || (s.value === undefined ? null : s.value)),
         pSuccess: String(s.p_success), pRed: String(s.p_red), bits: String(s.bits),
-        certain: String(Boolean(s.certain)),
+        certain: String(Boolean(s.certain)), pLegal: String(s.p_legal ?? 1),
       },
       onclick: () => this.tap(s),
     },
@@ -355,7 +375,7 @@ export class SuggestionsPanel {
       h("span.sug-kind", {}, KIND_NAMES[s.kind] || s.kind),
       h("span.sug-what", {}, this.describe(s))),
     h("span.sug-stats", {},
-      h("span.sug-p", { title: "chance of success" }, s.certain ? "✓ certain" : `P ${riskText(s.p_success)}`),
+      h("span.sug-p", { title: "chance of success" }, s.certain ? `✓ certain${this.condition(s)}` : `P ${riskText(s.p_success)}`),
       h(`span.sug-red${s.p_red > 0 ? ".some" : ""}`, { title: "chance of cutting a red wire" }, `red ${riskText(s.p_red)}`),
       h("span.sug-bits", { title: "information: how much the call is expected to narrow the possible deals (1 bit = halves them)" },
         `info ${Number(s.bits).toFixed(2)} bits`),
@@ -370,11 +390,24 @@ export class SuggestionsPanel {
    * percentages round differently from the page's): one percentage per call.
    */
   whyText(s, cap) {
+    // A conditional certainty's condition is on the stats line, in the player's name.
+    if (s.certain && this.condition(s)) return s.why.slice(s.why.indexOf(": ") + 2);
     if (!s.why || !s.why.startsWith("P(success)")) return s.why;
     const notes = [];
     if (s.p_red > cap) notes.push(`red risk above the ${Math.round(cap * 100)}% cap`);
-    if (s.p_legal !== undefined && s.p_legal < 1) notes.push(`legal only if the player holds it (${riskText(s.p_legal)})`);
+    if (this.condition(s)) notes.push(`legal only${this.condition(s)}`);
     return notes.join("; ");
+  }
+
+  /**
+   * The condition a call's odds are under when the player may not hold the
+   * value (public view, a teammate): " if Bob holds an 11 (24%)", else "".
+   */
+  condition(s) {
+    if (s.p_legal === undefined || s.p_legal >= 1) return "";
+    const who = this.screen.playerName(this.state.result?.player ?? this.player());
+    const held = (s.values || [s.value]).map((v) => (v === "yellow" ? "a yellow" : `${[8, 11, 18].includes(v) ? "an" : "a"} ${v}`));
+    return ` if ${who} holds ${held.join(" and ")} (${riskText(s.p_legal)})`;
   }
 
   /** Whether the recorder's draft is this move (the tapped suggestion stays marked while it is recorded). */
@@ -407,7 +440,7 @@ export class SuggestionsPanel {
     const screen = this.screen;
     if (s.kind === "dual_cut") {
       const prefill = { actor, target: { ...s.target }, value: s.value };
-      const mine = this.mySlotFor(actor, s.value);
+      const mine = screen.myCutWire(actor, s.value);
       if (mine) prefill.actor_slot = mine; // asked only after a success
       screen.startDraft("dual_cut", prefill);
     } else if (s.kind === "solo_cut") {
@@ -420,27 +453,6 @@ export class SuggestionsPanel {
     }
     this.highlight(s);
     this.revealRecorder();
-  }
-
-  /**
-   * In my view, the wire I cut on a success: my first uncut wire of that value
-   * (any one: equal blue wires are interchangeable). For a yellow only when I
-   * hold exactly one uncut yellow, since yellow tiles differ by printed value.
-   */
-  mySlotFor(actor, value) {
-    const table = this.screen.table;
-    if (!table.me || table.me.player !== actor) return null;
-    const matches = [];
-    // My wires as they stand now (moves and swaps renumber stands): a tile
-    // dealt to me carries its key from me.stands; a wire I received, none.
-    this.screen.layout().stands[actor].forEach((row, stand) => row.forEach((tile, slot) => {
-      const dealt = tile.deal.player === actor && table.me.stands[tile.deal.stand];
-      const key = dealt ? table.me.stands[tile.deal.stand][tile.deal.slot] : null;
-      if (typeof key !== "number" || tile.cut || tile.special) return;
-      if (value === "yellow" ? colourOf(key) === "yellow" : colourOf(key) === "blue" && key === value) matches.push({ player: actor, stand, slot });
-    }));
-    if (value === "yellow" && matches.length !== 1) return null;
-    return matches[0] || null;
   }
 
   showEquipment(s, actor) {
@@ -476,13 +488,14 @@ export class SuggestionsPanel {
     openSheet(`${KIND_NAMES[s.kind] || s.kind}: ${values}`,
       h("p.hint", {}, "If you use it, record what happened: the recorder starts with this move filled in."),
       h("ul.sug-targets", {}, targets.map((t) => h("li", {}, screen.slotName(t)))),
+      this.condition(s) ? h("p.sug-condition", {}, `Only${this.condition(s)}: the odds below assume it.`) : null,
       h("p.risk-summary", {}, h("span", {}, `Success ${riskText(s.p_success)}`), h("span.red", {}, `Red ${riskText(s.p_red)}`),
         h("span", { title: "expected information, in bits" }, `info ${Number(s.bits).toFixed(2)} bits`)),
       h("ul.distribution.sug-outcomes", {}, (s.outcomes || []).map((o) => h("li", {},
         h("span.dist-key", {}, outcome(o)),
         h("span.dist-bar", {}, h("span.dist-fill", { style: { width: `${o.p * 100}%` } })),
         h("span.dist-p", {}, riskText(o.p))))),
-      h("p.hint", {}, s.why),
+      h("p.hint", {}, this.whyText(s, this.state.result?.red_cap ?? 1)),
       h("div.actions", {}, h("button.secondary", { dataset: { action: "record-equipment" }, onclick: record }, "Record this move")));
   }
 

@@ -1,5 +1,6 @@
 // Small DOM helpers shared by the screens: element builder, bottom sheet,
 // toasts, and the probability formatting every screen uses.
+import { slotName, standName } from "./model.js";
 
 /**
  * h("button.primary", {onclick, dataset: {x: 1}}, "text", child) → element.
@@ -91,14 +92,21 @@ export function scientific(count) {
 
 /**
  * An engine message with its 0-based numbers (events, players, stands,
- * slots) turned into the page's 1-based numbering.
+ * slots) turned into the page's 1-based numbering; with the table, players,
+ * stands and wires are named as the page names them ("Di slot 4", "Ann
+ * stand 2"), not by the engine's numbers.
  */
-export function pageMessage(message) {
+export function pageMessage(message, table = null) {
   const one = (n) => String(Number(n) + 1);
-  return String(message)
+  const text = String(message)
     .replace(/\bevent (\d+)/g, (_, n) => `event ${one(n)}`)
-    .replace(/\bplayer (\d+) stand (\d+) slot (\d+)/g, (_, p, s, j) => `player ${one(p)} stand ${one(s)} slot ${one(j)}`)
-    .replace(/\bstand (\d+) slot (\d+)/g, (m, s, j, offset, whole) => (whole.slice(Math.max(0, offset - 9), offset).includes("player ") ? m : `stand ${one(s)} slot ${one(j)}`))
+    .replace(/\bstand (\d+) slot (\d+)/g, (m, s, j, offset, whole) => (/player \d+ $/.test(whole.slice(0, offset)) ? m : `stand ${one(s)} slot ${one(j)}`))
     .replace(/field '(player|stand|slot|actor|a_to|b_to)'((?: field '\w+')*): (\d+) is out of range \((\d+)\.\.(\d+)\)/g,
       (_, field, rest, v, lo, hi) => `field '${field}'${rest}: ${one(v)} is out of range (${one(lo)}..${one(hi)})`);
+  // One pass: a player, a stand or a wire, each named once.
+  return text.replace(/\bplayer (\d+)(?: stand (\d+)(?: slot (\d+))?)?(?! is out of range)/g, (_, p, s, j) => {
+    if (!table || !table.players[p]) return `player ${one(p)}${s === undefined ? "" : ` stand ${one(s)}`}${j === undefined ? "" : ` slot ${one(j)}`}`;
+    if (j !== undefined) return slotName(table, { player: Number(p), stand: Number(s), slot: Number(j) });
+    return s === undefined ? table.players[p].name : standName(table, Number(p), Number(s));
+  });
 }
