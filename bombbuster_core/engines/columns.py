@@ -135,8 +135,7 @@ class Work:
         self.visited += states
         if self.visited > self.limit:
             raise EngineLimit(f"too large: more than {_about(self.limit)} states in one sweep (budget "
-                              f"{_about(self.budget)}); no legal deal comes near this; a larger budget may "
-                              "take minutes and GBs")
+                              f"{_about(self.budget)}); a larger budget may take minutes and GBs")
 
 
 class _Count:
