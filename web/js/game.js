@@ -34,13 +34,13 @@ window.addEventListener("resize", () => {
 // A double tap: the first tap changes the step and the second lands on whatever
 // now stands under the finger (a double tap on "Dual cut" picked a player in the
 // who-row). For a moment after a tap that redrew the screen, a tap at the same
-// spot on a different control is dropped; the same control (Back, Undo twice)
-// still takes it, and so does a key (no pointer).
+// spot on a different kind of control is dropped; the same kind (Back or Undo
+// twice, a position after a position) still takes it, and so does a key.
 const DOUBLE_TAP_MS = 450;
 const DOUBLE_TAP_PX = 20;
 let lastTap = null;
-const controlIdentity = (control) => ["action", "player", "stand", "slot", "value", "field", "mode", "seat"]
-  .map((key) => control.dataset[key] ?? "").join("|") + `|${control.textContent.trim().slice(0, 40)}`;
+const controlIdentity = (control) => ["action", "player", "stand", "slot", "value", "field", "mode", "seat", "index"]
+  .map((key) => control.dataset[key] ?? "").join("|");
 document.addEventListener("click", (event) => {
   const control = event.target instanceof Element ? event.target.closest("button") : null;
   if (!control || !control.closest(".game") || event.detail === 0) return;

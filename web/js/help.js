@@ -47,6 +47,9 @@ export function showAbout() {
         h("i", {}, "possible deals"), ". A wire's chance of being a 7 is the share of those deals where it is a 7. No sampling, no rounding until the percentage is shown."),
       h("p", {}, h("b", {}, "Public view. "),
         "The same count without my wires: what every teammate can deduce from the table alone. Use it to see what a call tells the others."),
+      h("p", { id: "about-deals" }, h("b", {}, "Possible deals. "),
+        "The 4 wires of a value are counted as different tiles (they are shuffled as such), so the count never falls to 1. "
+        + "Once every wire is cut nothing is hidden: the page says the deal is known, and a tap still shows the count."),
       h("p", {}, h("b", {}, "Red and yellow badges. "),
         "R12% on a wire: in 12% of the possible deals it is red, so cutting it would explode the bomb. Y5%: the chance it is yellow."),
       h("p", {}, h("b", {}, "Suggestions. "),
