@@ -11,8 +11,13 @@ Each engine is measured in a fresh Python process (so its imports count):
   read from /proc once the cluster is up, and the same after the games;
 * per game: ``--games`` greedy games of the mission (default M1, 4 players: the
   cheapest games, so the overhead shows most) played as one task each through the
-  engine (Dask: ``bombbuster_core.sim.tournament``'s own cluster path; Ray: one
-  ``ray.remote`` task per game), wall clock / games, against ``run(jobs=2)``;
+  engine (``dask``: ``bombbuster_core.sim.tournament``'s own cluster path, as
+  ``--cluster local`` starts it; ``dask-defaults``: a LocalCluster with Dask's defaults,
+  whose workers profile every task; ``ray``: one ``ray.remote`` task per game), wall
+  clock / games, against ``run(jobs=2)``;
+* CPU per game: the user + system CPU seconds of every process of the engine (driver,
+  scheduler, workers) while the games play, / games: on a busy machine the wall clock
+  mostly measures the others' load, the CPU time what the engine itself spends;
 * empty tasks: 1,000 tasks that return at once, the engine's own cost per task;
 * shut-down: closing the cluster, and until its worker processes are gone.
 
@@ -61,6 +66,15 @@ def _processes() -> dict[int, tuple[int, int]]:
     return out
 
 
+def _is_ray(pid: int) -> bool:
+    """A process of Ray's (its daemons are not all this process's descendants)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"ray" in f.read()
+    except OSError:
+        return False
+
+
 def _tree(root: int, extra: set[int]) -> list[int]:
     """``root``, its descendants and ``extra`` (with their descendants), alive now."""
     procs = _processes()
@@ -75,8 +89,26 @@ def _tree(root: int, extra: set[int]) -> list[int]:
     return sorted(keep)
 
 
+def _cpu_s(pids: list[int]) -> float:
+    """User + system CPU seconds of the live processes ``pids`` (this one included if listed)."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def _mib(pids: list[int]) -> float:
     return sum(_rss_kib(p) for p in pids) / 1024
+
+
+def _children_cpu_s() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def _games(args: argparse.Namespace) -> list[tuple]:
@@ -97,14 +129,22 @@ def child(engine: str, args: argparse.Namespace) -> dict:
     out: dict = {"engine": engine}
     t0 = time.perf_counter()
     if engine == "jobs":
-        out["games_s"] = math.inf
+        out["games_s"] = out["cpu_s"] = math.inf
         for _ in range(args.repeat):
-            t = time.perf_counter()
+            t, cpu = time.perf_counter(), _children_cpu_s()
             records = tournament.run(args.mission, args.players, args.games, ["greedy"], seed=args.seed, jobs=2)
             out["games_s"] = min(out["games_s"], time.perf_counter() - t)
+            out["cpu_s"] = min(out["cpu_s"], _children_cpu_s() - cpu)  # the pool is joined: its workers count
         out["numbers"] = _numbers(records)
         return out
     if engine == "dask":
+        context = tournament._client("local", 2)  # what --cluster local starts
+        client = context.__enter__()
+        pids = set(client.run(os.getpid).values())
+        assert len(pids) == 2
+        out["startup_s"] = time.perf_counter() - t0
+        extra: set[int] = set()
+    elif engine == "dask-defaults":  # Dask's own defaults: its workers profile every task
         from distributed import Client, LocalCluster
 
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
@@ -129,7 +169,7 @@ def child(engine: str, args: argparse.Namespace) -> dict:
             pids |= set(ray.get([pid_after.remote(0.2), pid_after.remote(0.2)]))
         out["startup_s"] = time.perf_counter() - t0
         procs = _processes()
-        extra = {p for p, (_, uid) in procs.items() if p not in before and uid == os.getuid()}
+        extra = {p for p in procs if p not in before and _is_ray(p)}
     tree = _tree(me, extra)
     out["processes"] = len(tree)
     out["rss_mib"] = _mib(tree)
@@ -137,7 +177,7 @@ def child(engine: str, args: argparse.Namespace) -> dict:
     out["workers_rss_mib"] = _mib(sorted(pids))
 
     t = time.perf_counter()
-    if engine == "dask":
+    if engine.startswith("dask"):
         futures = client.map(lambda i: i, range(1000), pure=False)
         client.gather(futures)
     else:
@@ -145,21 +185,25 @@ def child(engine: str, args: argparse.Namespace) -> dict:
         ray.get([noop.remote(i) for i in range(1000)])
     out["empty_task_ms"] = (time.perf_counter() - t)
 
-    out["games_s"] = math.inf
+    out["games_s"] = out["cpu_s"] = math.inf
     for _ in range(args.repeat):
-        t = time.perf_counter()
-        if engine == "dask":
+        tree = _tree(me, extra)
+        t, cpu = time.perf_counter(), _cpu_s(tree)
+        if engine.startswith("dask"):
             records = []
             tournament._on_cluster(_games(args), client, records.append)
         else:
             play = ray.remote(tournament.play_game)
             records = ray.get([play.remote(task) for task in _games(args)])
         out["games_s"] = min(out["games_s"], time.perf_counter() - t)
+        out["cpu_s"] = min(out["cpu_s"], _cpu_s(tree) - cpu)
     out["numbers"] = _numbers(records)
     out["rss_after_games_mib"] = _mib(_tree(me, extra))
 
     t = time.perf_counter()
     if engine == "dask":
+        context.__exit__(None, None, None)
+    elif engine == "dask-defaults":
         client.close()
         cluster.close()
     else:
@@ -178,7 +222,7 @@ def main() -> None:
     parser.add_argument("--mission", type=int, default=1)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--engines", default="jobs,dask,ray")
+    parser.add_argument("--engines", default="jobs,dask,dask-defaults,ray")
     parser.add_argument("--repeat", type=int, default=3, help="play the games this many times, keep the fastest")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -202,11 +246,13 @@ def main() -> None:
     jobs = rows.get("jobs")
     for engine, r in rows.items():
         per_game = r["games_s"] / args.games
-        line = f"{engine:5} {per_game * 1000:7.1f} ms/game"
+        cpu = r["cpu_s"] / args.games
+        line = f"{engine:5} {per_game * 1000:7.1f} ms/game, CPU {cpu * 1000:6.1f} ms/game"
         if jobs and engine != "jobs":
             extra = per_game - jobs["games_s"] / args.games
             same = "same numbers" if r["numbers"] == jobs["numbers"] else "NUMBERS DIFFER from --jobs 2"
-            line += (f" ({extra * 1000:+.1f} vs --jobs 2; {same}); start-up {r['startup_s']:.2f} s; "
+            line += (f" ({extra * 1000:+.1f} wall, {(cpu - jobs['cpu_s'] / args.games) * 1000:+.1f} CPU "
+                     f"vs --jobs 2; {same}); start-up {r['startup_s']:.2f} s; "
                      f"RSS {r['rss_mib']:.0f} MiB in {r['processes']} processes (workers {r['workers_rss_mib']:.0f}, "
                      f"driver before import {r['rss_driver_before_mib']:.0f}; {r['rss_after_games_mib']:.0f} after "
                      f"the games); empty task {r['empty_task_ms']:.2f} ms; shut-down {r['shutdown_s']:.2f} s "

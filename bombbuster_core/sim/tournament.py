@@ -391,8 +391,8 @@ def check_workers(client: Any, address: str, version: str) -> None:
 class _client:
     """``with _client(cluster, workers) as client``: a Dask client for ``cluster`` (``"local"``,
     an address or a client).  A local cluster's workers get SIGINT blocked (Ctrl-C is the
-    driver's to handle; they also die with it: Dask ends a worker whose parent is gone) and are
-    ended at once, not drained, when the block fails; normally it is shut down."""
+    driver's to handle; they also die with it: Dask ends a worker whose parent is gone); on
+    Ctrl-C they are killed at once, not drained, otherwise the cluster is shut down."""
 
     def __init__(self, cluster: Any, workers: int) -> None:
         self.cluster, self.workers = cluster, max(1, workers)
@@ -405,9 +405,14 @@ class _client:
         try:
             import logging
 
+            import dask
             from distributed import Client, LocalCluster
         except ImportError:
             raise ClusterError('--cluster needs Dask distributed: pip install "dask[distributed]"') from None
+        # Dask's workers sample every running task's stack every 10 ms by default, for a dashboard
+        # profile no one looks at here.  Local workers inherit this setting; remote ones take
+        # DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False (README).
+        dask.config.set({"distributed.worker.profile.enabled": False})
         if self.cluster == "local":
             import signal
             import threading
@@ -415,19 +420,20 @@ class _client:
             # Threads and processes inherit the signal mask: the cluster's threads, and through them
             # its worker processes, never see Ctrl-C.  A Ctrl-C meanwhile waits here, then stops us.
             mask = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
-            if mask:
-                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             try:
-                self.local = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                          dashboard_address=None, silence_logs=logging.ERROR)
-                self.client = Client(self.local)
-                self.pids = sorted(self.client.run(os.getpid).values())
+                if mask:
+                    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                try:
+                    self.local = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                              dashboard_address=None, silence_logs=logging.ERROR)
+                    self.client = Client(self.local)
+                    self.pids = sorted(self.client.run(os.getpid).values())
+                finally:
+                    if mask:  # a Ctrl-C that came meanwhile is raised here
+                        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
             except BaseException:
                 self._end()
                 raise
-            finally:
-                if mask:
-                    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         else:
             logging.getLogger("distributed").setLevel(logging.ERROR)
             try:
