@@ -187,11 +187,15 @@ function myHand(setup, spec, s) {
 export function renderSetup(root, { onStart, onCancel, engine }) {
   const setup = defaultSetup();
 
+  let form = null;
   const rerender = () => {
     const scroll = root.scrollTop;
-    root.replaceChildren(view());
+    form = view();
+    root.replaceChildren(form);
     root.scrollTop = scroll;
   };
+  // A name's redraw waits for the tap that ended the editing: by then that tap may have left the form (Cancel).
+  const redrawIfShown = () => { if (form && form.isConnected) rerender(); };
   // The wire set or the stands changed: my wires that still fit are kept (copies
   // in play, stand sizes), the others are dropped and named.
   const resetSizes = () => {
@@ -315,7 +319,7 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
           type: "text", value: setup.names[p], placeholder: `Player ${p + 1}`, maxlength: "20",
           "aria-label": `name of player ${p + 1}`, dataset: { player: String(p) },
           oninput: (event) => { setup.names[p] = event.target.value; },
-          onchange: () => afterTap(rerender),
+          onchange: () => afterTap(redrawIfShown),
         })))));
   };
 
