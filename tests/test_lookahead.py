@@ -34,7 +34,8 @@ from bombbuster_core.wires import parse_key, value_of
 
 def greedy_game(mission: int, players: int, turns: int, seed: int) -> Game:
     """A mission game after its setup tokens and ``turns`` greedy turns."""
-    game = new_game(random.Random(seed), mission=mission, players=players)
+    # without equipment: the rollouts replay the base game (Game.restore plays no card)
+    game = new_game(random.Random(seed), mission=mission, players=players, equipment=False)
     greedy = GreedyPolicy(random.Random(seed))
     for p in game.setup_token_players():
         game.place_token(greedy.setup_token(View(game.table(p), p)))

@@ -58,6 +58,7 @@ def full_rules_records() -> list[Record]:
             game.DualCut((1, 0, 2), 3), game.DoubleDetector(((1, 0, 1), (1, 0, 2)), 3), game.SoloCut(3),
             game.RevealRed(0), game.MultiCut("red", ((0, 0, 0), (1, 0, 1))), game.Tripwire((1, 0, 1)),
             game.Choose("end", "left"), game.SetupToken((0, 0, 1), 3), game.AbsentTokens((3, "yellow")),
+            game.UseCard("10", ((1, 0, 1), 3, 4)),
             Equipment("11", 0, 1), Equipment("Y", added=("8", "9")), eq.CARDS["9.9"],
             eq.RADAR, Use(("8",), 0),
             Decision(game.DualCut((1, 0, 2), 3), {"kind": "dual_cut"}, 16, [{"worth": 0.5}])]

@@ -77,15 +77,33 @@ flipped wire that was not the value, the rookie, the Captain Careless,
 sequence-blocked wires, a round nobody could play in M57/M61); no player
 able to make progress ("stuck").  ``strikes`` counts the failed cuts.
 
-Equipment cards are not dealt yet; characters are the Double Detector.
+**Equipment** (rules.md §5; :func:`deal_equipment`, :meth:`Game.card_uses`): one card per player drawn
+from the mission's pool, characters (E1-E4 drawn at random for the non-Captains from M31).  A card
+unlocks by the cuts of its value (counted as the core counts them: each cutting event's value), is
+spent once and its effect is played on the true deal as its format-1 event with ``"card"``.  The
+turn decision lists the uses (``meta.sim.pending.equipment``: card, effect, options); a use is a
+:class:`UseCard`.  "Any time" cards are played in one's own turn before its action and the player
+decides again: Label ≠/= (1/12, on one's own adjacent pair: the owner places it [U]), Post-it (4: a
+true token of the mission's kind on one's own uncut blue wire), Single Wire Label (2.2), Rewinder
+(6), Emergency Batteries (7: 1-2 used characters), General Radar (8 / E1), Emergency Drop (3.3),
+Disintegrator (10.10: a random blue value 1-12 drawn, never yellow [U]).  The turn's action:
+Triple / Super Detector (3 / E3, 5), X or Y ray (10 / E4, on a dual cut), Stabilizer (9, on a dual
+cut: a failure does not move the dial; a red target: no explosion, no token; offered only where
+every failure gives a true token and does not explode), Fast Pass (9.9, the caller's two leftmost
+wires of the value), Coffee Mug (11: the turn is skipped and the player names the next active
+player).  False Bottom (Y) plays itself when its 2nd yellow is cut (2 cards of the pool join the
+board).  The cut cards are not offered where a cut costs or moves something first (M26, M44, M47,
+M49, M55, M59, M60, M63).  Dealt but not played yet: the Walkie-Talkies (2, E2) and the Grappling
+Hook (11.11).  Equipment never targets X or flipped wires.
 """
 from __future__ import annotations
 
 import random
 from itertools import combinations
 
+from .. import equipment as eq
 from ..board import segments_and_layout
-from ..missions import even_deal, mission as mission_entry, new_table, stands_per_player
+from ..missions import equipment_pool, even_deal, mission as mission_entry, new_table, stands_per_player
 from ..record import Record
 from ..table import _SHAPES as STAND_SHAPES
 from ..wires import RED, YELLOW, Key, Value, key_json, parse_key, value_of
@@ -122,6 +140,16 @@ NUMBERS = tuple(range(1, 13))
 CONSTRAINTS = "ABCDEFGHIJKL"
 _VALUE_RULES = {"A": lambda v: v % 2 == 0, "B": lambda v: v % 2 == 1, "C": lambda v: 1 <= v <= 6,
                 "D": lambda v: 7 <= v <= 12, "E": lambda v: 4 <= v <= 9, "F": lambda v: not 4 <= v <= 9}
+
+
+# Equipment the engine plays (rules.md §5); the Walkie-Talkies (2, character E2) and the Grappling Hook
+# (11.11) are dealt but not played yet, False Bottom (Y) plays itself when it unlocks.
+_PLAYED_CARDS = frozenset({"1", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "2.2", "3.3", "9.9", "10.10"})
+_TURN_CARDS = frozenset({"3", "5", "9", "10", "11", "9.9"})  # a use that is the turn's action
+_CHARACTER_CARD = {"general_radar": "8", "walkie_talkies": "2", "triple_detector": "3", "xy_ray": "10"}
+# Missions where a cut costs or moves something first (Game._before_cut, M55/M60's challenges): the cut
+# cards (detectors, ray, Stabilizer, Fast Pass) are not played there.
+_CUT_COST_MISSIONS = frozenset({26, 44, 47, 49, 55, 59, 60, 63})
 
 
 class SimError(ValueError):
@@ -221,7 +249,19 @@ class AbsentTokens(Record):
         super().__init__(tuple(values))
 
 
-Action = DualCut | DoubleDetector | SoloCut | RevealRed | MultiCut | Tripwire | Choose
+class UseCard(Record):
+    """An equipment use: ``card`` (a printed ID, or "character": the player's own character card) and its
+    ``option`` (:meth:`Game.card_uses` says what each card takes)."""
+
+    __slots__ = ("card", "option")
+    card: str
+    option: Any
+
+    def __init__(self, card: str, option: Any = None):
+        super().__init__(card, option)
+
+
+Action = DualCut | DoubleDetector | SoloCut | RevealRed | MultiCut | Tripwire | Choose | UseCard
 
 
 def action_json(a: Action) -> dict[str, Any]:
@@ -239,6 +279,8 @@ def action_json(a: Action) -> dict[str, Any]:
         return {"kind": "multi_cut", "value": a.value, "slots": [list(s) for s in a.slots]}
     if isinstance(a, Tripwire):
         return {"kind": "tripwire", "target": list(a.target)}
+    if isinstance(a, UseCard):
+        return {"kind": "use_card", "card": a.card, "option": _jsonable(a.option)}
     return {"kind": "choose", "what": a.what, "option": a.option}
 
 
@@ -257,8 +299,18 @@ def action_from_json(d: dict[str, Any], player: int) -> Action:
         return MultiCut(d["value"], tuple(tuple(s) for s in d["slots"]))
     if kind == "tripwire":
         return Tripwire(tuple(d["target"]))
+    if kind == "use_card":
+        return UseCard(d["card"], _tupled(d["option"]))
     option = d["option"]
     return Choose(d["what"], tuple(option) if isinstance(option, list) else option)
+
+
+def _jsonable(o: Any) -> Any:
+    return [_jsonable(x) for x in o] if isinstance(o, (tuple, list)) else o
+
+
+def _tupled(o: Any) -> Any:
+    return tuple(_tupled(x) for x in o) if isinstance(o, (tuple, list)) else o
 
 
 def _ref(slot: Slot) -> dict[str, int]:
@@ -332,6 +384,12 @@ class Game:
         self._turn_cuts: list[Value] = []  # values cut by successful cuts this turn (challenges, M29, M43)
         self._turn_solo = False
         self._actor = 0
+        # equipment (deal_equipment): None when the table does not list its board
+        self.board: eq.BoardState | None = None
+        self.card_cut: dict[Value, int] = {}  # cut wires by the cutting event's value: what unlocks cards
+        self.pool: list[str] = []  # the mission's cards not on the board (False Bottom draws from them)
+        self.characters: list[str] = [eq.DEFAULT_CHARACTER] * self.players
+        self._next: int | None = None  # the Coffee Mug's choice of the next player
 
     # ------------------------------------------------------------ state
     def key(self, slot: Slot) -> Key:
@@ -475,7 +533,8 @@ class Game:
         d = self.queue[0]
         if d["kind"] == "choose":
             return {**d, "options": [list(o) if isinstance(o, tuple) else o for o in self._choose_options(d)]}
-        return d
+        uses = self.card_uses(player, d) if self.board is not None else []
+        return {**d, "equipment": uses} if uses else d
 
     # ------------------------------------------------------------ restore (the base game, for rollouts)
     @classmethod
@@ -502,8 +561,12 @@ class Game:
                     game.result = "red"
                 else:
                     game._fail(actor)
-            elif kind in ("solo_cut", "reveal_red"):
+            elif kind == "equipment" and e.get("card") in ("7", "emergency_batteries"):
+                game.detectors_used -= set(e.get("characters", ()))
+            elif kind in ("solo_cut", "reveal_red", "fast_pass"):
                 game.cut.update((actor, x["stand"], x["slot"]) for x in e["slots"])
+            elif kind == "disintegrator":
+                game.cut.update((x["player"], x["stand"], x["slot"]) for x in e["slots"])
             game.turns += kind != "info_token"
         game._win_if_all_cut()
         game.events, game.turn, game._begun = list(table["events"]), turn, True
@@ -691,6 +754,10 @@ class Game:
             last = -1 if self._last is None else self._last
             p = next(q % self.players for q in range(last + 1, last + 1 + self.players)
                      if q % self.players in active)
+            if self._next is not None:
+                if self._next in active:
+                    p = self._next  # the Coffee Mug's choice
+                self._next = None
             new_round = self._last is None or p <= self._last
             self._last = p
             if new_round:
@@ -915,7 +982,9 @@ class Game:
     def _has_detector(self, p: int) -> bool:
         if "no_double_detector" in self.tags or self.mission == 34 or (self.mission == 28 and p == 0):
             return False
-        return "double_detector_every_turn" in self.tags or p not in self.detectors_used
+        if "double_detector_every_turn" in self.tags:
+            return True
+        return self.characters[p] == eq.DEFAULT_CHARACTER and p not in self.detectors_used
 
     def _solo_slots(self, p: int, value: Value, by_value: dict[Value, list[Slot | None]] | None = None
                     ) -> list[Slot] | None:
@@ -960,6 +1029,8 @@ class Game:
         for sp in d["specials"]:
             if sp["kind"] == "tripwire":
                 out += [Tripwire(x) for q in range(self.players) if q != p for x in self.uncut(q)]
+        if self.board is not None:
+            out += [UseCard(u["card"], _tupled(o)) for u in self.card_uses(p, d) for o in u["options"]]
         return out
 
     def is_legal(self, action: Action) -> bool:
@@ -979,7 +1050,10 @@ class Game:
             raise SimError("no decision is pending")
         d = self._check(action)
         self.queue.pop(0)
-        if d["kind"] == "choose":
+        if isinstance(action, UseCard) and action.card not in _TURN_CARDS and self._card_kind(d["player"], action.card) \
+                not in _TURN_CARDS:
+            self._use_any_time(d, action)
+        elif d["kind"] == "choose":
             self._resolve_choice(d, action)  # type: ignore[arg-type]
         else:
             self._play_turn(d, action)
@@ -1026,6 +1100,8 @@ class Game:
             t = action.target
             if not any(s["kind"] == "tripwire" for s in d["specials"]) or t[0] == p or t not in set(self.uncut(t[0])):
                 raise SimError(f"player {p} cannot call a tripwire on {t}")
+        elif isinstance(action, UseCard):
+            self._check_card(p, d, action)
         else:
             raise SimError(f"unknown action {action!r}")
         if any(s.get("forced") for s in d["specials"]) and not isinstance(action, MultiCut):
@@ -1051,6 +1127,8 @@ class Game:
             self._multi_cut(p, action)
         elif isinstance(action, Tripwire):
             self._tripwire(p, action.target)
+        elif isinstance(action, UseCard):
+            self._use_turn_card(p, d, action)
         self.turns += 1
         if not self.over:
             self._end_turn(p, action)
@@ -1096,17 +1174,32 @@ class Game:
 
     def _cuts(self, slots: list[Slot], value: Value, solo: bool = False) -> None:
         self.cut.update(slots)
+        self.card_cut[value] = self.card_cut.get(value, 0) + len(slots)
+        self._false_bottom()
         self._turn_cuts += [value] * (len(slots) // 2 or 1)
         self._turn_solo = self._turn_solo or solo
         if value == YELLOW:
             self._yellows_cut += len(slots)
         self._after_cut(value, len(slots))
 
-    def _dual_cut(self, p: int, a: DualCut) -> None:
+    def _dual_cut(self, p: int, a: DualCut, values: tuple[Value, Value] | None = None, stabilizer: bool = False,
+                  card: str | None = None) -> None:
         key = self.key(a.target)
-        event: dict[str, Any] = {"type": "dual_cut", "actor": p, "target": _ref(a.target), "value": a.value}
+        event: dict[str, Any] = {"type": "dual_cut", "actor": p, "target": _ref(a.target)}
+        if values:
+            event["values"] = list(values)
+        else:
+            event["value"] = a.value
+        if stabilizer:
+            event["stabilizer"] = True
+        if card is not None:
+            self._by(event, p, card)
         costly = self.mission in (56, 64) and self.special.get(a.target) == "flip"
-        if self.gameplay(key) == a.value:
+        g = self.gameplay(key)
+        if g in (values or (a.value,)):
+            if values:
+                a = DualCut(a.target, g, a.own)
+                event["cut_value"] = g
             mine = a.own if a.own is not None else self.holds(p, a.value)[0]
             event.update(success=True, actor_slot=_own(mine))
             if a.own is not None and self.gameplay(self.key(mine)) != a.value:
@@ -1118,6 +1211,10 @@ class Game:
                 event["keys"] = {"target": key_json(key), "actor": key_json(self.key(mine))}
             self.events.append(event)
             self._cuts([a.target, mine], a.value)
+        elif self.is_red(key) and stabilizer:
+            event.update(success=False, token=None)  # the Stabilizer: no explosion, no token, no dial
+            self.events.append(event)
+            self.strikes += 1
         elif self.is_red(key):
             event.update(success=False, exploded=True)
             self.events.append(event)
@@ -1134,17 +1231,31 @@ class Game:
             self.events.append(event)
             if token is not None:
                 self.tokened.add(a.target)
-            self._fail(p)
+            if stabilizer:
+                self.strikes += 1  # the Stabilizer: the dial does not move
+            else:
+                self._fail(p)
         if costly and not self.over:
             self._advance_dial(1)  # M56/M64: a teammate's flipped wire costs a space
 
     def _detector(self, p: int, a: DoubleDetector) -> None:
         self.detectors_used.add(p)
-        x, y = a.targets
-        event: dict[str, Any] = {"type": "detector", "actor": p, "kind": "double", "targets": [_ref(x), _ref(y)],
-                                 "value": a.value}
+        card = None
         if "double_detector_every_turn" in self.tags:
-            event["card"] = "mission"
+            card = "mission"
+        elif self.board is not None or "equipment" in self.setup:  # (a restored game lists a board it does not play)
+            card = eq.CHARACTER
+            if self.board is not None:
+                self.board.character_used[p] = True
+        self._detect(p, "double", a.targets, a.value, card)
+
+    def _detect(self, p: int, kind: str, targets: tuple[Slot, ...], value: int, card: str | None) -> None:
+        """A detector of ``kind`` (double, triple, super) on ``targets`` (one teammate stand)."""
+        a = DoubleDetector(targets, value)  # type: ignore[arg-type]
+        event: dict[str, Any] = {"type": "detector", "actor": p, "kind": kind, "targets": [_ref(t) for t in targets],
+                                 "value": a.value}
+        if card is not None:
+            event["card"] = card
         hits = [t for t in a.targets if self.gameplay(self.key(t)) == a.value]
         if hits:
             cut, mine = self.rng.choice(hits), self.holds(p, a.value)[0]  # the teammate's pick
@@ -1421,6 +1532,228 @@ class Game:
             x = tuple(o)
             self.events.append({"type": "info_token", "at": _ref(x), "value": value_of(self.key(x))})
             self.tokened.add(x)
+
+    # ------------------------------------------------------------ equipment (rules.md §5)
+    def _card_kind(self, p: int, card: str) -> str:
+        """The card whose effect a use plays: the card itself, or the player's character's card."""
+        if card == eq.CHARACTER:
+            return _CHARACTER_CARD.get(self.characters[p], "")
+        return card
+
+    def _available(self, p: int) -> list[str]:
+        """The cards and the character ``p`` may use now (unlocked, not spent)."""
+        b = self.board
+        if b is None:
+            return []
+        out = [c for c in b.board if c not in b.used and b.unlocked(c) and c in _PLAYED_CARDS]
+        if self.characters[p] in _CHARACTER_CARD and not b.character_used[p] and \
+                _CHARACTER_CARD[self.characters[p]] in _PLAYED_CARDS:
+            out.append(eq.CHARACTER)
+        return out
+
+    def _stabilizer_ok(self, p: int) -> bool:
+        """The Stabilizer is played only where a failure always gives a true token (its "no token: red"
+        reading needs one) and a failure does not explode."""
+        m = self.mission
+        return not ({"no_failure_info", "count_tokens"} & self.tags or m in (14, 17, 28, 52)
+                    or "H" in self._constraints_for(p)
+                    or any("H" in self._constraints_for(q) for q in range(self.players)))
+
+    def _card_options(self, p: int, d: dict[str, Any], kind: str) -> list[Any]:
+        """Every option of a use of the card ``kind`` by ``p`` in the turn decision ``d``."""
+        m = self.mission
+        cut_cards = m not in _CUT_COST_MISSIONS
+        plain = [tuple(t) for t in d["targets"] if not self.special.get(tuple(t))]
+        if kind in ("1", "12"):
+            out = []
+            for s, row in enumerate(self.hands[p]):
+                for j in range(len(row) - 1):
+                    a, b = (p, s, j), (p, s, j + 1)
+                    if (a in self.cut and b in self.cut) or self.special.get(a) or self.special.get(b):
+                        continue
+                    same = self.gameplay(self.key(a)) == self.gameplay(self.key(b))
+                    if same == (kind == "12"):
+                        out.append(a)
+            return out
+        if kind == "4":
+            out = []
+            for x in self.cuttable(p):
+                if self.special.get(x) or x in self.tokened or not isinstance(self.gameplay(self.key(x)), int):
+                    continue
+                if "count_tokens" in self.tags and self._stand_count(x) > 3:
+                    continue
+                out.append(x)
+            return out
+        if kind == "2.2":
+            return [x for x in self.slots(p) if not self.special.get(x) and x not in self.tokened
+                    and isinstance(self.gameplay(self.key(x)), int) and self._stand_count(x) == 1]
+        if kind == "6":
+            return [None] if m != 53 and self.dial < max(MAX_DIAL, self.dial_start) else []
+        if kind == "7":
+            used = [q for q in range(self.players) if self.board and self.board.character_used[q]]
+            return [(q,) for q in used] + [pair for pair in combinations(used, 2)]
+        if kind == "8":
+            return [v for v in NUMBERS if v != self.counts_as_red]
+        if kind == "3.3":
+            return [None] if self.board and self.board.used - {"3.3"} else []
+        if kind == "10.10":
+            ok = self._forbidden_values() == {RED} and m not in (55, 60)
+            return [None] if ok else []
+        if kind == "11":
+            return [q for q in self._active_players() if q != p]
+        if not cut_cards:
+            return []
+        if kind == "9.9":
+            allowed = self._allowed_now(p, d.get("restrict"))
+            values = {self.gameplay(self.key(x)) for x in self.cuttable(p)} - self._forbidden_values()
+            return sorted(v for v in values if isinstance(v, int) and (allowed is None or v in allowed)
+                          and len(self.holds(p, v)) >= 2 and "K" not in self._constraints_for(p))
+        if not d["values"]:
+            return []
+        ints = [v for v in d["values"] if isinstance(v, int)]
+        if kind == "9":
+            return [(t, v) for t in plain for v in d["values"]] if self._stabilizer_ok(p) else []
+        if kind == "10":
+            return [(t, a, b) for t in plain for a, b in combinations(d["values"], 2)]
+        if kind in ("3", "5"):
+            out = []
+            for q in range(self.players):
+                for s in range(len(self.hands[q]) if q != p else 0):
+                    row = [x for x in self.uncut(q) if x[1] == s and not self.special.get(x)]
+                    if kind == "5":
+                        if row and all(list(x) in d["targets"] for x in row):
+                            out += [((q, s), v) for v in ints]
+                    else:
+                        row = [x for x in row if list(x) in d["targets"]]
+                        out += [(c, v) for c in combinations(row, 3) for v in ints]
+            return out
+        return []
+
+    def card_uses(self, p: int, d: dict[str, Any]) -> list[dict[str, Any]]:
+        """The equipment ``p`` may use in the turn decision ``d``: [{"card", "effect", "options"}]."""
+        if d.get("kind") != "turn" or any(s.get("forced") for s in d["specials"]):
+            return []
+        out = []
+        for c in self._available(p):
+            kind = self._card_kind(p, c)
+            options = self._card_options(p, d, kind)
+            if options:
+                out.append({"card": c, "effect": kind, "options": [_jsonable(o) for o in options]})
+        return out
+
+    def _check_card(self, p: int, d: dict[str, Any], a: UseCard) -> None:
+        if d.get("kind") != "turn" or a.card not in self._available(p) or \
+                any(s.get("forced") for s in d["specials"]):
+            raise SimError(f"player {p} cannot use {a.card!r} now")
+        if _tupled(a.option) not in self._card_options(p, d, self._card_kind(p, a.card)):
+            raise SimError(f"player {p} cannot use {a.card!r} with {a.option!r}")
+
+    def _spend(self, p: int, card: str) -> None:
+        assert self.board is not None
+        if card == eq.CHARACTER:
+            self.board.character_used[p] = True
+        else:
+            self.board.use_card(card)
+
+    def _by(self, event: dict[str, Any], p: int, card: str) -> dict[str, Any]:
+        event["card"] = card
+        if card == eq.CHARACTER:
+            event["actor"] = p
+        return event
+
+    def _use_any_time(self, d: dict[str, Any], a: UseCard) -> None:
+        """A card that does not end the turn: played, then the same player decides again."""
+        p, card, o = d["player"], a.card, _tupled(a.option)
+        kind = self._card_kind(p, card)
+        self._spend(p, card)
+        if kind in ("1", "12"):
+            self.events.append(self._by({"type": "label", "kind": "equal" if kind == "12" else "different",
+                                         "at": _ref(o)}, p, card))
+        elif kind in ("4", "2.2"):
+            e: dict[str, Any] = {"type": "info_token", "at": _ref(o)}
+            v = self.gameplay(self.key(o))
+            if kind == "2.2":
+                e["count"] = 1
+            elif "parity_tokens" in self.tags:
+                e["parity"] = "even" if v % 2 == 0 else "odd"
+            elif "count_tokens" in self.tags:
+                e["count"] = self._stand_count(o)
+            else:
+                e["value"] = v
+            self.events.append(self._by(e, p, card))
+            self.tokened.add(o)
+        elif kind == "6":
+            self._rewind()
+            self.events.append({"type": "equipment", "card": "6", "actor": p})
+        elif kind == "7":
+            assert self.board is not None
+            self.board.recharge(list(o))
+            self.detectors_used -= set(o)
+            self.events.append({"type": "equipment", "card": "7", "actor": p, "characters": list(o)})
+        elif kind == "8":
+            answers = [[any(self.gameplay(self.key((q, s, j))) == o and (q, s, j) not in self.cut
+                            and not self.special.get((q, s, j)) for j in range(len(row)))
+                        for s, row in enumerate(self.hands[q])] for q in range(self.players)]
+            self.events.append(self._by({"type": "radar", "value": o, "answers": answers}, p, card))
+        elif kind == "3.3":
+            assert self.board is not None
+            self.board.drop()
+            self.events.append({"type": "equipment", "card": "3.3", "actor": p})
+        elif kind == "10.10":
+            in_play = [n for n in self._in_play() if isinstance(n, int) and n != self.counts_as_red]
+            v = self.rng.choice(in_play)  # a random token of the supply (of a value in play)
+            slots = sorted(x for x in self._remaining(v) if x is not None and not self.special.get(x))
+            self.events.append({"type": "disintegrator", "value": v, "slots": [_ref(x) for x in slots],
+                                "card": "10.10"})
+            if slots:
+                self._cuts(slots, v)
+        self._win_if_all_cut()
+        if self.over:
+            return
+        nd = {**d, **self._turn_decision(p, d.get("restrict"))}
+        if self._has_move(nd):
+            self.queue.insert(0, nd)
+        else:  # nothing left to do this turn (the Disintegrator cut the last wires it could)
+            self.turns += 1
+            self._end_turn(p, None)
+
+    def _use_turn_card(self, p: int, d: dict[str, Any], a: UseCard) -> None:
+        """A card that is the turn's action: a detector, the X or Y ray, a stabilized cut, the Fast Pass,
+        the Coffee Mug."""
+        card, o = a.card, _tupled(a.option)
+        kind = self._card_kind(p, card)
+        self._spend(p, card)
+        if kind in ("3", "5"):
+            targets, v = o
+            if kind == "5":
+                q, s = targets
+                targets = tuple(x for x in self.uncut(q) if x[1] == s and not self.special.get(x))
+            self._detect(p, "triple" if kind == "3" else "super", tuple(targets), v, card)
+        elif kind == "9":
+            t, v = o
+            self._dual_cut(p, DualCut(t, v), stabilizer=True, card=card)
+        elif kind == "10":
+            t, v1, v2 = o
+            self._dual_cut(p, DualCut(t, v1), values=(v1, v2), card=card)
+        elif kind == "9.9":
+            mine = self.holds(p, o)[:2]
+            self.events.append(self._by({"type": "fast_pass", "actor": p, "value": o,
+                                         "slots": [_own(x) for x in mine]}, p, card))
+            self._cuts(mine, o, solo=True)
+        elif kind == "11":
+            self.events.append({"type": "equipment", "card": "11", "actor": p, "next": o})
+            self._next = o
+
+    def _false_bottom(self) -> None:
+        """False Bottom is played the moment it unlocks: 2 cards of the mission's pool join the board."""
+        b = self.board
+        if b is None or eq.FALSE_BOTTOM not in b.board or eq.FALSE_BOTTOM in b.used or not b.unlocked(eq.FALSE_BOTTOM):
+            return
+        added = self.rng.sample(self.pool, min(2, len(self.pool)))
+        self.pool = [c for c in self.pool if c not in added]
+        b.use_card(eq.FALSE_BOTTOM)
+        b.add_cards(added)
+        self.events.append({"type": "equipment", "card": eq.FALSE_BOTTOM, "added": added})
 
     # ------------------------------------------------------------ mission mechanics
     def _radar(self, v: int) -> None:
@@ -1846,13 +2179,46 @@ def mission_setup(number: int, players: int, rng: random.Random) -> tuple[dict[s
     return table, tags
 
 
+def deal_equipment(game: Game, rng: random.Random, on: bool = True, cards: list[str] | None = None,
+                   characters: list[str] | None = None) -> None:
+    """The mission's equipment (missions.equipment_pool): one card per player drawn at random from its pool
+    (``cards`` to name them), the characters (the Captain the Double Detector; from M31 each other
+    player's drawn at random among the 5, ``characters`` to name them).  The table lists its board
+    (``"equipment"``, ``players[i].character``), so the core follows and checks every use.  ``on``
+    False: no equipment (the table does not list a board; everyone the Double Detector).  ``rng`` is
+    a generator of its own, drawn from whether ``on`` or not: the deal and the game's draws are the
+    same with and without equipment (paired games)."""
+    pool = equipment_pool(mission_entry(game.mission), game.players)
+    drawn = cards if cards is not None else rng.sample(pool["pool"], min(pool["count"], len(pool["pool"])))
+    chars = characters if characters is not None else [
+        eq.DEFAULT_CHARACTER if p == 0 or "new_characters" not in game.tags else rng.choice(list(eq.CHARACTERS))
+        for p in range(game.players)]
+    if not on:
+        return
+    game.setup["equipment"] = [{"card": c} for c in drawn]
+    game.pool = [c for c in pool["pool"] if c not in drawn]
+    if pool["characters"]:
+        game.characters = list(chars)
+        for p, ch in enumerate(chars):
+            if ch != eq.DEFAULT_CHARACTER:
+                game.setup["players"][p] = {**game.setup["players"][p], "character": ch}
+    game.board = eq.BoardState(tuple(drawn), tuple(game.characters), game.card_cut)
+    if game.queue and game.queue[0]["kind"] == "turn":  # the first turn opened before the characters were known
+        d = game.queue[0]
+        game.queue[0] = {**d, **game._turn_decision(d["player"], d.get("restrict"))}
+
+
 def new_game(rng: random.Random, *, mission: int | None = None, players: int = 4,
-             wires: dict[str, Any] | None = None, stands: list[list[int]] | None = None) -> Game:
+             wires: dict[str, Any] | None = None, stands: list[list[int]] | None = None,
+             equipment: bool = True) -> Game:
     """A dealt game: mission ``mission`` with ``players`` players, or the wire set ``wires`` on ``stands``
-    (sizes per player; default: the even deal on 1 stand each for 4-5 players, 2 for 2, Captain 2 for 3)."""
+    (sizes per player; default: the even deal on 1 stand each for 4-5 players, 2 for 2, Captain 2 for 3).
+    A mission's game has its equipment (:func:`deal_equipment`) unless ``equipment`` is False."""
     if mission is not None:
         setup, tags = mission_setup(mission, players, rng)
-        return deal(setup, rng, tags, mission)
+        game = deal(setup, rng, tags, mission)
+        deal_equipment(game, random.Random(rng.getrandbits(64)), on=equipment)
+        return game
     if wires is None:
         raise SimError("give a mission or a wire set")
     if stands is None:
@@ -1866,5 +2232,5 @@ def new_game(rng: random.Random, *, mission: int | None = None, players: int = 4
 
 
 __all__ = ["AbsentTokens", "Action", "Choose", "DoubleDetector", "DualCut", "Game", "MultiCut", "NOTES", "REFUSED",
-           "RevealRed", "SetupToken", "SimError", "SoloCut", "SUPPORTED_TAGS", "Tripwire", "action_from_json",
-           "action_json", "deal", "mission_setup", "new_game"]
+           "RevealRed", "SetupToken", "SimError", "SoloCut", "SUPPORTED_TAGS", "Tripwire", "UseCard", "action_from_json",
+           "action_json", "deal", "deal_equipment", "mission_setup", "new_game"]

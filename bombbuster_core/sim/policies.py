@@ -48,6 +48,20 @@ and ``move(view)`` (a :mod:`.game` action for the pending decision).
     lowest ones; M59 Nano faces the side with more face-up cards; M65 gives
     the card whose value one holds least to the next player with wires.
 
+  - equipment (meta.sim.pending.equipment; :func:`greedy_equipment`, before the move above): the
+    Disintegrator at once; the Rewinder when the dial is one space from the skull; Emergency
+    Batteries when one's own character is used (with a second used one if any); the Emergency
+    Drop as soon as a card is used; the Post-it, Single Wire Label and Labels at once, on the
+    wire (pair) nearest the middle of one's stand (it bounds the most neighbours); then, with no
+    certain move: the Fast Pass (a sure cut of 2); the General Radar (card or E1) on the value
+    whose answers are most uncertain (sum over teammate stands of min(P, 1-P), P = P(the stand
+    holds it), marginals taken as independent); the X or Y ray (card or E4: P(target is v1 or
+    v2)), the Triple (card or E3) and Super Detectors (P(some target is v), independent
+    marginals) when the best of them beats the best call's P(success) by 0.1 within the red cap;
+    the Stabilizer on the best call when it is below P 0.9 or risks red; the Coffee Mug when the
+    best call is below P 0.5, to the teammate with the most uncut wires; the Double Detector as
+    before.  ``random`` uses a random usable card with a random option on a quarter of its turns
+    where one is usable.
 * ``greedy-keep-detector``: greedy that keeps the Double Detector for a turn
   when the best call risks red (most of greedy's red losses are endgame calls
   where every call does: README), then uses it on the two wires least likely
@@ -90,7 +104,7 @@ from ..suggest import Policy as Ranking, suggest
 from ..table import Table, load_table
 from ..wires import RED, YELLOW, Key, Value, parse_key, value_of
 from .game import (BASE_MISSIONS, AbsentTokens, Action, Choose, DoubleDetector, DualCut, Game, MultiCut, RevealRed,
-                   SetupToken, Slot, SoloCut, Tripwire, action_from_json)
+                   SetupToken, Slot, SoloCut, Tripwire, UseCard, _tupled, action_from_json)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -98,6 +112,10 @@ if TYPE_CHECKING:
 
 RED_CAP = 0.05
 CERTAIN = 1 - 1e-12
+RANDOM_USE = 0.25  # random: the chance of using a random usable card (random option) instead of its move
+EQUIPMENT_MARGIN = 0.1  # greedy: a detector or the ray must beat the best call's P(success) by this much
+STABILIZE_BELOW = 0.9  # greedy: the Stabilizer on a call below this P(success) or with any red risk
+MUG_BELOW = 0.5  # greedy: the Coffee Mug when the best call is below this P(success)
 
 
 class View:
@@ -346,6 +364,10 @@ class RandomPolicy(BasePolicy):
             if values:  # nobody else has a wire left: every remaining wire is mine
                 return SoloCut(values[0])
             return RevealRed(view.player)
+        uses = pending.get("equipment") or []
+        if uses and self.rng.random() < RANDOM_USE:
+            u = self.rng.choice(uses)
+            return UseCard(u["card"], _tupled(self.rng.choice(u["options"])))
         calls: list[Action] = [DualCut(tuple(t), v) for t in pending["targets"] for v in pending["values"]]
         if any(sp["kind"] == "tripwire" for sp in pending["specials"]):
             calls += [Tripwire(x) for x in view.uncut_slots() if x[0] != view.player]
@@ -388,7 +410,124 @@ class SuggestPolicy(BasePolicy):
         return choice(ranked)
 
     def turn(self, view: View, pending: dict[str, Any] | None) -> Action:
-        return greedy_turn(view, pending, self.legal_ranking(view, pending), self.pick, self.rng)
+        ranked = self.legal_ranking(view, pending)
+        use = greedy_equipment(view, pending, ranked, self.pick)
+        if use is not None:
+            return use
+        return greedy_turn(view, pending, ranked, self.pick, self.rng)
+
+
+def _middle(view: View, slots: list[Slot]) -> Slot:
+    """The slot nearest the middle of its stand (leftmost on a tie)."""
+    sizes = {(p, st): len(row) for p, rows in enumerate(view.table.board().stands) for st, row in enumerate(rows)}
+    return min(slots, key=lambda x: (abs(x[2] - (sizes[x[:2]] - 1) / 2), x))
+
+
+def _p_any(view: View, slots: Any, value: Any) -> float:
+    """P(at least one of ``slots`` is ``value``), the marginals taken as independent (a cheap bound)."""
+    q = 1.0
+    for x in slots:
+        q *= 1 - view.p_value(tuple(x), value)
+    return 1 - q
+
+
+def _p_all_red(view: View, slots: Any) -> float:
+    q = 1.0
+    for x in slots:
+        q *= view.p_value(tuple(x), RED)
+    return q
+
+
+class _Cached:
+    """A view whose p_value is memoised (greedy_equipment scores thousands of detector options)."""
+
+    def __init__(self, view: View):
+        self.view, self.memo = view, {}
+        self.player, self.table, self.sim, self.uncut_slots = view.player, view.table, view.sim, view.uncut_slots
+
+    def p_value(self, slot: Slot, value: Value) -> float:
+        k = (slot, value)
+        if k not in self.memo:
+            self.memo[k] = self.view.p_value(slot, value)
+        return self.memo[k]
+
+
+def greedy_equipment(view: View, pending: dict[str, Any] | None, ranked: list[dict[str, Any]],
+                     pick: Any = None) -> Action | None:
+    """Greedy's use of the equipment (pending["equipment"]), one simple rule per card (the module
+    docstring); None: no card now, the turn goes on as greedy_turn says."""
+    if pending is None or not pending.get("equipment"):
+        return None
+    uses = {u["effect"]: u for u in pending["equipment"]}
+    me = view.player
+    view = _Cached(view)
+
+    def use(effect: str, option: Any) -> UseCard:
+        return UseCard(uses[effect]["card"], _tupled(option))
+
+    if "10.10" in uses:
+        return use("10.10", None)
+    if "6" in uses and view.sim().get("dial") == 1:
+        return use("6", None)
+    if "7" in uses:
+        mine = [o for o in uses["7"]["options"] if me in o]
+        if mine:
+            return use("7", max(mine, key=len))
+    if "3.3" in uses:
+        return use("3.3", None)
+    for effect in ("4", "2.2", "1", "12"):
+        if effect in uses:
+            return use(effect, _middle(view, [tuple(o) for o in uses[effect]["options"]]))
+    best = (pick or choice)(ranked) if ranked else None
+    if best is not None and best["certain"]:
+        return None
+    if "9.9" in uses:
+        return use("9.9", uses["9.9"]["options"][0])
+    if "8" in uses:
+        stands = [[x for x in view.uncut_slots() if x[:2] == (q, s)]
+                  for q, rows in enumerate(view.table.board().stands) if q != me for s in range(len(rows))]
+
+        def doubt(v: int) -> float:
+            return sum(min(p, 1 - p) for p in (_p_any(view, st, v) for st in stands if st))
+        return use("8", max(uses["8"]["options"], key=lambda v: (doubt(v), -v)))
+    bar = (best["p_success"] if best is not None else 0.0) + EQUIPMENT_MARGIN
+    candidates: list[tuple[float, UseCard]] = []
+    if "10" in uses:
+        scored = [(view.p_value(tuple(t), a) + view.p_value(tuple(t), b), view.p_value(tuple(t), RED), (t, a, b))
+                  for t, a, b in uses["10"]["options"]]
+        scored = [x for x in scored if x[1] <= RED_CAP]
+        if scored:
+            p, _, o = max(scored, key=lambda x: x[0])
+            candidates.append((p, use("10", o)))
+    if "3" in uses:
+        scored3 = [(_p_any(view, ts, v), ts, v) for ts, v in uses["3"]["options"] if _p_all_red(view, ts) <= RED_CAP]
+        if scored3:
+            p, ts, v = max(scored3, key=lambda x: x[0])
+            candidates.append((p, use("3", (ts, v))))
+    if "5" in uses:
+        scored5 = []
+        for (q, s), v in uses["5"]["options"]:
+            st = [x for x in view.uncut_slots() if x[:2] == (q, s)]
+            if _p_all_red(view, st) <= RED_CAP:
+                scored5.append((_p_any(view, st, v), (q, s), v))
+        if scored5:
+            p, qs, v = max(scored5, key=lambda x: x[0])
+            candidates.append((p, use("5", (qs, v))))
+    if candidates:
+        p, action = max(candidates, key=lambda x: x[0])
+        if p >= bar:
+            return action
+    if "9" in uses and best is not None and best["kind"] == "dual_cut" and (
+            best["p_success"] < STABILIZE_BELOW or best["p_red"] > 0):
+        o = ([best["target"][k] for k in ("player", "stand", "slot")], best["value"])
+        if list(o) in [list(x) for x in uses["9"]["options"]]:
+            return use("9", o)
+    if "11" in uses and (best is None or best["p_success"] < MUG_BELOW):
+        board = view.table.board()
+        most = max(uses["11"]["options"], key=lambda q: (sum(1 for row in board.stands[q] for w in row
+                                                              if w not in board.cut), -q))
+        return use("11", most)
+    return None
 
 
 def _no_failure_token(view: View) -> bool:
@@ -621,6 +760,10 @@ class LookaheadPolicy(SuggestPolicy):
 
     def decide(self, view: View) -> Decision:
         pending = view.pending()
+        if pending is not None and pending.get("equipment"):
+            use = greedy_equipment(view, pending, self.legal_ranking(view, pending), choice)
+            if use is not None:
+                return Decision(use, {}, 0, [])
         if view.sim().get("mission") not in BASE_MISSIONS or (pending is not None and pending["kind"] != "turn"):
             # the rollouts replay the base game only: a mission with rules of its own is played as greedy
             action = greedy_turn(view, pending, self.legal_ranking(view, pending), choice, self.rng)
