@@ -209,8 +209,10 @@ def _sweeps_elsewhere(rounds: _Rounds, table: Any, loaded: Table) -> Iterator[No
             return None
         if columns.estimated_states(forward, SPLIT_MIN_STATES) < SPLIT_MIN_STATES:
             return None
-        back = {"table": table, "mirrored": True}
-        ahead = {"table": table, "mirrored": False}
+        # Each sweep runs under this request's budget, not the other worker's default.
+        budget = {"budget": columns.BUDGET} if columns.BUDGET != float("inf") else {}
+        back = {"table": table, "mirrored": True, **budget}
+        ahead = {"table": table, "mirrored": False, **budget}
         results = rounds.ask([{"task": "columns.sweep", "params": back},
                               {"task": "columns.sweep", "params": ahead, "home": True}], [0, 0])
         if "zero" in results:  # a sweep found no deal: as it would have here
@@ -236,12 +238,13 @@ def _sweeps_elsewhere(rounds: _Rounds, table: Any, loaded: Table) -> Iterator[No
 def _sweep_task(params: Any) -> str:
     """One direction's sweep of a table's analysis: the mirrored one pickled (base64), the
     forward one kept in this worker for the join (answer "kept"); "zero" when no deal fits."""
-    _params(params, {"table", "mirrored"}, {"table", "mirrored"}, "params.params")
+    _params(params, {"table", "mirrored", "budget"}, {"table", "mirrored"}, "params.params")
     if not isinstance(params["mirrored"], bool):
         raise RequestError("params.params: field 'mirrored' must be true or false")
     try:
-        plan = columns.plans(compile_table(load_table(params["table"])))[1 if params["mirrored"] else 0]
-        sweep = plan.sweep()
+        with _state_budget(params.get("budget"), "params.params"):
+            plan = columns.plans(compile_table(load_table(params["table"])))[1 if params["mirrored"] else 0]
+            sweep = plan.sweep()
     except columns._Zero:
         return "zero"
     if params["mirrored"]:
@@ -278,13 +281,13 @@ def _signature_blocks(rounds: _Rounds, table: Any) -> None:
 
 
 @contextmanager
-def _state_budget(raw: Any) -> Iterator[None]:
+def _state_budget(raw: Any, where: str = "params") -> Iterator[None]:
     """The columns engine's work budget (states) for one request; None: the default."""
     if raw is None:
         yield
         return
     if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not 1 <= raw < float("inf"):
-        raise RequestError(f"params: field 'budget' must be a number of states >= 1, not {raw!r}")
+        raise RequestError(f"{where}: field 'budget' must be a number of states >= 1, not {raw!r}")
     saved, columns.BUDGET = columns.BUDGET, raw
     try:
         yield

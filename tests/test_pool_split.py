@@ -187,6 +187,18 @@ def test_hook_is_removed_after_the_request():
     assert columns.SWEEPS_ELSEWHERE is None
 
 
+def test_the_request_s_budget_travels_with_its_sweeps():
+    """Each sweep task runs under the request's budget, not the other worker's default: a
+    request allowed more work than the default must not be refused by the worker it splits to."""
+    _, rounds = fake_pool("analyze", {"table": BIG, "budget": 10**12})
+    assert [t["params"]["budget"] for t in rounds[0]["tasks"]] == [10**12, 10**12]
+    assert columns.BUDGET == 20_000_000  # the request's budget ends with it
+    tight = {"task": "columns.sweep", "params": {"table": BIG, "mirrored": True, "budget": 1000}}
+    assert ask("task", tight)["error"]["message"].startswith("too large")
+    bad = {"task": "columns.sweep", "params": {"table": BIG, "mirrored": True, "budget": "lots"}}
+    assert ask("task", bad)["error"]["message"].startswith("params.params: field 'budget'")
+
+
 def test_signatures_too_large_is_the_same_refusal_split():
     table = _table("sig-1", 4, True, True, 3)  # a block past the signatures budget
     signatures.CACHE.clear()
@@ -203,7 +215,8 @@ def test_public_suggestion_list_splits_its_analysis():
     split, rounds = fake_pool("suggest", params)
     assert split == expected
     assert [[t["task"] for t in r["tasks"]] for r in rounds] == [["columns.sweep", "columns.sweep"]]
-    assert rounds[0]["tasks"][0]["params"] == {"table": BIG, "mirrored": True}  # the analysis's own task
+    assert rounds[0]["tasks"][0]["params"] == {"table": BIG, "mirrored": True,  # the analysis's own task
+                                                "budget": columns.BUDGET}
     again, _ = fake_pool("suggest", params, forget_home=True)
     assert again == expected
 
