@@ -34,7 +34,7 @@ def _record(game: Any) -> None:
                        "character:" + game.characters[e["actor"]]] += 1
 
 
-POLICY_GAMES = [(4, 4), (8, 3), (9, 4), (12, 5), (21, 4), (31, 4), (33, 3), (40, 5), (56, 4), (57, 3), (62, 4),
+POLICY_GAMES = [(4, 4), (8, 3), (9, 4), (12, 5), (21, 4), (31, 4), (33, 3), (40, 5), (56, 4), (57, 3), (62, 4), (65, 4),
                 (66, 5), (64, 2)]
 
 
@@ -69,7 +69,7 @@ def test_every_card_and_character_appears() -> None:
     played = {c for c in SEEN_CARDS if not c.startswith("character:")}
     assert played >= _PLAYED_CARDS | {"Y"}, (_PLAYED_CARDS | {"Y"}) - played
     assert {c.split(":")[1] for c in SEEN_CARDS if c.startswith("character:")} >= {
-        "double_detector", "general_radar", "triple_detector", "xy_ray"}
+        "double_detector", "general_radar", "triple_detector", "xy_ray", "walkie_talkies"}
 
 
 def test_no_equipment_is_the_same_deal_without_a_board() -> None:
@@ -223,3 +223,25 @@ def test_the_emergency_drop_turns_used_cards_face_up_again() -> None:
     game.play(UseCard("6"))
     assert game.dial == dial + 2
     ok(game)
+
+
+def test_the_grappling_hook_and_the_walkie_talkies_move_wires_in_order() -> None:
+    hands = [[[10, 20, 50, 110, 110]], [[10, 30, 40, 110, 110]]]
+    game = board(custom(55, [[5], [5]], hands), ["11.11", "2"])
+    game.play(DualCut((1, 0, 3), 11))
+    game.play(DualCut((0, 0, 4), 11))  # all four 11s: the Hook unlocks (and two 2s? no: the Talkies stay locked)
+    assert "11.11" in uses(game) and "2" not in uses(game)
+    game.play(UseCard("11.11", ((1, 0, 2), 0)))  # player 0 takes player 1's 4
+    e = game.events[-1]
+    assert e == {"type": "move", "from": {"player": 1, "stand": 0, "slot": 2},
+                 "to": {"player": 0, "stand": 0, "slot": 2}, "card": "11.11"}
+    assert game.hands[0][0][:4] == [10, 20, 40, 50] and game.hands[1][0][:3] == [10, 30, 110]
+    assert game.seen[0][-1] == {"at": e["to"], "value": 4, "after": len(game.events) - 1}
+    ok(game)
+    game.play(DualCut((1, 0, 0), 1))
+    game.board.cut[2] = 2  # as if two 2s were cut: the Walkie-Talkies unlock
+    game.play(UseCard("2", ((1, 0, 1), 0)))  # player 1 gives their 3 for player 0's pick
+    e = game.events[-1]
+    assert e["type"] == "swap" and e["card"] == "2" and e["a"] == {"player": 1, "stand": 0, "slot": 1}
+    assert sorted(game.hands[0][0]) == game.hands[0][0] and sorted(game.hands[1][0]) == game.hands[1][0]
+    assert 3 * 10 in game.hands[0][0]

@@ -86,15 +86,18 @@ turn decision lists the uses (``meta.sim.pending.equipment``: card, effect, opti
 decides again: Label ≠/= (1/12, on one's own adjacent pair: the owner places it [U]), Post-it (4: a
 true token of the mission's kind on one's own uncut blue wire), Single Wire Label (2.2), Rewinder
 (6), Emergency Batteries (7: 1-2 used characters), General Radar (8 / E1), Emergency Drop (3.3),
-Disintegrator (10.10: a random blue value 1-12 drawn, never yellow [U]).  The turn's action:
+Disintegrator (10.10: a random blue value in play drawn, never yellow [U]), Grappling Hook (11.11: a
+teammate's uncut wire into one's own stand, in order; a 2-stand player's stand is the option),
+Walkie-Talkies (2 / E2: one's own uncut wire for a teammate's, the teammate's pick at random; each
+goes in order into the stand the other left); the moving cards only on wires with no token, and not
+where stands hold X / flipped wires or Nano moves wires.  The turn's action:
 Triple / Super Detector (3 / E3, 5), X or Y ray (10 / E4, on a dual cut), Stabilizer (9, on a dual
 cut: a failure does not move the dial; a red target: no explosion, no token; offered only where
 every failure gives a true token and does not explode), Fast Pass (9.9, the caller's two leftmost
 wires of the value), Coffee Mug (11: the turn is skipped and the player names the next active
 player).  False Bottom (Y) plays itself when its 2nd yellow is cut (2 cards of the pool join the
 board).  The cut cards are not offered where a cut costs or moves something first (M26, M44, M47,
-M49, M55, M59, M60, M63).  Dealt but not played yet: the Walkie-Talkies (2, E2) and the Grappling
-Hook (11.11).  Equipment never targets X or flipped wires.
+M49, M55, M59, M60, M63).  Equipment never targets X or flipped wires.
 """
 from __future__ import annotations
 
@@ -142,9 +145,9 @@ _VALUE_RULES = {"A": lambda v: v % 2 == 0, "B": lambda v: v % 2 == 1, "C": lambd
                 "D": lambda v: 7 <= v <= 12, "E": lambda v: 4 <= v <= 9, "F": lambda v: not 4 <= v <= 9}
 
 
-# Equipment the engine plays (rules.md §5); the Walkie-Talkies (2, character E2) and the Grappling Hook
-# (11.11) are dealt but not played yet, False Bottom (Y) plays itself when it unlocks.
-_PLAYED_CARDS = frozenset({"1", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "2.2", "3.3", "9.9", "10.10"})
+# Equipment the engine plays (rules.md §5); False Bottom (Y) plays itself when it unlocks.
+_PLAYED_CARDS = frozenset({"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "2.2", "3.3", "9.9", "10.10",
+                           "11.11"})
 _TURN_CARDS = frozenset({"3", "5", "9", "10", "11", "9.9"})  # a use that is the turn's action
 _CHARACTER_CARD = {"general_radar": "8", "walkie_talkies": "2", "triple_detector": "3", "xy_ray": "10"}
 # Missions where a cut costs or moves something first (Game._before_cut, M55/M60's challenges): the cut
@@ -1599,6 +1602,14 @@ class Game:
         if kind == "10.10":
             ok = self._forbidden_values() == {RED} and m not in (55, 60)
             return [None] if ok else []
+        if kind in ("2", "11.11"):
+            if self.special or self.nano_dealt or m in (43, 53, 59):
+                return []  # wires that move: not where stands hold X / flipped wires or Nano moves wires
+            free = {q: [x for x in self.uncut(q) if x not in self.tokened] for q in range(self.players)}
+            if kind == "11.11":
+                return [(x, s) for q in range(self.players) if q != p for x in free[q]
+                        for s in range(len(self.hands[p]))]
+            return [(x, q) for x in free[p] for q in range(self.players) if q != p and free[q]]
         if kind == "11":
             return [q for q in self._active_players() if q != p]
         if not cut_cards:
@@ -1699,6 +1710,28 @@ class Game:
             assert self.board is not None
             self.board.drop()
             self.events.append({"type": "equipment", "card": "3.3", "actor": p})
+        elif kind == "11.11":
+            x, s = o
+            key = self._remove(x)
+            j = self._insert(p, s, key)
+            self.events.append({"type": "move", "from": _ref(x), "to": _ref((p, s, j)), "card": "11.11"})
+            self.seen[p].append({"at": _ref((p, s, j)), "value": key_json(key), "after": len(self.events) - 1})
+        elif kind == "2":
+            mine, q = o
+            theirs = self.rng.choice([x for x in self.uncut(q) if x not in self.tokened])  # the teammate's pick
+            ka, kb = self.key(mine), self.key(theirs)
+            if mine[:2] == theirs[:2]:
+                raise SimError("a swap between two stands")
+            # both leave at once (two players' stands: the removals do not shift each other)
+            self._remove(mine)
+            self._remove(theirs)
+            b_to = self._insert(p, mine[1], kb)
+            a_to = self._insert(q, theirs[1], ka)
+            self.events.append(self._by({"type": "swap", "a": _ref(mine), "b": _ref(theirs), "a_to": a_to,
+                                         "b_to": b_to}, p, card))
+            n = len(self.events) - 1
+            self.seen[p].append({"at": _ref((p, mine[1], b_to)), "value": key_json(kb), "after": n})
+            self.seen[q].append({"at": _ref((q, theirs[1], a_to)), "value": key_json(ka), "after": n})
         elif kind == "10.10":
             in_play = [n for n in self._in_play() if isinstance(n, int) and n != self.counts_as_red]
             v = self.rng.choice(in_play)  # a random token of the supply (of a value in play)
@@ -1839,6 +1872,20 @@ class Game:
         if not 1 <= space + step <= 12:
             step = -step
         st["nano_space"], st["nano_dir"] = space + step, step
+
+    def _remove(self, x: Slot) -> Key:
+        """Take the uncut wire at ``x`` out of its stand; shift the stand's addresses; return its key."""
+        p, s, j = x
+        key = self.hands[p][s].pop(j)
+
+        def shift(slots: Any) -> Any:
+            return type(slots)((a[0], a[1], a[2] - 1) if a[:2] == (p, s) and a[2] > j else a for a in slots)
+
+        self.cut = shift(self.cut)
+        self.tokened = shift(self.tokened)
+        self.special = {((q, t, i - 1) if (q, t) == (p, s) and i > j else (q, t, i)): v
+                        for (q, t, i), v in self.special.items()}
+        return key
 
     def _insert(self, p: int, s: int, key: Key) -> int:
         """Insert ``key`` in order into stand (p, s); shift the stand's addresses; return its index."""

@@ -60,7 +60,10 @@ and ``move(view)`` (a :mod:`.game` action for the pending decision).
     marginals) when the best of them beats the best call's P(success) by 0.1 within the red cap;
     the Stabilizer on the best call when it is below P 0.9 or risks red; the Coffee Mug when the
     best call is below P 0.5, to the teammate with the most uncut wires; the Double Detector as
-    before.  ``random`` uses a random usable card with a random option on a quarter of its turns
+    before; the Grappling Hook on the teammate wire likeliest to be a value one holds, when
+    P >= 0.9 (a pair in one's own hand); the Walkie-Talkies (card or E2) when the best call is below
+    P 0.5: one's leftmost wire of a value held once, to the teammate with the most uncut wires.
+    ``random`` uses a random usable card with a random option on a quarter of its turns
     where one is usable.
 * ``greedy-keep-detector``: greedy that keeps the Double Detector for a turn
   when the best call risks red (most of greedy's red losses are endgame calls
@@ -93,6 +96,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 
 from ..analysis import beliefs
 from ..beliefs import Beliefs
@@ -115,7 +119,8 @@ CERTAIN = 1 - 1e-12
 RANDOM_USE = 0.25  # random: the chance of using a random usable card (random option) instead of its move
 EQUIPMENT_MARGIN = 0.1  # greedy: a detector or the ray must beat the best call's P(success) by this much
 STABILIZE_BELOW = 0.9  # greedy: the Stabilizer on a call below this P(success) or with any red risk
-MUG_BELOW = 0.5  # greedy: the Coffee Mug when the best call is below this P(success)
+MUG_BELOW = 0.5  # greedy: the Coffee Mug (and the Walkie-Talkies) when the best call is below this P(success)
+HOOK_AT = 0.9  # greedy: the Grappling Hook on a teammate wire at least this likely of a value one holds
 
 
 class View:
@@ -517,6 +522,26 @@ def greedy_equipment(view: View, pending: dict[str, Any] | None, ranked: list[di
         p, action = max(candidates, key=lambda x: x[0])
         if p >= bar:
             return action
+    if "11.11" in uses:
+        held = {value_of(k) for _, k in view.view.my_uncut()} - {RED}
+        scored_h = [(max((view.p_value(tuple(x), v) for v in held), default=0.0), tuple(x), st)
+                    for x, st in uses["11.11"]["options"]]
+        p, x, st = max(scored_h, key=lambda z: z[0])
+        if p >= HOOK_AT:
+            return use("11.11", (x, st))
+    if "2" in uses and (best is None or best["p_success"] < MUG_BELOW):
+        counts = Counter(value_of(k) for _, k in view.view.my_uncut())
+        board = view.table.board()
+        mine = set(counts)
+
+        def value_at(x: Slot) -> Any:  # my own wire: certain in my view
+            return max(mine, key=lambda v: (view.p_value(x, v), str(v)))
+        alone = [(x, q) for x, q in uses["2"]["options"] if counts[value_at(tuple(x))] == 1]
+        if alone:
+            x, _ = alone[0]
+            q = max({q for _, q in alone if _ == x}, key=lambda q: (sum(
+                1 for row in board.stands[q] for w in row if w not in board.cut), -q))
+            return use("2", (x, q))
     if "9" in uses and best is not None and best["kind"] == "dual_cut" and (
             best["p_success"] < STABILIZE_BELOW or best["p_red"] > 0):
         o = ([best["target"][k] for k in ("player", "stand", "slot")], best["value"])

@@ -39,9 +39,27 @@ def views(raw: dict[str, Any], deal: dict[str, Any]) -> list[tuple[int | None, d
                for j, w in enumerate(row) if segments[w[0]].flipped}
     nano = list(deal.get("nano", []))
     taken: list[tuple[int, dict[str, Any]]] = []
+    hands = [[list(row) for row in rows] for rows in dealt]  # the keys at their current positions
+
+    def take(ref: dict[str, int]) -> Any:
+        return hands[ref["player"]][ref["stand"]].pop(ref["slot"])
+
+    def put(ref: dict[str, int], key: Any, i: int) -> None:
+        hands[ref["player"]][ref["stand"]].insert(ref["slot"], key)
+        taken.append((ref["player"], {"at": ref, "value": key, "after": i}))
+
+    n_nano = 0
     for i, e in enumerate(raw["events"]):
-        if e["type"] == "move" and e["from"] == "nano":
-            taken.append((e["to"]["player"], {"at": e["to"], "value": nano[len(taken)], "after": i}))
+        if e["type"] == "move":  # Nano's transfers, the Grappling Hook: the receiver sees the wire
+            if e["from"] == "nano":
+                key, n_nano = nano[n_nano], n_nano + 1
+            else:
+                key = take(e["from"])
+            put(e["to"], key, i)
+        elif e["type"] == "swap":  # the Walkie-Talkies: each receiver sees the wire they get
+            ka, kb = take(e["a"]), take(e["b"])
+            put({**e["a"], "slot": e["b_to"]}, kb, i)
+            put({**e["b"], "slot": e["a_to"]}, ka, i)
     out: list[tuple[int | None, dict[str, Any]]] = [(None, public)]
     for p in range(len(raw["players"])):
         stands = [[None if (p, s, j) in flipped else k for j, k in enumerate(row)] for s, row in enumerate(dealt[p])]
