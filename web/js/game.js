@@ -1080,6 +1080,14 @@ export class GameScreen {
     }, this.moreActions ? "Fewer" : "More…");
   }
 
+  /** A multi-choice step's tap: the value joins the picks, or leaves them if it was there. */
+  togglePick(picks, value) {
+    const at = picks.indexOf(value);
+    if (at >= 0) picks.splice(at, 1);
+    else picks.push(value);
+    this.render();
+  }
+
   recorder() {
     const state = this.state();
     if (!this.draft && (state.exploded !== null || state.won)) {
@@ -1184,12 +1192,7 @@ export class GameScreen {
       options = h("div", {},
         h("div.options", {}, step.choices.map(([text, value]) => h("button.option", {
           dataset: { value: JSON.stringify(value) }, "aria-pressed": String(picks.includes(value)),
-          onclick: () => {
-            const at = picks.indexOf(value);
-            if (at >= 0) picks.splice(at, 1);
-            else picks.push(value);
-            this.render();
-          },
+          onclick: () => this.togglePick(picks, value),
         }, text))),
         h("div.options", {}, h("button.option.good", {
           dataset: { action: "done" }, disabled: !ready, onclick: () => this.fill(step.field, [...picks]),
@@ -1199,12 +1202,7 @@ export class GameScreen {
       options = h("div", {},
         h("div.options.keypad", {}, step.values.map((value) => h(`button.option.key.${optionColour(value)}${optionSpan(optionText(value))}`, {
           dataset: { value: JSON.stringify(value) }, "aria-pressed": String(picks.includes(value)),
-          onclick: () => {
-            const at = picks.indexOf(value);
-            if (at >= 0) picks.splice(at, 1);
-            else picks.push(value);
-            this.render();
-          },
+          onclick: () => this.togglePick(picks, value),
         }, optionText(value)))),
         h("div.options", {}, h("button.option.good", {
           dataset: { action: "done" }, disabled: !picks.length, onclick: () => this.fill(step.field, [...picks]),
