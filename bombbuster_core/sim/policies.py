@@ -612,6 +612,10 @@ def greedy_turn(view: View, pending: dict[str, Any] | None, ranked: list[dict[st
     calls = [DualCut(tuple(t), v) for t in pending["targets"] for v in pending["values"]] if pending else []
     if calls:
         return rng.choice(calls)
+    if pending and pending["solo"]:  # a solo cut the view cannot prove (e.g. an unseen flipped wire may be one)
+        return SoloCut(pending["solo"][0])
+    if pending and pending["reveal"]:
+        return RevealRed(me)
     raise ValueError(f"player {me} has no legal move to play: {pending}")
 
 
