@@ -47,7 +47,8 @@ def main() -> None:
         setattr(policies, hook, spy)
         settings = record["settings"]
         replay = tournament.play_game((settings["mission"], settings["players"], settings["seed"], args.policy,
-                                       record["game"], None, settings.get("budget", {})))
+                                       record["game"], None, settings.get("budget", {}),
+                                       settings.get("equipment", False)))
         assert {k: replay[k] for k in ("result", "turns", "failed_cuts")} == \
             {k: record[k] for k in ("result", "turns", "failed_cuts")}, "the log is another code version's"
         fatal.append(moves[-1])

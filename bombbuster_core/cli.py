@@ -284,6 +284,9 @@ def _sim_arguments(p_sa: argparse.ArgumentParser, p_to: argparse.ArgumentParser)
     p_to.add_argument("--policy", action="append", choices=sorted(POLICIES), required=True,
                       help="a policy to play (repeat the option for several)")
     p_to.add_argument("--seed", type=int, default=0, help="seed of the deals and of the policies' choices")
+    p_to.add_argument("--no-equipment", dest="equipment", action="store_false",
+                      help="deal no equipment cards (the same deals: what the equipment changes); logs from "
+                           "before the simulator dealt equipment are games without it")
     p_to.add_argument("--jobs", type=nonnegative, help="worker processes (same numbers for any value; default 1, "
                       "with --cluster local: one per core)")
     p_to.add_argument("--cluster", metavar="local|ADDRESS",
@@ -361,7 +364,7 @@ def _tournament(args: argparse.Namespace) -> int:
             try:
                 records = run(args.mission, args.players[0], args.games, policies, seed=args.seed, jobs=jobs,
                               save=args.save, progress=progress_bar if args.games else None, lookahead=lookahead,
-                              log=args.log, resume=args.resume, cluster=args.cluster)
+                              log=args.log, resume=args.resume, cluster=args.cluster, equipment=args.equipment)
             except (SimError, MissionError, LogError, OutputError, ClusterError) as e:
                 _emit({"error": str(e)})
                 return 2
@@ -413,7 +416,7 @@ def _sweep(args: argparse.Namespace, policies: list[str], jobs: int,
         else:
             cells = sweep(missions, args.players, args.games, policies, seed=args.seed, jobs=jobs, save=args.save,
                           progress=progress_bar if args.games else None, lookahead=lookahead, log_dir=args.log_dir,
-                          resume=args.resume, cluster=args.cluster, note=_note)
+                          resume=args.resume, cluster=args.cluster, note=_note, equipment=args.equipment)
     except (LogError, OutputError, ClusterError) as e:
         _emit({"error": f"--from-log: {e}" if args.from_log and isinstance(e, LogError) else str(e)})
         return None

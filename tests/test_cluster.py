@@ -86,7 +86,8 @@ def test_cli_cluster_address_gives_the_numbers_of_jobs_1(cluster, tmp_path: Path
     assert serial.returncode == 0 and remote.returncode == 0, remote.stdout + remote.stderr
     assert figures(json.loads(remote.stdout)) == figures(json.loads(serial.stdout))
     records = [json.loads(line) for line in log.read_text().splitlines()]
-    assert len(records) == 10 and all(r["settings"] == {"mission": 1, "players": 3, "seed": 5} for r in records)
+    assert len(records) == 10 and all(r["settings"] == {"mission": 1, "players": 3, "seed": 5, "equipment": True,
+                                                       "sim": tournament.SIM_VERSION} for r in records)
     again = subprocess.run([*base, "--jobs", "2", "--cluster", address], cwd=tmp_path, env=ENV, capture_output=True,
                            text=True, timeout=60)
     assert again.returncode == 2 and "--jobs sets a --cluster local's workers" in json.loads(again.stdout)["error"]
@@ -221,10 +222,10 @@ def test_sweep_writes_a_log_per_cell_and_resumes(cluster, tmp_path: Path) -> Non
 def test_sweep_reports_a_refused_mission_and_a_failed_game_and_goes_on(tmp_path: Path, monkeypatch) -> None:
     real_new_game, real_play = tournament.new_game, tournament.play_game
 
-    def new_game(rng, *, mission, players):
+    def new_game(rng, *, mission, players, **options):
         if mission == 2:
             raise SimError("mission 2: the simulator does not play its rule(s) test_rule")
-        return real_new_game(rng, mission=mission, players=players)
+        return real_new_game(rng, mission=mission, players=players, **options)
 
     def play_game(task):
         if task[0] == 3 and task[4] == 1:

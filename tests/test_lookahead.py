@@ -188,6 +188,14 @@ def test_tournament_resume_plays_only_the_missing_games(tmp_path, monkeypatch) -
         run(1, 2, 3, ["greedy"], seed=9, log=str(log), resume=True)
     with pytest.raises(tournament.LogError, match="budget"):
         run(1, 2, 3, ["lookahead"], seed=8, lookahead={**budget, "deals": 3}, log=str(log), resume=True)
+    with pytest.raises(tournament.LogError, match="with other settings"):  # games without the equipment
+        run(1, 2, 3, ["greedy"], seed=8, log=str(log), resume=True, equipment=False)
+    # A log of an older simulator (version 1: no "sim" in its settings) is refused, not mixed in.
+    old = tmp_path / "old.log"
+    old.write_text("".join(json.dumps({**r, "settings": {"mission": 1, "players": 2, "seed": 8}}) + "\n"
+                           for r in first if r["policy"] == "greedy"))
+    with pytest.raises(tournament.LogError, match="by simulator version 1, whose games differ"):
+        run(1, 2, 3, ["greedy"], seed=8, log=str(old), resume=True)
     (tmp_path / "junk.log").write_text("[1, 2]\n")
     with pytest.raises(tournament.LogError, match="not a tournament log"):
         run(1, 2, 3, ["greedy"], seed=8, log=str(tmp_path / "junk.log"), resume=True)

@@ -84,11 +84,11 @@ def paired_difference(a: list[int], b: list[int], z: float = Z95) -> tuple[float
     return d, max(-1.0, d - delta), min(1.0, d + epsilon)
 
 
-def play_game(task: tuple[int, int, int, str, int, str | None, dict[str, Any]]) -> dict[str, Any]:
-    """One game of one policy: (mission, players, seed, policy, index, save dir, the policy's options)
-    -> its record."""
-    mission, players, seed, name, index, save, options = task
-    game = new_game(random.Random(f"{seed}-{index}"), mission=mission, players=players)
+def play_game(task: tuple[int, int, int, str, int, str | None, dict[str, Any], bool]) -> dict[str, Any]:
+    """One game of one policy: (mission, players, seed, policy, index, save dir, the policy's options,
+    whether the mission's equipment is dealt) -> its record."""
+    mission, players, seed, name, index, save, options, equipment = task
+    game = new_game(random.Random(f"{seed}-{index}"), mission=mission, players=players, equipment=equipment)
     policy = POLICIES[name](random.Random(f"{seed}-{index}-{name}"), **options)
     spent, decisions = 0.0, 0
     for p in game.setup_token_players():
@@ -103,7 +103,7 @@ def play_game(task: tuple[int, int, int, str, int, str | None, dict[str, Any]]) 
         game.play(action)
     record = {"policy": name, "game": index, "result": game.result, "failed_cuts": game.strikes,
               "turns": game.turns, "decisions": decisions, "seconds": spent,
-              "settings": _settings(mission, players, seed, options)}
+              "settings": _settings(mission, players, seed, options, equipment)}
     if save:
         stem = os.path.join(save, f"{name}-{index:05d}")
         table = game.table()
@@ -115,9 +115,16 @@ def play_game(task: tuple[int, int, int, str, int, str | None, dict[str, Any]]) 
     return record
 
 
-def _settings(mission: int, players: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+# The simulator's version in every record's settings: raise it whenever a change makes the same
+# seed play other games, so that --resume refuses a log of the old games instead of mixing them.
+# Version 2: every mission's rules and the equipment (logs without "sim" are version 1, the base game).
+SIM_VERSION = 2
+
+
+def _settings(mission: int, players: int, seed: int, options: dict[str, Any], equipment: bool) -> dict[str, Any]:
     """What a game's record depends on besides its index and policy: a resumed log must match it."""
-    return {"mission": mission, "players": players, "seed": seed, **({"budget": options} if options else {})}
+    return {"mission": mission, "players": players, "seed": seed, **({"budget": options} if options else {}),
+            "equipment": equipment, "sim": SIM_VERSION}
 
 
 class LogError(ValueError):
@@ -148,7 +155,7 @@ class _Cell:
 
     def __init__(self, mission: int, players: int, games: int, policies: list[str], seed: int,
                  save: str | None, lookahead: dict[str, Any] | None, log: str | None, resume: bool,
-                 save_option: str = "--save", log_option: str = "--log") -> None:
+                 equipment: bool = True, save_option: str = "--save", log_option: str = "--log") -> None:
         self.mission, self.players, self.games, self.policies = mission, players, games, policies
         self.error: str | None = None
         if save:
@@ -157,9 +164,9 @@ class _Cell:
             except OSError as e:
                 raise OutputError(f"{save_option} {save}: cannot create this directory ({e.strerror})") from None
         options = {name: dict(lookahead or {}) if name == "lookahead" else {} for name in policies}
-        logged = _logged(log, policies, games, {name: _settings(mission, players, seed, options[name])
+        logged = _logged(log, policies, games, {name: _settings(mission, players, seed, options[name], equipment)
                                                 for name in policies}) if resume and log else {}
-        self.tasks = [(mission, players, seed, name, i, save, options[name]) for i in range(games)
+        self.tasks = [(mission, players, seed, name, i, save, options[name], equipment) for i in range(games)
                       for name in policies if (name, i) not in logged]
         self.records: list[dict[str, Any]] = list(logged.values())
         self.played = [0] * games  # policies that finished each game
@@ -196,7 +203,7 @@ class _Cell:
 def run(mission: int, players: int, games: int, policies: list[str], seed: int = 0, jobs: int = 1,
         save: str | None = None, progress: Callable[[int, int], None] | None = None,
         lookahead: dict[str, Any] | None = None, log: str | None = None,
-        resume: bool = False, cluster: Any = None) -> list[dict[str, Any]]:
+        resume: bool = False, cluster: Any = None, equipment: bool = True) -> list[dict[str, Any]]:
     """Every (policy, game) record, sorted by policy order then game index.  ``lookahead``: the
     lookahead policy's budget (``deals``, ``depth``, ``width``; default: policies.py's).  ``log``: a
     file that gets each record as a JSON line when its game ends, so a long run stopped early
@@ -204,11 +211,12 @@ def run(mission: int, players: int, games: int, policies: list[str], seed: int =
     are taken from it, not played again (their settings must be this run's: :class:`LogError`).
     ``progress(done, total)`` counts games (a game is done when every policy has played it).
     ``cluster``: ``"local"`` (a Dask cluster of ``jobs`` worker processes, shut down at the end),
-    a scheduler's address, or a ``distributed.Client``: the games are its tasks."""
+    a scheduler's address, or a ``distributed.Client``: the games are its tasks.  ``equipment``
+    False: the missions' equipment cards are not dealt (the same deals: to measure what they change)."""
     unknown = [p for p in policies if p not in POLICIES]
     if unknown:
         raise ValueError(f"unknown policy {unknown[0]!r} (choose from {', '.join(POLICIES)})")
-    cell = _Cell(mission, players, games, policies, seed, save, lookahead, log, resume)
+    cell = _Cell(mission, players, games, policies, seed, save, lookahead, log, resume, equipment)
     finished = cell.finished()
 
     def done(record: dict[str, Any]) -> None:
@@ -230,7 +238,8 @@ def run(mission: int, players: int, games: int, policies: list[str], seed: int =
 def sweep(missions: list[int], players: list[int], games: int, policies: list[str], seed: int = 0,
           jobs: int = 1, save: str | None = None, progress: Callable[[int, int], None] | None = None,
           lookahead: dict[str, Any] | None = None, log_dir: str | None = None, resume: bool = False,
-          cluster: Any = None, note: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+          cluster: Any = None, note: Callable[[str], None] | None = None,
+          equipment: bool = True) -> list[dict[str, Any]]:
     """:func:`run` for every mission and player count, the games of all cells in one stream of
     tasks (no worker waits for a cell's last game).  Each cell's log is ``log_dir/mNN-pP.log``
     (``save``: ``save/mNN-pP/``), in :func:`run`'s format, and ``resume`` takes each cell's logged
@@ -275,7 +284,7 @@ def sweep(missions: list[int], players: list[int], games: int, policies: list[st
                     continue
                 name = f"m{m:02d}-p{p}"
                 cells[m, p] = _Cell(m, p, games, policies, seed, save and os.path.join(save, name), lookahead,
-                                    log_dir and os.path.join(log_dir, name + ".log"), resume)
+                                    log_dir and os.path.join(log_dir, name + ".log"), resume, equipment)
         total = games * len(cells)
         finished = sum(cell.finished() for cell in cells.values())
 
@@ -496,7 +505,10 @@ def _logged(path: str, policies: list[str], games: int,
         if r["policy"] not in policies or r["game"] >= games:
             continue
         if r.get("settings") != settings[r["policy"]]:
-            raise LogError(f"{path}: game {r['game']} of {r['policy']} was played with "
+            older = r.get("settings", {}).get("sim", 1) != SIM_VERSION
+            why = (f"by simulator version {r.get('settings', {}).get('sim', 1)}, whose games differ from this "
+                   f"version's ({SIM_VERSION}): start a new log" if older else "with other settings")
+            raise LogError(f"{path}: game {r['game']} of {r['policy']} was played {why}: "
                            f"{r.get('settings')}, not {settings[r['policy']]}")
         kept[r["policy"], r["game"]] = r
     return kept
