@@ -172,12 +172,15 @@ class BoardState:
             return
         if entry == CHARACTER:
             assert actor is not None
-            if self.character_used[actor]:
-                raise EquipmentError("card", f"player {actor}'s {CHARACTERS[self.characters[actor]]} is already "
-                                             "used (Emergency Batteries re-enable it)")
-            self.character_used[actor] = True
+            self.use_character(actor)
             return
         self.use_card(entry)
+
+    def use_character(self, player: int) -> None:
+        if self.character_used[player]:
+            raise EquipmentError("card", f"player {player}'s {CHARACTERS[self.characters[player]]} is already "
+                                         "used (Emergency Batteries re-enable it)")
+        self.character_used[player] = True
 
     def use_card(self, card: CardId) -> None:
         if not self.followed:

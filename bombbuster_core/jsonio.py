@@ -58,11 +58,15 @@ def _too_large(text: str) -> StrictJSONError:
 
 def _placed(error: StrictJSONError, document: str) -> StrictJSONError:
     """The refusal of a too-large number, naming the object key it is the value of (or where it is)."""
-    at = document.find(error.number) if error.number else -1
-    if at < 0:
+    if not error.number:
         return error
     import re  # only on this error path: re costs the CLI's start-up otherwise
 
+    # the number as a token of its own: not the digits of a longer number or of a string
+    token = re.search(r'(?<![\w".+-])' + re.escape(error.number) + r'(?![\w."])', document)
+    if token is None:
+        return error
+    at = token.start()
     key = re.search(r'"((?:[^"\\]|\\.){0,60})"\s*:\s*$', document[max(0, at - 200):at])
     where = f"field {key.group(1)!r}" if key else f"character {at:,}"
     return StrictJSONError(f"{where}: {error}", number=error.number)

@@ -112,3 +112,9 @@ def test_the_largest_keys_are_still_read(tmp_path: Path, capsys: pytest.CaptureF
     path.write_text(json.dumps(raw))
     assert main(["analyze", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["consistent"]
+
+
+def test_a_too_large_number_is_placed_by_its_own_token() -> None:
+    # the same digits earlier in a string (or inside a longer number) are not the number refused
+    with pytest.raises(jsonio.StrictJSONError, match="^field 'nano': the number 1111"):
+        jsonio.loads_strict('{"meta": "%s", "x": 9%s, "nano": %s}' % (LONGER, "0" * 10, LONGER))

@@ -1662,7 +1662,7 @@ class Game:
     def _spend(self, p: int, card: str) -> None:
         assert self.board is not None
         if card == eq.CHARACTER:
-            self.board.character_used[p] = True
+            self.board.use_character(p)
         else:
             self.board.use_card(card)
 
