@@ -360,3 +360,39 @@ def test_equipment_helpers(page, server):
     assert out["oldBoardSteps"] == ["actor"]
     assert out["detectorCard"] == [["card_double", {"card": "character", "user": 0}]]
     assert out["detectorActors"] == [True, False, False]  # B holds E1, C's Double Detector is used
+
+
+def test_setup_shows_the_mission_difficulty_measured_with_equipment(new_context, server, site_dir):
+    """Issue 19: at setup the page shows greedy's measured win rate for the chosen mission and player
+    count, from web/difficulty.json (bench/difficulty.py over the committed logs), precached offline."""
+    import math
+    from pathlib import Path
+
+    measured = json.loads((Path(__file__).resolve().parents[2] / "web" / "difficulty.json").read_text())
+    assert "difficulty.json" in (site_dir / "sw.js").read_text()  # offline like the rest of the site
+
+    def expected(mission: int, players: int) -> str:
+        if str(mission) in measured["refused"]:
+            return f"Difficulty: not measured ({measured['refused'][str(mission)]})."
+        cell = measured["cells"].get(str(mission), {}).get(str(players))
+        if not cell:
+            return f"Difficulty: not measured yet with {players} players."
+        pct = lambda x: math.floor(100 * x + 0.5)  # noqa: E731  (JS Math.round)
+        return (f"Difficulty: our simulator's greedy team won {pct(cell['wins'] / cell['games'])} % of "
+                f"{cell['games']} games with {players} players and the equipment (95 % interval "
+                f"{pct(cell['ci95'][0])}–{pct(cell['ci95'][1])} %).")
+
+    assert measured["cells"]["4"]["4"]["games"] >= 200  # the figure the test reads is a real measurement
+    page, errors = touch_phone(new_context)
+    open_app(page, server.url)
+    page.wait_for_selector("#mission option[value='4']", state="attached", timeout=120_000)
+    assert page.locator(".difficulty").count() == 0  # free setup: no mission, no figure
+    page.select_option("#mission", "4")
+    for players in (4, 3, 5):
+        tap(page, f".segmented[aria-label='player count'] button[data-value='{players}']")
+        page.wait_for_function(f"(document.querySelector('.difficulty') || {{}}).textContent === {json.dumps(expected(4, players))}",
+                               timeout=30_000)
+    page.select_option("#mission", "54")
+    page.wait_for_function(f"(document.querySelector('.difficulty') || {{}}).textContent === {json.dumps(expected(54, 4))}",
+                           timeout=30_000)
+    assert not errors, errors

@@ -112,6 +112,19 @@ function resetEquipment(setup) {
   setup.characters = {};
 }
 
+/** The simulator's measured win rate for the chosen mission and player count (difficulty.json, written by
+ * bench/difficulty.py from the committed tournament logs), as a sentence; null before it loads. */
+function difficultyText(difficulty, mission, players) {
+  if (!difficulty || !mission) return null;
+  const why = difficulty.refused[String(mission)];
+  if (why) return `Difficulty: not measured (${why}).`;
+  const cell = (difficulty.cells[String(mission)] || {})[String(players)];
+  if (!cell) return `Difficulty: not measured yet with ${players} players.`;
+  const pct = (x) => Math.round(100 * x);
+  return `Difficulty: our simulator's greedy team won ${pct(cell.wins / cell.games)} % of ${cell.games} games `
+    + `with ${players} players and the equipment (95 % interval ${pct(cell.ci95[0])}–${pct(cell.ci95[1])} %).`;
+}
+
 function missionEntry(setup) {
   return setup.mission && setup.catalogue ? setup.catalogue.find((m) => m.mission === setup.mission) : null;
 }
@@ -233,6 +246,10 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
     });
   }
 
+  // The measured win rates are a static file of the site (cached offline by the service worker).
+  fetch("difficulty.json").then((r) => (r.ok ? r.json() : null)).then((d) => { setup.difficulty = d; rerender(); },
+    () => {});
+
   /** Ask the engine for the mission's table (placeholders until the drawn values are complete). */
   const loadPreset = () => {
     if (!setup.mission) return;
@@ -302,6 +319,7 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
   const playersSection = () => {
     const entry = missionEntry(setup);
     const counts = entry ? entry.players : [2, 3, 4, 5];
+    const difficulty = difficultyText(setup.difficulty, setup.mission, setup.playerCount);
     return h("section.card", {},
       h("h2", {}, "Players"),
       h("div.row", {}, h("span.label", {}, "How many"),
@@ -313,6 +331,7 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
           resetSizes();
           loadPreset();
         }, "player count")),
+      difficulty ? h("p.hint.difficulty", {}, difficulty) : null,
       h("div.names", {}, range(0, setup.playerCount - 1).map((p) => h("label.name-field", {},
         h("span", {}, p === 0 ? "Captain" : `Seat ${p + 1}`),
         h("input", {

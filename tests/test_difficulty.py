@@ -1,0 +1,67 @@
+"""The mission difficulty table (issue 19): bench/difficulty.py reads the committed sweep logs, refuses
+logs of another kind of game, and the page's web/difficulty.json and docs/difficulty.svg are what it
+derives from the committed logs (regenerate them with ``python bench/difficulty.py --write``)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import difficulty  # noqa: E402
+
+from bombbuster_core.sim.tournament import SIM_VERSION  # noqa: E402
+
+
+def record(game: int, result: str, **settings) -> str:
+    base = {"mission": 34, "players": 4, "seed": 2026, "equipment": True, "sim": SIM_VERSION}
+    return json.dumps({"policy": "greedy", "game": game, "result": result, "failed_cuts": 0, "turns": 9,
+                       "decisions": 9, "seconds": 0.1, "settings": {**base, **settings}})
+
+
+def write(tmp_path: Path, name: str, lines: list[str]) -> str:
+    (tmp_path / name).write_text("\n".join(lines) + "\n")
+    return str(tmp_path)
+
+
+def test_the_committed_page_data_and_chart_are_derived_from_the_committed_logs():
+    measured = difficulty.cells(str(ROOT / "bench" / "tournaments" / "difficulty"))
+    refusals = difficulty.refused()
+    assert measured and min(c["games"] for c in measured) >= 200
+    assert (ROOT / "web" / "difficulty.json").read_text() == difficulty.page_json(measured, refusals)
+    assert (ROOT / "docs" / "difficulty.svg").read_text() == difficulty.svg(measured, refusals)
+
+
+def test_a_cell_counts_wins_with_wilson_interval_and_the_table_marks_what_is_not_measured(tmp_path):
+    log_dir = write(tmp_path, "m34-p4.log", [record(0, "win"), record(1, "red"), record(2, "win"),
+                                              record(3, "detonator")])
+    [cell] = difficulty.cells(log_dir)
+    assert (cell["mission"], cell["players"], cell["games"], cell["wins"]) == (34, 4, 4, 2)
+    assert cell["losses"] == {"red": 1, "detonator": 1}
+    assert cell["ci95"] == pytest.approx([0.15004, 0.84996], abs=1e-5)  # Wilson, z = 1.96, 2 of 4
+    table = difficulty.markdown([cell], {54: "no audio"}).splitlines()
+    assert table[0] == "| Mission | 4 players |"
+    assert next(r for r in table if r.startswith("| 34 ·")).endswith("| 50 % [15–85] (4) |")
+    assert next(r for r in table if r.startswith("| 54 ·")).endswith("| refused |")
+    assert next(r for r in table if r.startswith("| 1 ·")).endswith("| — |")
+    two = difficulty.markdown([cell, {**cell, "mission": 1, "players": 2}], {}).splitlines()
+    assert two[0] == "| Mission | 2 players | 4 players |"
+    assert next(r for r in two if r.startswith("| 34 ·")).endswith("| n/a | 50 % [15–85] (4) |")  # M34: 3-5 players
+
+
+@pytest.mark.parametrize("other", [{"sim": 1}, {"equipment": False}, {"seed": 7}, {"players": 5}])
+def test_a_log_of_another_kind_of_game_is_refused(tmp_path, other):
+    mixed = [record(0, "win"), record(1, "win", **other)]
+    with pytest.raises(difficulty.DifficultyError):
+        difficulty.cells(write(tmp_path, "m34-p4.log", mixed))
+    if other != {"seed": 7}:  # a whole log of another seed is a measurement too; of another game it is not
+        with pytest.raises(difficulty.DifficultyError):
+            difficulty.cells(write(tmp_path, "m34-p4.log", [record(0, "win", **other)]))
+
+
+def test_the_missions_the_simulator_refuses_are_named_with_its_reason():
+    refusals = difficulty.refused()
+    assert list(refusals) == [54] and "audio" in refusals[54]
