@@ -83,8 +83,8 @@ class Cuts:
                 continue  # the player surely holds them all, but where is not known in this view
             slots = tuple(s for s, p in mine if p == 1)
             if slots:
-                out.append(Suggestion("solo_cut", slots, (v,), Fraction(1), Fraction(0), True, [("success", None, Fraction(1))],
-                                      tiebreak=position.rng.random(),
+                out.append(Suggestion("solo_cut", slots, (v,), Fraction(1), Fraction(0), True,
+                                      [("success", None, Fraction(1))], tiebreak=position.rng.random(),
                                       why=f"solo cut: every remaining {value_name(v)} ({len(slots)}) is in this hand"))
         return out
 

@@ -39,7 +39,8 @@ def score(position: Position, holding: Holding, calls: list[Suggestion], probabi
         base = holding(sug.values)
         pos = position.pos(sug.targets[0])
         keys = position.deck.keys_of_value(sug.values[0])
-        branches.append((sug, _branch(position, base, pos, keys), _branch(position, base, pos, position.all_keys - keys)))
+        success = _branch(position, base, pos, keys)
+        branches.append((sug, success, _branch(position, base, pos, position.all_keys - keys)))
     base_problem = position.analyses.base
     wanted: dict[tuple, tuple[Problem, Condition]] = {}
     for _, *conds in branches:
