@@ -93,8 +93,8 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
 def _equipment_uses(position: Position, holding: Holding, cuts: Cuts, rays: list[xy_ray.Pick],
                     values: list[Value]) -> list[Suggestion]:
     """The best uses of each equipment kind searched (``Policy.equipment``, in its order: the
-    searches draw on the one tie-break stream), ranked together as one group of the list.
-    Advice on further equipment joins here."""
+    searches draw on the one tie-break stream), ranked together as one group of the list:
+    advice on the equipment cards (a suggest/equipment.py to come) joins this group here."""
     detectors = Detectors(position, holding)
     uses: list[Suggestion] = []
     for kind in position.policy.equipment:
