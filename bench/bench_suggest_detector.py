@@ -32,7 +32,8 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "bench")]
 
 from bench_analyze import states  # noqa: E402  (the shared benchmark tables)
 
-from bombbuster_core import suggest as suggest_module  # noqa: E402
+from bombbuster_core.suggest import suggest  # noqa: E402
+from bombbuster_core.suggest.detectors import Detectors  # noqa: E402
 from bombbuster_core.engines import columns  # noqa: E402
 from bombbuster_core.facts import compile_table  # noqa: E402
 from bombbuster_core.table import load_table  # noqa: E402
@@ -49,11 +50,11 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 def per_pair() -> Callable[[], None]:
     """Switch the one-pass joints off; returns the function that switches them back on."""
-    saved = suggest_module._Suggester.run_joint
-    suggest_module._Suggester.run_joint = lambda self, family: None  # type: ignore[method-assign]
+    saved = Detectors.run_joint
+    Detectors.run_joint = lambda self, family: None  # type: ignore[method-assign]
 
     def restore() -> None:
-        suggest_module._Suggester.run_joint = saved  # type: ignore[method-assign]
+        Detectors.run_joint = saved  # type: ignore[method-assign]
 
     return restore
 
@@ -78,7 +79,7 @@ def main() -> None:
             for how in ("one", "pair"):
                 restore = per_pair() if how == "pair" else (lambda: None)
                 try:
-                    seconds, results[how] = timed(lambda: suggest_module.suggest(table, player=player))
+                    seconds, results[how] = timed(lambda: suggest(table, player=player))
                 finally:
                     restore()
                 best[how] = min(best[how], seconds)

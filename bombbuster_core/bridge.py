@@ -70,7 +70,9 @@ from .facts import Problem, compile_table
 from .jsonio import MAX_CHARS, StrictJSONError, loads_strict
 from .missions import MissionError, catalogue, new_table
 from .record import Record
-from .suggest import Policy, Progress, SuggestError, _analysis_job, _entropy_batch_job, _entropy_job, suggest
+from .suggest import Policy, Progress, SuggestError, suggest
+from .suggest.analyses import analysis_job
+from .suggest.entropy import entropy_batch_job, entropy_job
 from .table import Table, TableError, load_table
 
 # A columns analysis is split over two workers from this many estimated states
@@ -335,7 +337,7 @@ def _suggest(params: Any, progress: Progress | None) -> dict[str, Any]:
 # The functions a split suggestion runs on other workers (task "executor.call"), by the name
 # the task carries: name -> (function, fields of its item tuple).
 _CALLS: dict[str, tuple[Callable[[Any], Any], int]] = {
-    "analysis": (_analysis_job, 2), "entropy": (_entropy_job, 3), "entropy_batch": (_entropy_batch_job, 4)}
+    "analysis": (analysis_job, 2), "entropy": (entropy_job, 3), "entropy_batch": (entropy_batch_job, 4)}
 _CALL_NAMES = {fn: name for name, (fn, _) in _CALLS.items()}
 
 
@@ -347,7 +349,7 @@ def _pool_map(rounds: _Rounds) -> Callable[[Callable[[Any], Any], Any], list[Any
         if not items:
             return []
         # Progress counts analyses: an entropy job is a batch of packed branches (its second field).
-        weights = [len(item[1]) if fn is _entropy_batch_job else 1 for item in items]
+        weights = [len(item[1]) if fn is entropy_batch_job else 1 for item in items]
         tasks = [{"task": "executor.call", "params": {"function": _CALL_NAMES[fn], "item": pickled(item)}}
                  for item in items]
         results = rounds.ask(tasks, weights)

@@ -82,11 +82,11 @@ def _run(argv: list[str]) -> int:
 
 # Start-up time.  Every `analyze` is a short-lived process, so whatever it
 # imports besides the analysis shows: argparse with what it loads (gettext,
-# locale, shutil) costs it ~10 ms, suggest.py another ~10 ms.  Hence the plain
+# locale, shutil) costs it ~10 ms, the suggest package another ~10 ms.  Hence the plain
 # `analyze TABLE [--engine NAME]` is read without argparse (tests/test_cli.py
 # checks that argparse reads it the same), and any other command line that
 # starts with "analyze" gets a parser without the suggest arguments, whose
-# choices and defaults come from suggest.py: argparse never looks at a
+# choices and defaults come from the suggest package: argparse never looks at a
 # sub-command's arguments but those of the one given, even for --help.
 def _plain_analyze(argv: list[str]) -> SimpleNamespace | None:
     """What :func:`_parse` makes of ``analyze TABLE`` or ``analyze TABLE --engine NAME``; None for other lines."""

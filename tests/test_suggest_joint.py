@@ -2,7 +2,7 @@
 
 With the columns engine, P(some slot of W holds v | the player holds v)
 comes from one pass over key v of the run that conditioned on "holds v"
-(``_Suggester.run_joint``); without it (other engines) from single and
+(``Detectors.run_joint``); without it (other engines) from single and
 pairwise marginals, one conditioned analysis per neighbour pair.  Both are
 exact, so they must agree as Fractions on every stand, value and slot set of
 random legal games (basic and full rules, observer and public view); the
@@ -17,7 +17,10 @@ from itertools import combinations
 
 import pytest
 
-from bombbuster_core.suggest import EQUIPMENT, Policy, _Suggester, suggest
+from bombbuster_core.suggest import EQUIPMENT, Policy, suggest
+from bombbuster_core.suggest.conditioning import Holding
+from bombbuster_core.suggest.detectors import Detectors
+from bombbuster_core.suggest.position import Position
 from bombbuster_core.table import load_table
 
 from gamegen import random_full_game, random_game
@@ -26,23 +29,30 @@ from test_suggest import EVERYTHING, Truth, check_against_truth, small_game
 
 def per_pair(monkeypatch: pytest.MonkeyPatch) -> None:
     """Force the per-pair path: no one-pass joint is available."""
-    monkeypatch.setattr(_Suggester, "run_joint", lambda self, family: None)
+    monkeypatch.setattr(Detectors, "run_joint", lambda self, family: None)
 
 
-def families(sg: _Suggester):
+def detectors(table, player: int) -> Detectors:
+    """The detector searches of ``player`` to move at ``table`` (loaded), as suggest() makes them."""
+    position = Position(table, player, "columns", EVERYTHING)
+    return Detectors(position, Holding(position))
+
+
+def families(search: Detectors):
     """Every (family, slot set) the detector search may score: pairs, triples, whole stands."""
-    root = sg.analyses.beliefs()
+    position = search.position
+    root = position.analyses.beliefs()
     if root is None:
         return
-    values = sg.held_values(root)
-    sg.holding_analyses(values, None, None)
-    for q, s in sg.teammate_stands():
-        run = sg.sorted_run(q, s)
+    values = position.held_values(root)
+    search.holding.prefetch(values, None, None)
+    for q, s in position.teammate_stands():
+        run = position.sorted_run(q, s)
         if run is None:
             continue
-        uncut = [j for j in range(sg.board.segments[run[0]].size) if (run[0], j) not in sg.board.cut]
+        uncut = [j for j in range(position.board.segments[run[0]].size) if (run[0], j) not in position.board.cut]
         for v in values:
-            if isinstance(v, int) and sg.slot_probabilities((q, s, v)) is not None:
+            if isinstance(v, int) and search.slot_probabilities((q, s, v)) is not None:
                 for size in (2, 3):
                     for w in combinations(uncut, size):
                         yield (q, s, v), w
@@ -68,14 +78,14 @@ def test_one_pass_equals_per_pair_on_random_games(chunk: int, full: bool, monkey
     for seed in range(chunk * 20, (chunk + 1) * 20):
         table, player = table_pairs(90_000 * full + seed, full)
         t = load_table(table)
-        fast = _Suggester(t, player, "columns", EVERYTHING)
+        fast = detectors(t, player)
         want = {}
         with monkeypatch.context() as m:
             per_pair(m)
-            slow = _Suggester(t, player, "columns", EVERYTHING)
+            slow = detectors(t, player)
             for family, w in families(slow):
-                want[(family, w)] = slow.detector_success(family, w)
-        got = {(family, w): fast.detector_success(family, w) for family, w in families(fast)}
+                want[(family, w)] = slow.success(family, w)
+        got = {(family, w): fast.success(family, w) for family, w in families(fast)}
         assert got == want, seed
         scored += len(got)
         one_pass = suggest(t, player=player, policy=EVERYTHING)
@@ -97,9 +107,9 @@ def test_public_detectors_on_interchangeable_stands_equal_brute_force(chunk: int
         result = suggest(load_table(table), player=player, policy=EVERYTHING)
         assert result["incomplete"] == []
         check_against_truth(table, result, Truth(table, player))
-        sg = _Suggester(load_table(table), player, "columns", EVERYTHING)
-        sg.holding_analyses(sg.held_values(sg.analyses.beliefs()), None, None)
-        grouped += any(swept.prep.groups for swept, _ in sg.analyses.swept.values())
+        position = Position(load_table(table), player, "columns", EVERYTHING)
+        Holding(position).prefetch(position.held_values(position.analyses.beliefs()), None, None)
+        grouped += any(swept.prep.groups for swept, _ in position.analyses.swept.values())
     assert grouped >= 2
 
 

@@ -4,7 +4,7 @@
 table's ``me`` player decides from their own view, exactly as the
 ``lookahead`` policy of the tournament (policies.py), with a budget of
 ``deals`` sampled deals and rollouts of ``depth`` turns.  Its result has the
-shape of suggest.py's JSON, so the page lists it like the other modes: the
+shape of suggest's JSON, so the page lists it like the other modes: the
 chosen move first, then the other candidates by estimated value; each
 candidate carries ``worth`` (its estimated worth: 1 a win, 0 a loss, an
 unfinished rollout its leaf value), ``gain`` over greedy's move and the

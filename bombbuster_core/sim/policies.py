@@ -13,13 +13,13 @@ and ``move(view)`` (a :mod:`.game` action for the pending decision).
   on an allowed target; when none exists, a random one of the other legal
   moves (solo cut, reveal, a special action on random wires); every choice
   and setup option uniformly at random.
-* ``greedy``: what suggest.py's exact mode recommends, kept to the legal
+* ``greedy``: what suggest's exact mode recommends, kept to the legal
   moves (:func:`legal_suggestion`: a call only of an allowed value on an
   allowed target, a solo cut or reveal only when the game allows it now, the
   Double Detector only when the player has it and may use it): certain moves
   first, then the highest exact P(success) within the red cap; the Double
   Detector (while the player still has it) when its exact P(success) beats
-  the best call's.  What suggest.py does not rank, greedy decides by these
+  the best call's.  What suggest does not rank, greedy decides by these
   documented rules (:func:`greedy_turn`, :class:`BasePolicy` choices):
 
   - special actions (``multi_cut``: M13, M23, M39, M46, M48, M55/M60's
@@ -69,7 +69,7 @@ and ``move(view)`` (a :mod:`.game` action for the pending decision).
   when the best call risks red (most of greedy's red losses are endgame calls
   where every call does: README), then uses it on the two wires least likely
   to be both red (:func:`keep_detector_choice`).
-* ``entropy-seed`` / ``entropy-exact``: suggest.py's entropy mode (the
+* ``entropy-seed`` / ``entropy-exact``: suggest's entropy mode (the
   reference suggester) with P(success) of a branch 1/k or exact, kept legal
   and completed as greedy.
 * ``lookahead``: certain moves first; otherwise greedy's move (Double
@@ -173,7 +173,7 @@ class View:
     def tags(self) -> frozenset[str]:
         return frozenset(self.raw.get("meta", {}).get("rules", ()))
 
-    # -- exact marginals of the view (for what suggest.py does not rank)
+    # -- exact marginals of the view (for what suggest does not rank)
     def beliefs(self) -> Beliefs:
         if self._beliefs is None:
             self._beliefs = beliefs(self.table)
@@ -210,7 +210,7 @@ def _slot(ref: dict[str, int]) -> Slot:
 
 
 def action_of(suggestion: dict[str, Any], player: int) -> Action:
-    """The game action of one suggest.py suggestion (JSON)."""
+    """The game action of one suggestion of suggest (JSON)."""
     kind = suggestion["kind"]
     if kind == "dual_cut":
         return DualCut(_slot(suggestion["target"]), suggestion["value"])
@@ -225,7 +225,7 @@ def action_of(suggestion: dict[str, Any], player: int) -> Action:
 
 
 def legal_suggestion(s: dict[str, Any], pending: dict[str, Any] | None) -> bool:
-    """Whether the game allows a suggest.py suggestion now (``pending``: meta.sim's turn; None: the
+    """Whether the game allows a suggestion of suggest now (``pending``: meta.sim's turn; None: the
     base game, where every suggestion is legal)."""
     if pending is None:
         return True
@@ -391,7 +391,7 @@ class RandomPolicy(BasePolicy):
 
 
 class SuggestPolicy(BasePolicy):
-    """The first legal move of suggest.py's list (mode and probabilities as given), completed by
+    """The first legal move of suggest's list (mode and probabilities as given), completed by
     :func:`greedy_turn`."""
 
     mode, probabilities, use_detector = "exact", "exact", True
@@ -693,7 +693,7 @@ def exact_move(game: Game, rng: random.Random, red_cap: float = RED_CAP) -> Acti
     it) on a teammate stand's two likeliest wires of a value when its success
     odds beat the best call's; those odds read the two wires as independent
     (1 - (1 - p1)(1 - p2)), an estimate that only steers the rollout — one
-    analysis per turn, no joint (suggest.py computes the exact joint for the
+    analysis per turn, no joint (suggest computes the exact joint for the
     decision itself).
     """
     p = game.turn

@@ -1,0 +1,155 @@
+"""The entropy mode: the reference design's suggester, ranking dual cuts by expected entropy.
+
+Each call is simulated as success (the slot is v) and failure (it is not),
+the analysis is re-run in both branches, and the call scores
+``E[H] = P_s*H_s + (1-P_s)*H_f``, with ``H`` the sum over uncut player slots
+of ``log2 |possible gameplay values|`` and ``P_s`` either the "seed" 1/k or
+the exact probability.  Branches that are the same problem share one run
+and one entry of the caller's cache (problem key -> H).  With the columns
+engine the branches are packed variants, a batch per run, the runs sharing
+one state budget (:func:`branch_budgets`); the runs go through the caller's
+``map``-like executor, so :func:`entropy_job` and :func:`entropy_batch_job`
+are module level (process pools, the bridge's task "executor.call").
+"""
+from __future__ import annotations
+
+import math
+
+from ..beliefs import Beliefs, EngineLimit
+from ..engines import columns
+from ..facts import Pos, Problem
+from ..wires import Key, value_of
+from .analyses import (Condition, Executor, Progress, Terms, analysis_job, apply_condition, batches, packed_run,
+                       problem_key, recipe, distinct_variants)
+from .conditioning import Holding
+from .position import Position
+from .ranking import Suggestion
+
+Cache = dict[tuple, float | None]  # problem key -> H of the branch (None: no deal)
+Branch = tuple[Suggestion, Condition | None, Condition | None]  # a call, its success and failure conditions
+
+
+def score(position: Position, holding: Holding, calls: list[Suggestion], probabilities: str,
+          executor: Executor | None, progress: Progress | None, cache: Cache | None) -> int:
+    """Score every dual cut by E[H] over its success / failure branches (in each call's ``extra``);
+    returns how many branch analyses ran (those not found in ``cache``)."""
+    cache = {} if cache is None else cache
+    branches: list[Branch] = []
+    for sug in calls:
+        base = holding(sug.values)
+        pos = position.pos(sug.targets[0])
+        keys = position.deck.keys_of_value(sug.values[0])
+        success = _branch(position, base, pos, keys)
+        branches.append((sug, success, _branch(position, base, pos, position.all_keys - keys)))
+    base_problem = position.analyses.base
+    wanted: dict[tuple, tuple[Problem, Condition]] = {}
+    for _, *conds in branches:
+        for cond in conds:
+            if cond is not None:
+                problem = apply_condition(base_problem, cond)
+                wanted.setdefault(problem_key(problem), (problem, cond))
+    todo = [(k, p, c) for k, (p, c) in wanted.items() if k not in cache]
+    _run_branches(position, todo, executor, progress, cache)
+
+    def h_of(cond: Condition | None) -> float | None:
+        return None if cond is None else cache[problem_key(apply_condition(base_problem, cond))]
+
+    for sug, success, failure in branches:
+        b = position.analyses.beliefs(holding(sug.values))
+        assert b is not None
+        pos = position.pos(sug.targets[0])
+        if probabilities == "seed":
+            possible = {value_of(k) for k in b.weights[pos]}
+            p_s = 1 / len(possible) if sug.values[0] in possible else 0.0
+        else:
+            p_s = float(sug.p_success)
+        h_s, h_f = h_of(success), h_of(failure)
+        expected = (p_s * h_s if p_s and h_s is not None else 0.0) + ((1 - p_s) * h_f if p_s < 1 and h_f is not None else 0.0)
+        sug.extra.update({"expected_entropy": round(expected, 6), "p_branch_success": round(p_s, 6),
+                          "entropy_success": None if h_s is None else round(h_s, 6),
+                          "entropy_failure": None if h_f is None else round(h_f, 6)})
+    return len(todo)
+
+
+def _branch(position: Position, base: Condition, pos: Pos, keys: frozenset[Key]) -> Condition | None:
+    """``base`` plus "slot ``pos`` holds one of ``keys``", normalised so equal problems share a cache entry."""
+    b = position.analyses.beliefs(base)
+    assert b is not None
+    support = frozenset(b.weights[pos])
+    kept = support & keys
+    if not kept:
+        return None
+    return base if kept == support else base | {(pos, kept)}
+
+
+def _run_branches(position: Position, todo: list[tuple[tuple, Problem, Condition]], executor: Executor | None,
+                  progress: Progress | None, cache: Cache) -> None:
+    """H of each branch of ``todo`` (problem key, problem, condition) into ``cache``, through
+    ``executor``, reporting ``progress(done, total)`` as runs finish."""
+    positions = position.player_positions()
+    total = len(todo)
+    if progress:
+        progress(0, total)
+    run = executor or map
+    if position.engine == "columns":  # branches as packed variants, a batch per run
+        base = position.analyses.base
+        recipes = []
+        for _, _, cond in todo:
+            terms = recipe(base, cond)
+            assert terms is not None, "a branch is slot restrictions and at most one 'holds v'"
+            recipes.append((cond, terms))
+        grouped = batches(recipes)
+        jobs = [(base, batch, positions, share) for batch, share in zip(grouped, branch_budgets(base, grouped))]
+        results = (h for hs in run(entropy_batch_job, jobs) for h in hs)
+        sizes = [len(batch) for batch in grouped]
+    else:
+        results = run(entropy_job, [(p, position.engine, positions) for _, p, _ in todo])
+        sizes = [1] * len(todo)
+    done, report = 0, iter(sizes)
+    next_report = next(report, 0)
+    for (k, _, _), h in zip(todo, results):
+        cache[k] = h
+        done += 1
+        if progress and done == next_report:
+            progress(done, total)
+            next_report += next(report, 0)
+
+
+def entropy_batch_job(job: tuple[Problem, list[tuple[Condition, list]], tuple[Pos, ...], float]
+                       ) -> list[float | None]:
+    """H of a batch of branches, from one packed columns run held to its share of the state
+    budget (module level for process pools)."""
+    problem, batch, positions, budget = job
+    return [None if b is None else branch_entropy(b, positions) for b in packed_run(problem, batch, budget)[1]]
+
+
+def branch_budgets(problem: Problem, grouped: list[list[tuple[Condition, Terms]]]) -> list[float]:
+    """Each packed branch run's share of the state budget (``columns.BUDGET``: one budget
+    for them all, however many), in proportion to its estimated work; raises EngineLimit
+    at once when their estimates together pass it (the M64 5-player preset: 857
+    branches in 72 runs, about 109 million states, minutes of work)."""
+    limit = columns.BUDGET
+    if limit == math.inf:
+        return [limit] * len(grouped)
+    estimates: list[int] = []
+    for batch in grouped:  # the root analysis ran: its problem prepares without _Zero
+        prep = columns._Prepared(problem, distinct_variants(batch)[0])
+        estimates += [sum(columns.estimated_states(columns._Plan(prep, d), limit) for d in (False, True))]
+        if sum(estimates) > limit:
+            raise EngineLimit(f"too large for the entropy mode: its {sum(map(len, grouped))} branch analyses would "
+                              f"visit more than {columns._about(sum(estimates))} states (budget "
+                              f"{columns._about(limit)}); use --mode exact, or a larger --state-budget")
+    total = sum(estimates)
+    return [limit * n / total for n in estimates]
+
+
+def branch_entropy(b: Beliefs, positions: tuple[Pos, ...]) -> float:
+    """H: the sum over ``positions`` of log2 |gameplay values possible there|."""
+    return sum(math.log2(len({value_of(k) for k in b.weights[pos]})) for pos in positions)
+
+
+def entropy_job(job: tuple[Problem, str, tuple[Pos, ...]]) -> float | None:
+    """H of one branch (module level so process pools can pickle it); None when impossible."""
+    problem, engine, positions = job
+    b = analysis_job((problem, engine))
+    return None if b is None else branch_entropy(b, positions)

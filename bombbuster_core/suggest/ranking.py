@@ -1,0 +1,135 @@
+"""The suggestion record, its JSON, and the order the list is shown in.
+
+A :class:`Suggestion` is one move with its exact odds, made by the deciders
+(cuts.py, xy_ray.py, detectors.py) and scored further by entropy.py.  The
+list is ordered in three groups (:func:`ordered`): the forced moves (certain
+calls, solo cuts, "reveal your reds"), the uncertain dual cuts ranked by the
+mode, and the equipment uses; within a group :func:`rank_key` (exact mode)
+puts the calls within the red cap first, most likely, then most informative,
+then in a seeded random order.  :func:`shown` cuts the list to ``top`` and
+writes each suggestion's why-text and JSON (docs/suggestions.md).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Iterable
+
+from ..table import SlotRef
+from ..wires import YELLOW, Value, key_str, value_of
+
+
+@dataclass
+class Suggestion:
+    """One move with its exact odds; ``outcomes`` are the distinct results it can have."""
+
+    kind: str
+    targets: tuple[SlotRef, ...]
+    values: tuple[Value, ...]
+    p_success: Fraction
+    p_red: Fraction
+    certain: bool
+    outcomes: list[tuple[str, Any, Fraction]]  # (outcome, key/value/None, probability)
+    p_legal: Fraction = Fraction(1)
+    tiebreak: float = 0.0
+    why: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def p_strike(self) -> Fraction:
+        return 1 - self.p_success - self.p_red
+
+    @property
+    def bits(self) -> float:
+        """Entropy of the outcome, which is a function of the deal: the expected information."""
+        return entropy_bits(p for _, _, p in self.outcomes)
+
+    def json(self) -> dict[str, Any]:
+        row: dict[str, Any] = {"kind": self.kind}
+        if self.kind in ("dual_cut", "xy_ray"):
+            row["target"] = self.targets[0].json()
+        else:
+            row["targets"] = [t.json() for t in self.targets]
+        if self.kind == "xy_ray":
+            row["values"] = list(self.values)
+        elif self.values:
+            row["value"] = self.values[0]
+        row.update({"p_success": float(self.p_success), "p_red": float(self.p_red), "p_strike": float(self.p_strike),
+                    "bits": round(self.bits, 6), "certain": self.certain, "why": self.why,
+                    "p_legal": float(self.p_legal),
+                    "outcomes": [outcome_json(kind, what, p) for kind, what, p in self.outcomes]})
+        row.update(self.extra)
+        return row
+
+
+def outcome_json(kind: str, what: Any, p: Fraction) -> dict[str, Any]:
+    """One outcome of a move as JSON: ``what`` is the key shown (success), the token's value, or None."""
+    row: dict[str, Any] = {"outcome": kind, "p": float(p)}
+    if kind == "success" and what is not None:  # the cut shows which value (X or Y ray) and a yellow's key
+        row["value"] = value_of(what)
+        if value_of(what) == YELLOW:
+            row["key"] = key_str(what)
+    elif kind == "token":
+        row["value"] = what
+    return row
+
+
+def entropy_bits(probabilities: Iterable[Fraction | float]) -> float:
+    """Shannon entropy in bits of a distribution."""
+    return sum(-float(p) * math.log2(float(p)) for p in probabilities if p > 0) + 0.0
+
+
+def value_name(v: Value) -> str:
+    """A value as the why-texts name it."""
+    return "yellow" if v == YELLOW else str(v)
+
+
+def rank_key(sug: Suggestion, cap: float) -> tuple:
+    """Within the red cap: most likely first, then most informative, then a seeded random order."""
+    if float(sug.p_red) <= cap:
+        return (0, -sug.p_success, -sug.bits, sug.tiebreak)
+    return (1, sug.p_red, -sug.p_success, -sug.bits, sug.tiebreak)
+
+
+def why_text(sug: Suggestion, cap: float) -> str:
+    """The one-line reason shown with a suggestion (its own, or made from its odds)."""
+    if sug.why:
+        return sug.why
+    if sug.certain:
+        what = "this wire can only be" if sug.kind in ("dual_cut", "xy_ray") else "one of these wires is"
+        # Certain only under the call's condition when the player may not hold the value(s) at all.
+        held = " and ".join(value_name(v) for v in sug.values)
+        condition = "" if sug.p_legal >= 1 else f" if the player holds {held} (P {float(sug.p_legal):.0%})"
+        return f"certain{condition}: {what} {' or '.join(value_name(v) for v in sug.values)}"
+    text = f"P(success) {float(sug.p_success):.0%}, red risk {float(sug.p_red):.1%}, {sug.bits:.2f} bits"
+    if "expected_entropy" in sug.extra:
+        text += f", E[H] {sug.extra['expected_entropy']:.2f}"
+    if float(sug.p_red) > cap:
+        text += f" (red risk above the {cap:.0%} cap)"
+    if sug.p_legal < 1:
+        text += f"; legal only if the player holds it (P {float(sug.p_legal):.0%})"
+    return text
+
+
+def ordered(forced: list[Suggestion], calls: list[Suggestion], equipment: list[Suggestion], mode: str,
+            cap: float) -> list[Suggestion]:
+    """The whole list: forced moves and certain calls, then the other calls ranked by ``mode``, then
+    the equipment uses (every search's, whatever its kind: one group ranked together)."""
+    certain = forced + [c for c in calls if c.certain]
+    ranked = [c for c in calls if not c.certain]
+    if mode == "entropy":
+        # The reference ranking, except that calls above the red cap come last (red_cap=1 turns that off).
+        ranked.sort(key=lambda c: (float(c.p_red) > cap, c.extra["expected_entropy"], c.tiebreak))
+    else:
+        ranked.sort(key=lambda c: rank_key(c, cap))
+    return (sorted(certain, key=lambda c: rank_key(c, cap)) + ranked
+            + sorted(equipment, key=lambda c: rank_key(c, cap)))
+
+
+def shown(listing: list[Suggestion], top: int | None, cap: float) -> list[dict[str, Any]]:
+    """The JSON of the first ``top`` suggestions (all when None), each with its why-text."""
+    out = listing if top is None else listing[:top]
+    for sug in out:
+        sug.why = why_text(sug, cap)
+    return [s.json() for s in out]
