@@ -194,16 +194,17 @@ BATCH = 24
 
 
 def batches(recipes: list[tuple[Condition, Terms]]) -> list[list[tuple[Condition, Terms]]]:
-    """Consecutive recipes grouped so that each group packs at most ``BATCH`` variants (one at least)."""
+    """Consecutive recipes grouped so that each group packs at most ``BATCH`` distinct variants
+    (one recipe at least): a variant two recipes share is packed once."""
     out: list[list[tuple[Condition, Terms]]] = []
-    size = 0
+    packed: set[frozenset] = set()
     for recipe in recipes:
-        own = sum(1 for _, v in recipe[1] if v)
-        if not out or size + own > BATCH:
+        own = {frozenset(v) for _, v in recipe[1] if v}
+        if not out or len(packed | own) > BATCH:
             out.append([])
-            size = 0
+            packed = set()
         out[-1].append(recipe)
-        size += own
+        packed |= own
     return out
 
 

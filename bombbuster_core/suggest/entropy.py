@@ -35,12 +35,16 @@ def score(position: Position, holding: Holding, calls: list[Suggestion], probabi
     returns how many branch analyses ran (those not found in ``cache``)."""
     cache = {} if cache is None else cache
     branches: list[Branch] = []
+    complements: dict[Condition, tuple[Condition, Condition]] = {}
     for sug in calls:
         base = holding(sug.values)
         pos = position.pos(sug.targets[0])
         keys = position.deck.keys_of_value(sug.values[0])
         success = _branch(position, base, pos, keys)
-        branches.append((sug, success, _branch(position, base, pos, position.all_keys - keys)))
+        failure = _branch(position, base, pos, position.all_keys - keys)
+        if success is not None and failure is not None and failure != base:
+            complements.setdefault(failure, (base, success))
+        branches.append((sug, success, failure))
     base_problem = position.analyses.base
     wanted: dict[tuple, tuple[Problem, Condition]] = {}
     for _, *conds in branches:
@@ -49,7 +53,7 @@ def score(position: Position, holding: Holding, calls: list[Suggestion], probabi
                 problem = apply_condition(base_problem, cond)
                 wanted.setdefault(problem_key(problem), (problem, cond))
     todo = [(k, p, c) for k, (p, c) in wanted.items() if k not in cache]
-    _run_branches(position, todo, executor, progress, cache)
+    _run_branches(position, todo, complements, executor, progress, cache)
 
     def h_of(cond: Condition | None) -> float | None:
         return None if cond is None else cache[problem_key(apply_condition(base_problem, cond))]
@@ -82,10 +86,17 @@ def _branch(position: Position, base: Condition, pos: Pos, keys: frozenset[Key])
     return base if kept == support else base | {(pos, kept)}
 
 
-def _run_branches(position: Position, todo: list[tuple[tuple, Problem, Condition]], executor: Executor | None,
+def _run_branches(position: Position, todo: list[tuple[tuple, Problem, Condition]],
+                  complements: dict[Condition, tuple[Condition, Condition]], executor: Executor | None,
                   progress: Progress | None, cache: Cache) -> None:
     """H of each branch of ``todo`` (problem key, problem, condition) into ``cache``, through
-    ``executor``, reporting ``progress(done, total)`` as runs finish."""
+    ``executor``, reporting ``progress(done, total)`` as runs finish.
+
+    A failure branch that ``complements`` maps to ``(base, success)`` is packed as the signed
+    sum "base's deals minus success's": success is "base and the slot holds one of kept", the
+    failure "base and the slot holds another key of its support", and base puts no deal outside
+    that support, so the two partition base's deals.  Its variants are then base's (shared by
+    every call of the value) and success's (packed beside it), instead of as many of its own."""
     positions = position.player_positions()
     total = len(todo)
     if progress:
@@ -95,7 +106,13 @@ def _run_branches(position: Position, todo: list[tuple[tuple, Problem, Condition
         base = position.analyses.base
         recipes = []
         for _, _, cond in todo:
-            terms = recipe(base, cond)
+            if cond in complements:
+                given, success = complements[cond]
+                given_terms, success_terms = recipe(base, given), recipe(base, success)
+                assert given_terms is not None and success_terms is not None
+                terms = given_terms + [(-sign, v) for sign, v in success_terms]
+            else:
+                terms = recipe(base, cond)
             assert terms is not None, "a branch is slot restrictions and at most one 'holds v'"
             recipes.append((cond, terms))
         grouped = batches(recipes)
