@@ -135,7 +135,7 @@ class Advisor:
             return {"verdict": "keep", "candidates": [], "why": "no use beats a plain dual cut"}
         now = best.certain and not self.certain_move()
         return {"verdict": "use now" if now else "keep", "candidates": [], "see": kind,
-                "why": ("certain, and no free certain move exists" if now else "its best use is in the suggestions list")}
+                "why": "certain, and no free certain move exists" if now else "its best use is in the suggestions list"}
 
     # -- Stabilizer
     def stabilizer(self, incomplete: list[str]) -> Row:
@@ -185,9 +185,10 @@ class Advisor:
                 p_red = probability(root, pos, position.red_keys)
                 rows.append((-p_match, p_red, ref, p_match, law))
         rows.sort(key=lambda r: r[:3])
-        candidates = [{"target": ref.json(), "p_match": float(p_match), "p_match_exact": fraction_json(p_match)["exact"],
-                       "p_red": float(p_red),
-                       "values": [{"value": v, **fraction_json(p)} for v, p in sorted(law.items(), key=lambda x: -x[1])]}
+        candidates = [{"target": ref.json(), "p_match": float(p_match),
+                       "p_match_exact": fraction_json(p_match)["exact"], "p_red": float(p_red),
+                       "values": [{"value": v, **fraction_json(p)}
+                                  for v, p in sorted(law.items(), key=lambda x: -x[1])]}
                       for _, p_red, ref, p_match, law in rows[: self.per_kind()]]
         if not rows:
             return {"verdict": "keep", "candidates": [], "why": "no teammate wire to take"}
@@ -243,8 +244,8 @@ class Advisor:
             if v == RED or v == position.table.red_value:
                 continue
             keys = position.deck.keys_of_value(v)
-            sure = [ref for ref in position.visible(position.player)
-                    if not position.board.special(position.pos(ref)) and probability(root, position.pos(ref), keys) == 1]
+            sure = [ref for ref in position.visible(position.player) if not position.board.special(position.pos(ref))
+                    and probability(root, position.pos(ref), keys) == 1]
             if len(sure) >= 2:
                 candidates.append({"value": v, "slots": [r.json() for r in sure], "cuts": 2})
         if not candidates:

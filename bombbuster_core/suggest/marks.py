@@ -135,7 +135,8 @@ def scored_marks(ctx: Context, what: str, marks: list[Mark], incomplete: list[st
     now = best["information"] >= INFO_NOW
     return {"verdict": "use now" if now else "keep", "candidates": rows,
             "why": f"the best mark tells the table {best['information']:.2f} bits "
-                   f"({best['bits']:.2f} by the entropy mode's measure)" + ("" if now else f"; under {INFO_NOW:g}: keep")}
+                   f"({best['bits']:.2f} by the entropy mode's measure)"
+                   + ("" if now else f"; under {INFO_NOW:g}: keep")}
 
 
 def score(ctx: Context, fact: MarkFact) -> Row | None:
