@@ -106,8 +106,9 @@ from .plan import _Plan
 from .prepare import Exclusion, State, Variant, _Prepared, _Zero, restricted
 from .sweep import Work, _about
 
-# The engine's public names (callers and tests reach them here; the private ones the
-# sampler, the bridge and the benchmarks use, they import from their modules).
+# The engine's public names.  Private ones are imported from their modules, except the
+# few this module uses itself, which bridge.py and suggest.py reach here (_Plan, _Prepared,
+# _Zero, _about: the same objects, not copies).
 __all__ = ["BUDGET", "PARALLEL_MIN_STATES", "PARALLEL_SWEEPS", "SWEEPS_ELSEWHERE", "Exclusion", "State", "Swept",
            "Variant", "Work", "analyze", "analyze_excluding", "check_budget", "estimated_states", "plans",
            "restricted", "sweep_one", "worlds_excluding"]
