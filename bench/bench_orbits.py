@@ -25,7 +25,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "bench")]
 from bench_analyze import best_of, states  # noqa: E402
 
 from bombbuster_core.engines import columns  # noqa: E402
-from bombbuster_core.engines.columns import join  # noqa: E402
+from bombbuster_core.engines.columns.join import _orbit_of  # noqa: E402
 from bombbuster_core.facts import compile_table  # noqa: E402
 from bombbuster_core.table import load_table  # noqa: E402
 
@@ -63,7 +63,7 @@ def main() -> None:
         configs = list(swept.orbits)
 
         def table() -> None:
-            join._orbit_of.cache_clear()
+            _orbit_of.cache_clear()
             for code in configs:
                 swept.orbit(code)
 
