@@ -33,7 +33,9 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "bench"), os.path.join(ROOT, "tests")]
 from bench_analyze import WIRES  # noqa: E402
 from gamegen import random_game  # noqa: E402
 
-from bombbuster_core.engines.columns import _Plan, _Prepared, _Tracker, _Zero  # noqa: E402
+from bombbuster_core.engines.columns.plan import _Plan  # noqa: E402
+from bombbuster_core.engines.columns.prepare import _Prepared, _Zero  # noqa: E402
+from bombbuster_core.engines.columns.sweep import _Tracker, step  # noqa: E402
 from bombbuster_core.facts import compile_table  # noqa: E402
 from bombbuster_core.table import load_table  # noqa: E402
 
@@ -95,7 +97,7 @@ def key_seconds(plan: _Plan) -> list[float]:
     out = []
     for layer in plan.layers:
         t0 = time.perf_counter()
-        cur = plan.step(layer, cur)
+        cur = step(layer, cur)
         out.append(time.perf_counter() - t0)
     return out
 

@@ -224,13 +224,13 @@ def _sweeps_elsewhere(rounds: _Rounds, table: Any, loaded: Table) -> Iterator[No
             raise columns._Zero
         fwd = _KEPT.get(_digest(ahead)) if results[1] == "kept" else None
         if results[0] == "large":
-            back_sweep = mirrored.sweep()
+            back_sweep = columns.sweep_one(mirrored)
         else:
             field = f"params: field 'answers' (round {rounds.used}, the mirrored sweep)"
             back_sweep = _loaded(results[0], {}, field)  # ints in dicts in a list: no class at all
             if not (isinstance(back_sweep, list) and all(type(s) is dict for s in back_sweep)):
                 raise RequestError(f"{field}: not a sweep")
-        return (forward.sweep() if fwd is None else fwd), back_sweep
+        return (columns.sweep_one(forward) if fwd is None else fwd), back_sweep
 
     saved, columns.SWEEPS_ELSEWHERE = columns.SWEEPS_ELSEWHERE, elsewhere
     try:
@@ -249,7 +249,7 @@ def _sweep_task(params: Any) -> str:
     try:
         with _state_budget(params.get("budget"), "params.params"):
             plan = columns.plans(compile_table(load_table(params["table"])))[1 if params["mirrored"] else 0]
-            sweep = plan.sweep()
+            sweep = columns.sweep_one(plan)
     except columns._Zero:
         return "zero"
     if params["mirrored"]:

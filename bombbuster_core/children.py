@@ -1,6 +1,6 @@
 """Child processes of the command line that never outlive it.
 
-The CLI forks its mirrored sweep (engines/columns.py) and may run a process
+The CLI forks its mirrored sweep (engines/columns/) and may run a process
 pool (``suggest --jobs``).  If the CLI dies — Ctrl-C, a timeout's SIGKILL, a
 crashed caller — those children must go too, or a harness with timeouts
 leaks processes.  A child calls :func:`bind_to_parent` first thing:

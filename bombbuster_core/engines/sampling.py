@@ -16,7 +16,7 @@ the edges that reach it: (predecessor step, predecessor code, action) with
 the predecessor's forward weight times the edge's multiplicity.  An edge is
 one copy landing on one stand (multiplicity 1; an interchangeable group's
 run of r equal fills: r), a block of run-rule runs placed at a key's start
-(multiplicity m!/((m-B)! prod k!), as ``_Plan._blocks``), composed with the
+(multiplicity m!/((m-B)! prod k!), as ``sweep._blocks``), composed with the
 deterministic maps that follow a key (run flags cleared, unfilled states
 dropped, order facts, SameValueCount resolution, value checks, count facts
 closed: each maps a state to one state or drops it, so the composition keeps
@@ -70,8 +70,10 @@ from math import factorial
 from ..beliefs import EngineLimit, Inconsistent
 from ..facts import Problem
 from ..wires import Key
-from . import columns
-from .columns import _Layer, _Plan, _Prepared, _Zero
+from .columns.estimate import estimated_states
+from .columns.plan import _Plan
+from .columns.prepare import _Prepared, _Zero
+from .columns.sweep import Work, _Layer, _about
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -95,7 +97,7 @@ def _share(m: int, b: int, den: int) -> int:
 
 
 # Work bound of the preparation, in states of the forward sweep: estimated before
-# it (:func:`columns.estimated_states`) and counted as the graph is built (the
+# it (:func:`~.columns.estimate.estimated_states`) and counted as the graph is built (the
 # estimate misses what counters add).  Every state keeps its
 # predecessor edges, so memory is the limit: ~500 bytes per state
 # (CPython), i.e. 2 million is ~1 GB and ~15 s.  The largest legal setup
@@ -118,18 +120,18 @@ class Sampler:
             prep = _Prepared(problem)
             plan = _Plan(prep, False)
             limit = BUDGET if budget is None else budget
-            n = columns.estimated_states(plan, limit)
+            n = estimated_states(plan, limit)
             if n > limit:
-                raise EngineLimit(f"too large to sample: about {columns._about(n)} states "
-                                  f"(sampler budget {columns._about(limit)})")
-            self._build(prep, plan, columns.Work(limit, limit))
+                raise EngineLimit(f"too large to sample: about {_about(n)} states "
+                                  f"(sampler budget {_about(limit)})")
+            self._build(prep, plan, Work(limit, limit))
         except _Zero:
             raise Inconsistent from None
         if not self.worlds:
             raise Inconsistent
 
     # ------------------------------------------------------------ preparation
-    def _build(self, prep: _Prepared, plan: _Plan, work: columns.Work) -> None:
+    def _build(self, prep: _Prepared, plan: _Plan, work: Work) -> None:
         """The graph, its states counted against ``work`` as they are made (the estimate
         misses what some facts add)."""
         self.prep, self.plan = prep, plan
@@ -237,7 +239,7 @@ class Sampler:
 
     def _successors(self, layer: _Layer, code: int, left: int) -> list[tuple[int, int, Any]]:
         """One copy from state ``code`` with ``left`` copies to place: (new code,
-        multiplicity, action) — ``_Plan._place`` / ``_place_general`` / ``_place_counting``
+        multiplicity, action) — ``sweep._place`` / ``_place_general`` / ``_place_counting``
         for one state."""
         out: list[tuple[int, int, Any]] = []
         spare = left
@@ -273,7 +275,7 @@ class Sampler:
         return out
 
     def _block_edges(self, layer: _Layer, pre_step: int) -> dict[int, dict[int, list]]:
-        """``_Plan._blocks`` state by state: copies placed -> new code -> edges from the key's start."""
+        """``sweep._blocks`` state by state: copies placed -> new code -> edges from the key's start."""
         m = layer.copies
         out: dict[int, dict[int, list]] = {}
         needs, counting = layer.needs, layer.counting or ()
@@ -299,7 +301,7 @@ class Sampler:
 
     @staticmethod
     def _post(layer: _Layer, code: int) -> int | None:
-        """The maps after a key's last copy (as in ``_Plan.sweep``), for one state: its
+        """The maps after a key's last copy (as in ``sweep.step``), for one state: its
         code afterwards, or None when a fact drops it."""
         if layer.runs:
             code &= layer.unflag
