@@ -10,8 +10,11 @@ states}``; its result is exactly the CLI's JSON (``budget``: the columns
 engine's work budget, as ``analyze --budget``).  ``suggest`` params: ``{"table", "player"?,
 "mode"?, "probabilities"?, "top"?, "engine"?, "red_cap"?, "seed"?,
 "equipment"? (list), "per_kind"?, "budget"? (equipment runs: int or null), "failure_token"?,
-"state_budget"? (states)}``;
-its result is exactly the CLI ``suggest`` JSON (docs/suggestions.md).
+"state_budget"? (states), "cards"? (equipment advice, default **false**), "moving"? (default true)}``;
+its result is exactly the CLI ``suggest`` JSON (docs/suggestions.md) for the same options: the
+CLI's ``--no-cards`` unless ``"cards": true``.  The card advice costs many times the list on
+big tables (bench/bench_suggest_equipment.py), so a client asks for it in a request of its own
+and the list stays fast.
 ``missions`` params: ``{}``; its result lists every mission for the new-game
 screen: ``[{"mission", "name", "players": [allowed counts], "rules": [tags],
 "summary", "choices": {"<players>": {"yellow"?, "red"?: {"values", "in_play",
@@ -303,6 +306,7 @@ _SUGGEST_OPTIONS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "engine": (str, "engine"), "red_cap": ((int, float), "red_cap"), "seed": (int, "seed"),
     "equipment": (list, "equipment"), "per_kind": (int, "per_kind"), "budget": (int, "equipment_budget"),
     "failure_token": (bool, "failure_token"), "state_budget": ((int, float), "state_budget"),
+    "cards": (bool, "cards"), "moving": (bool, "moving"),
 }
 _POLICY_FIELDS = {"red_cap", "seed", "equipment", "per_kind", "equipment_budget", "failure_token"}
 
@@ -311,7 +315,7 @@ def _suggest(params: Any, progress: Progress | None) -> dict[str, Any]:
     p = _params(params, {"table", "split", "answers", *_SUGGEST_OPTIONS}, {"table"})
     rounds = _rounds(p)
     table = load_table(p["table"])
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = {"cards": False}  # the card advice only when asked: module docstring
     policy: dict[str, Any] = {}
     for name, (kind, field) in _SUGGEST_OPTIONS.items():
         if name not in p:

@@ -174,6 +174,9 @@ def _suggest_arguments(p: argparse.ArgumentParser) -> None:
                    help="the columns engine's work budget per analysis, as analyze --budget")
     p.add_argument("--jobs", type=nonnegative, default=1,
                    help="worker processes for the entropy branches and the public view's per-value analyses")
+    p.add_argument("--no-cards", dest="cards", action="store_false", help="no equipment advice for the board's cards")
+    p.add_argument("--not-moving", dest="moving", action="store_false",
+                   help="the player is not the one to move: advise 'any time' cards only")
 
 
 def state_budget(raw: str) -> float:
@@ -242,7 +245,7 @@ def _suggest(table: Any, args: argparse.Namespace) -> dict[str, Any]:
     policy = Policy(red_cap=args.red_cap, seed=args.seed, equipment=args.equipment, per_kind=args.per_kind,
                     equipment_budget=args.budget, failure_token=not args.no_token)
     options = dict(player=args.player, mode=args.mode, probabilities=args.probabilities, top=args.top,
-                   engine=args.engine, policy=policy)
+                   engine=args.engine, policy=policy, cards=args.cards, moving=args.moving)
     from .children import bind_to_parent, pool_context, usable_jobs
 
     jobs = usable_jobs(args.jobs)

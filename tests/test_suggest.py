@@ -435,7 +435,7 @@ def test_cli_and_bridge_agree(tmp_path, capsys) -> None:
     table = {**HAND, "me": {"player": 0, "stands": [[1, 2, 3, 3]]}}
     path = tmp_path / "t.json"
     path.write_text(json.dumps(table))
-    assert main(["suggest", str(path), "--top", "5"]) == 0
+    assert main(["suggest", str(path), "--top", "5", "--no-cards"]) == 0  # the bridge advises only when asked
     cli = json.loads(capsys.readouterr().out)
     assert len(cli["suggestions"]) == 5
     reply = json.loads(handle(json.dumps({"id": 1, "method": "suggest", "params": {"table": table, "top": 5}})))

@@ -400,7 +400,7 @@ class SuggestPolicy(BasePolicy):
         policy = Ranking(red_cap=RED_CAP, seed=self.rng.randrange(2**31), equipment=equipment,
                          failure_token=not _no_failure_token(view))
         out = suggest(view.table, player=view.player, mode=self.mode, probabilities=self.probabilities,
-                      policy=policy)
+                      policy=policy, cards=False)  # the simulator plays the cards its own way: no advice to compute
         return out["suggestions"]
 
     def legal_ranking(self, view: View, pending: dict[str, Any] | None) -> list[dict[str, Any]]:

@@ -25,7 +25,10 @@ The package, by what each module decides:
 * ``cuts.py``: dual cuts, solo cuts, "reveal your reds";
 * ``xy_ray.py``, ``detectors.py``: the equipment searches, one per kind;
 * ``entropy.py``: the entropy mode's branch analyses and scores;
-* ``ranking.py``: the suggestion record, the order of the list, its JSON.
+* ``ranking.py``: the suggestion record, the order of the list, its JSON;
+* ``equipment.py``: the advice on the board's equipment cards (``advice.py``
+  its budget and views, ``radar.py`` the General Radar, ``marks.py`` the
+  Post-it and Labels), beside the list.
 
 :func:`suggest` runs them in that order.  docs/suggestions.md explains the
 information measure, the ranking policy and the rule readings; the JSON
@@ -39,7 +42,7 @@ from ..analysis import analyze
 from ..engines import DEFAULT
 from ..table import Table
 from ..wires import Value
-from . import entropy, ranking, xy_ray
+from . import entropy, equipment, ranking, xy_ray
 from .analyses import Executor, Progress
 from .conditioning import Holding
 from .cuts import Cuts
@@ -54,7 +57,7 @@ __all__ = ["EQUIPMENT", "MODES", "PROBABILITIES", "Policy", "Progress", "Suggest
 def suggest(table: Table, *, player: int | None = None, mode: str = "exact", probabilities: str = "exact",
             top: int | None = None, engine: str = DEFAULT, policy: Policy = Policy(),
             executor: Executor | None = None, progress: Progress | None = None,
-            cache: entropy.Cache | None = None) -> dict[str, Any]:
+            cache: entropy.Cache | None = None, cards: bool = True, moving: bool = True) -> dict[str, Any]:
     """The CLI's ``suggest`` JSON for a validated table (``{"consistent": false, ...}`` if impossible).
 
     ``executor`` maps the entropy mode's branch analyses (with the columns
@@ -62,6 +65,8 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
     view, the per-value "player holds v" analyses (default: built-in ``map``;
     e.g. ``ProcessPoolExecutor().map``); ``progress(done, total)`` is called
     as those finish; ``cache`` (problem key -> H) may be kept across calls.
+    ``cards``: add the equipment advice (equipment.py) for the cards the table's board lists;
+    ``moving``: the player is the one to move (else only "any time" cards are advised).
     """
     player = checked_player(table, player, mode, probabilities, top, engine, policy)
     position = Position(table, player, engine, policy)
@@ -77,9 +82,9 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
     branch_runs = 0
     if mode == "entropy":
         branch_runs = entropy.score(position, holding, calls, probabilities, executor, progress, cache)
-    equipment = _equipment_uses(position, holding, cuts, rays, values)
+    uses = _equipment_uses(position, holding, cuts, rays, values)
     forced = cuts.reveal_red(root) + cuts.solo_cuts(root, values)
-    listing = ranking.ordered(forced, calls, equipment, mode, policy.red_cap)
+    listing = ranking.ordered(forced, calls, uses, mode, policy.red_cap)
     result: dict[str, Any] = {"consistent": True, "player": player, "mode": mode, "worlds": root.worlds,
                               "red_cap": policy.red_cap, "analyses": position.analyses.runs,
                               "incomplete": position.incomplete}
@@ -87,14 +92,17 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
         result["branch_analyses"] = branch_runs
     result["suggestions"] = ranking.shown(listing, top, policy.red_cap)
     result["total"] = len(listing)  # before `top`: how many a longer list would show
+    if cards:  # after the list: the advice reads its moves, and its runs are not the list's "analyses"
+        result.update(equipment.advise(position, holding, forced + calls, uses, moving))
     return result
 
 
 def _equipment_uses(position: Position, holding: Holding, cuts: Cuts, rays: list[xy_ray.Pick],
                     values: list[Value]) -> list[Suggestion]:
     """The best uses of each equipment kind searched (``Policy.equipment``, in its order: the
-    searches draw on the one tie-break stream), ranked together as one group of the list:
-    advice on the equipment cards (a suggest/equipment.py to come) joins this group here."""
+    searches draw on the one tie-break stream), ranked together as one group of the list.
+    The advice on the board's cards (equipment.py) is not a group of the list: it reads the
+    list's moves and these uses, and joins the result as its own ``equipment`` entry."""
     detectors = Detectors(position, holding)
     uses: list[Suggestion] = []
     for kind in position.policy.equipment:

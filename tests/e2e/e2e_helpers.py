@@ -48,9 +48,10 @@ def cli_analyze(table: dict, view_public: bool = False) -> dict:
 
 
 def cli_suggest(table: dict, *options: str) -> dict:
-    """What `python -m bombbuster_core suggest TABLE.json --top all OPTIONS` prints: every
-    suggestion, as the worker lists them (the CLI alone prints the first 20)."""
-    return cli("suggest", table, "--top", "all", *options)
+    """What `python -m bombbuster_core suggest TABLE.json --top all --no-cards OPTIONS` prints:
+    every suggestion, as the worker lists them (the CLI alone prints the first 20), without the
+    card advice, which the worker gives only when asked (bridge "cards")."""
+    return cli("suggest", table, "--top", "all", "--no-cards", *options)
 
 
 def export_table(page) -> dict:

@@ -1,0 +1,302 @@
+"""Equipment advice: for every card the player may use now, candidates with exact odds and a verdict.
+
+:func:`advise` reads the table's equipment board (equipment.py: cards
+unlocked and not used, the player's own character if not spent) and, for
+each usable card, lists what it would do with exact odds, and "use now" or
+"keep" from a simple documented policy (docs/suggestions.md, "Equipment
+advice").  "Your turn" cards are advised only for the player to move
+(``moving``); "any time" and "instant" cards always.  A table that does not
+list its equipment gets no card advice (``"equipment": null`` and a note),
+never a guess.
+
+Odds are ratios of exact world counts, as in the suggestion list.  Which
+card reads what:
+
+* General Radar: radar.py; Post-it, Labels, Single Wire Label: marks.py;
+* Stabilizer, Coffee Mug, Fast Pass: the list's own calls and certain moves;
+* Grappling Hook: the slot marginals given "the player holds v"
+  (conditioning.py); Walkie-Talkies: "a teammate holds v" as packed world
+  counts; Disintegrator: slot marginals;
+* the detectors and the X-or-Y ray: the list's equipment uses;
+* Rewinder, Emergency Batteries, Emergency Drop, False Bottom: the board.
+
+Each card's engine runs count against the policy's ``equipment_budget``
+(advice.py); what the budget cut short is named in the card's ``incomplete``.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable
+
+from .. import equipment as eq
+from ..beliefs import EngineLimit
+from ..table import SlotRef
+from ..wires import RED, Value, value_of
+from . import marks, radar
+from .advice import Context, OverBudget, Row, fraction_json
+from .analyses import probability
+from .conditioning import Holding
+from .position import Position
+from .ranking import Suggestion, value_name
+
+YOUR_TURN, ANY_TIME, INSTANT = "your turn", "any time", "instant"
+TIMING: dict[str, str] = {
+    "1": ANY_TIME, "2": ANY_TIME, "3": YOUR_TURN, "4": ANY_TIME, "5": YOUR_TURN, "6": ANY_TIME, "7": ANY_TIME,
+    "8": ANY_TIME, "9": YOUR_TURN, "10": YOUR_TURN, "11": YOUR_TURN, "12": ANY_TIME, "Y": INSTANT,
+    "2.2": ANY_TIME, "3.3": INSTANT, "9.9": YOUR_TURN, "10.10": INSTANT, "11.11": ANY_TIME,
+    "double_detector": YOUR_TURN, "general_radar": ANY_TIME, "walkie_talkies": ANY_TIME,
+    "triple_detector": YOUR_TURN, "xy_ray": YOUR_TURN,
+}
+# Cards and characters whose effect is one of suggest's own kinds: advised in its list.
+LISTED_KIND = {"3": "triple_detector", "5": "super_detector", "10": "xy_ray", "double_detector": "double_detector",
+               "triple_detector": "triple_detector", "xy_ray": "xy_ray"}
+SAME_EFFECT = {"general_radar": "8", "walkie_talkies": "2"}  # a character works as the card (rules §5)
+# Cards advised from the views alone (their own modules); the others read suggest's lists or the board too.
+VIEW_CARDS: dict[str, Callable[[Context, list[str]], Row]] = {
+    "8": radar.advise, "4": marks.post_it, "12": marks.label_equal, "1": marks.label_different,
+    "2.2": marks.single_wire_label}
+NOTE_NO_BOARD = ('the table does not list its equipment (top-level "equipment"): no card advice; '
+                 "list the cards on the board to get it")
+
+
+def advise(position: Position, holding: Holding, moves: list[Suggestion], uses: list[Suggestion],
+           moving: bool) -> dict[str, Any]:
+    """Suggest's ``equipment`` entry from its lists (``moves``: the cuts and reveals, certain or
+    not; ``uses``: the equipment uses): every usable card's advice, or None and a note when the
+    table lists no board."""
+    state = position.table.equipment_board()
+    if state is None:
+        return {"equipment": None, "equipment_note": NOTE_NO_BOARD}
+    return {"equipment": Advisor(Context(position, holding), state, moves, uses, moving).json()}
+
+
+class Advisor:
+    """The cards of one board advised for one position."""
+
+    def __init__(self, ctx: Context, state: eq.BoardState, moves: list[Suggestion], uses: list[Suggestion],
+                 moving: bool):
+        self.ctx, self.state, self.moves, self.uses, self.moving = ctx, state, moves, uses, moving
+        self.position = ctx.position
+
+    def usable(self) -> list[tuple[str, str]]:
+        """(card or character, source) the player may use now, board order, the character last."""
+        out = [(c, "card") for c in self.state.board if c not in self.state.used and self.state.unlocked(c)]
+        player = self.position.player
+        if not self.state.character_used[player]:
+            out.append((self.state.characters[player], "character"))
+        return out
+
+    def json(self) -> dict[str, Any]:
+        cards, later = [], []
+        for card, source in self.usable():
+            name = eq.CARDS[card].name if source == "card" else eq.CHARACTERS[card]
+            timing = TIMING[card]
+            row: Row = {"card": card, "name": name, "source": source, "timing": timing}
+            if timing == YOUR_TURN and not self.moving:
+                later.append({**row, "why": "usable on this player's turn only"})
+                continue
+            self.ctx.start_card()
+            incomplete: list[str] = []
+            try:
+                row.update(self.card(SAME_EFFECT.get(card, card), incomplete))
+            except EngineLimit as e:
+                row.update({"verdict": "keep", "candidates": [], "why": f"not computed: {e}"})
+                incomplete.append(str(e))
+            row["incomplete"] = incomplete
+            row["analyses"] = self.ctx.card_runs()
+            cards.append(row)
+        return {"player": self.position.player, "moving": self.moving, "cards": cards, "your_turn_only": later}
+
+    def card(self, card: str, incomplete: list[str]) -> Row:
+        """One card's advice (verdict, candidates, why), its shortfalls added to ``incomplete``."""
+        if card in LISTED_KIND:
+            return self.listed(LISTED_KIND[card])
+        if card in VIEW_CARDS:
+            return VIEW_CARDS[card](self.ctx, incomplete)
+        advisors: dict[str, Callable[[list[str]], Row]] = {
+            "9": self.stabilizer, "11.11": self.grappling_hook, "2": self.walkie_talkies, "9.9": self.fast_pass,
+            "10.10": self.disintegrator, "6": self.rewinder, "11": self.coffee_mug, "7": self.batteries,
+            "3.3": self.drop, "Y": self.false_bottom}
+        return advisors[card](incomplete)
+
+    def certain_move(self) -> bool:
+        return any(m.certain for m in self.moves)
+
+    def per_kind(self) -> int:
+        """How many candidates a card lists at most."""
+        return max(self.position.policy.per_kind, 3)
+
+    # -- detectors and the X-or-Y ray: suggest's own list
+    def listed(self, kind: str) -> Row:
+        if kind not in self.position.policy.equipment:
+            return {"verdict": "keep", "candidates": [], "why": f"not searched: add {kind} to the equipment kinds"}
+        best = next((s for s in self.uses if s.kind == kind), None)
+        if best is None:
+            return {"verdict": "keep", "candidates": [], "why": "no use beats a plain dual cut"}
+        now = best.certain and not self.certain_move()
+        return {"verdict": "use now" if now else "keep", "candidates": [], "see": kind,
+                "why": "certain, and no free certain move exists" if now else "its best use is in the suggestions list"}
+
+    # -- Stabilizer
+    def stabilizer(self, incomplete: list[str]) -> Row:
+        """The dual cuts likeliest to succeed: with the Stabilizer a red neither explodes nor gets a
+        token, and a failure does not move the dial (rules §5), so the red cap does not apply."""
+        calls = sorted((c for c in self.moves if c.kind == "dual_cut"),
+                       key=lambda c: (-c.p_success, -c.bits, c.tiebreak))[: self.per_kind()]
+        candidates = [{"target": c.targets[0].json(), "value": c.values[0],
+                       "p_success": float(c.p_success), "p_success_exact": fraction_json(c.p_success)["exact"],
+                       "p_red": float(c.p_red), "p_red_exact": fraction_json(c.p_red)["exact"],
+                       "p_failure": float(c.p_strike), "p_failure_exact": fraction_json(c.p_strike)["exact"],
+                       "p_legal": float(c.p_legal)} for c in calls]
+        if not calls:
+            return {"verdict": "keep", "candidates": [], "why": "no dual cut to stabilise"}
+        best = calls[0]
+        if self.certain_move() or best.p_success == 1:
+            return {"verdict": "keep", "candidates": candidates, "why": "a certain move needs no Stabilizer"}
+        return {"verdict": "use now", "candidates": candidates,
+                "why": f"no certain move: stabilised, the best call cannot explode (red {float(best.p_red):.1%}, no "
+                       f"token) and a failure ({float(best.p_strike):.1%}) does not move the dial"}
+
+    # -- Grappling Hook, Walkie-Talkies
+    def grappling_hook(self, incomplete: list[str]) -> Row:
+        """Teammate wires ranked by P(its value is one the player holds): taken, it pairs with a
+        wire already in hand (toward a solo cut or the Fast Pass); then by lower P(red)."""
+        position = self.position
+        analyses = position.analyses
+        root = analyses.beliefs()
+        assert root is not None
+        held = position.held_values(root)
+        rows = []
+        for q, s in position.teammate_stands():
+            for ref in position.uncut_on(q, s):
+                pos = position.pos(ref)
+                if position.board.special(pos):
+                    continue  # equipment never targets X or flipped wires (rules §5)
+                p_match = Fraction(0)
+                for v in held:
+                    condition = self.ctx.holding((v,))
+                    given = analyses.beliefs(condition)
+                    if given is not None:
+                        p_match += (probability(given, pos, position.deck.keys_of_value(v))
+                                    * analyses.p_condition(condition))
+                law: dict[Value, Fraction] = {}
+                for k, p in root.exact(pos).items():
+                    law[value_of(k)] = law.get(value_of(k), Fraction(0)) + p
+                p_red = probability(root, pos, position.red_keys)
+                rows.append((-p_match, p_red, ref, p_match, law))
+        rows.sort(key=lambda r: r[:3])
+        candidates = [{"target": ref.json(), "p_match": float(p_match),
+                       "p_match_exact": fraction_json(p_match)["exact"], "p_red": float(p_red),
+                       "values": [{"value": v, **fraction_json(p)}
+                                  for v, p in sorted(law.items(), key=lambda x: -x[1])]}
+                      for _, p_red, ref, p_match, law in rows[: self.per_kind()]]
+        if not rows:
+            return {"verdict": "keep", "candidates": [], "why": "no teammate wire to take"}
+        now = rows[0][3] == 1
+        return {"verdict": "use now" if now else "keep", "candidates": candidates,
+                "why": "this wire surely pairs with one in hand" if now else
+                f"the best wire pairs with one in hand with P {float(rows[0][3]):.0%}: keep until one surely does"}
+
+    def walkie_talkies(self, incomplete: list[str]) -> Row:
+        """Own wires to give, by (value held once first) then P(the teammate holds that value):
+        a lone wire the player cannot pair goes where it pairs.  The teammate then chooses the
+        wire they give back (rules §5)."""
+        if not self.ctx.own_view:
+            return {"verdict": "keep", "candidates": [],
+                    "why": "the wire to give is chosen among the player's own: ask in that player's view"}
+        position = self.position
+        mine: dict[Value, list[SlotRef]] = {}
+        for ref, pos, v, cut in self.ctx.own_wires():
+            if v is not None and v != RED and not cut and not position.board.special(pos):
+                mine.setdefault(v, []).append(ref)
+        pairs = [(v, q) for v in mine for q in range(len(position.table.players)) if q != position.player]
+        variants = [[(frozenset(position.pos(r) for r in position.visible(q)), position.deck.keys_of_value(v))]
+                    for v, q in pairs]
+        try:
+            worlds = self.ctx.none_worlds(position.analyses, variants)
+        except OverBudget:
+            incomplete.append("walkie-talkies: not computed (budget)")
+            return {"verdict": "keep", "candidates": [], "why": "not computed within the budget"}
+        rows = []
+        for (v, q), none in zip(pairs, worlds[1:]):
+            p = 1 - Fraction(none, worlds[0])
+            rows.append((len(mine[v]) != 1, -p, str(v), q, v, p))
+        rows.sort(key=lambda r: r[:4])
+        candidates = [{"give": mine[v][0].json(), "value": v, "to": q, "alone": len(mine[v]) == 1,
+                       "p_teammate_holds": float(p), "p_teammate_holds_exact": fraction_json(p)["exact"]}
+                      for *_, q, v, p in rows[: self.per_kind()]]
+        if not rows:
+            return {"verdict": "keep", "candidates": [], "why": "no wire to give"}
+        _, _, _, q, v, p = rows[0]
+        now = len(mine[v]) == 1 and p == 1
+        return {"verdict": "use now" if now else "keep", "candidates": candidates,
+                "why": (f"the lone {value_name(v)} surely pairs in player {q}'s hand" if now else
+                        f"the best gift pairs with P {float(p):.0%}: keep until one surely does")
+                + "; the teammate chooses the wire they give back"}
+
+    # -- Fast Pass, Disintegrator
+    def fast_pass(self, incomplete: list[str]) -> Row:
+        position = self.position
+        root = position.analyses.beliefs()
+        assert root is not None
+        candidates = []
+        for v in position.deck.values():
+            if v == RED or v == position.table.red_value:
+                continue
+            keys = position.deck.keys_of_value(v)
+            sure = [ref for ref in position.visible(position.player) if not position.board.special(position.pos(ref))
+                    and probability(root, position.pos(ref), keys) == 1]
+            if len(sure) >= 2:
+                candidates.append({"value": v, "slots": [r.json() for r in sure], "cuts": 2})
+        if not candidates:
+            return {"verdict": "keep", "candidates": [], "why": "no value surely held twice"}
+        now = not self.certain_move()
+        return {"verdict": "use now" if now else "keep", "candidates": candidates,
+                "why": "cuts two wires with certainty" + ("" if now else "; a free certain move does as well now")}
+
+    def disintegrator(self, incomplete: list[str]) -> Row:
+        """Per number: the wires it would cut (exact expectation over the view); the drawn token's
+        law is assumed uniform over 1-12, since tables do not record the token supply."""
+        position = self.position
+        root = position.analyses.beliefs()
+        assert root is not None
+        board = position.board
+        counted = [w for p in range(len(position.table.players)) for w in board.uncut(p) if not board.special(w)]
+        rows = []
+        for v in range(1, 13):
+            keys = position.deck.keys_of_value(v)
+            expected = sum((probability(root, pos, keys) for pos in counted), Fraction(0))
+            rows.append({"value": v, "p_drawn": fraction_json(Fraction(1, 12)),
+                         "expected_cut": float(expected), "expected_cut_exact": fraction_json(expected)["exact"]})
+        mean = sum((Fraction(r["expected_cut_exact"]) for r in rows), Fraction(0)) / 12
+        return {"verdict": "use now" if mean else "keep", "candidates": rows,
+                "expected_cut": float(mean), "expected_cut_exact": fraction_json(mean)["exact"],
+                "assumption": "the drawn token is uniform over the numbers 1-12: the table does not record the "
+                              "token supply; a yellow token (rules [U]) is not modelled",
+                "why": f"no risk: it cuts {float(mean):.2f} wires on average" if mean else "no wire left to cut"}
+
+    # -- cards without odds
+    def rewinder(self, incomplete: list[str]) -> Row:
+        return {"verdict": "keep", "candidates": [],
+                "why": "dial -1: use it when the dial is one space from the skull (the core does not follow the dial)"}
+
+    def coffee_mug(self, incomplete: list[str]) -> Row:
+        cap = self.position.policy.red_cap
+        if any(float(c.p_red) <= cap for c in self.moves):  # a certain move's P(red) is 0
+            return {"verdict": "keep", "candidates": [], "why": "a move within the red cap exists"}
+        return {"verdict": "use now", "candidates": [],
+                "why": f"every call risks the bomb above the {cap:.0%} cap: pass the turn to a teammate"}
+
+    def batteries(self, incomplete: list[str]) -> Row:
+        used = [p for p, u in enumerate(self.state.character_used) if u]
+        candidates = [{"player": p, "character": self.state.characters[p]} for p in used]
+        return {"verdict": "use now" if used else "keep", "candidates": candidates,
+                "why": f"re-enables {min(len(used), 2)} used character(s)" if used else "no character is used"}
+
+    def drop(self, incomplete: list[str]) -> Row:
+        used = [c for c in self.state.board if c in self.state.used and c != "3.3"]
+        return {"verdict": "use now" if used else "keep", "candidates": [{"card": c} for c in used],
+                "why": f"turns {len(used)} used card(s) face up again" if used else "no card is used"}
+
+    def false_bottom(self, incomplete: list[str]) -> Row:
+        return {"verdict": "use now", "candidates": [], "why": "adds 2 equipment cards at no cost"}
