@@ -11,7 +11,7 @@ import base64
 import json
 
 from conftest import LAPTOP
-from e2e_helpers import ARTIFACTS, cli_suggest, export_table, open_app, sample_table, screenshot, slot
+from e2e_helpers import ARTIFACTS, cli, cli_suggest, export_table, open_app, sample_table, screenshot, slot
 
 SHOWN_CALLS = 5  # web/js/suggestions.js: ranked dual cuts shown before "Show all"
 TOLERANCE = 1e-9
@@ -217,3 +217,27 @@ def test_laptop_screenshot_and_equipment_details(new_context, server):
     assert page.locator(".recorder .recorder-head b").inner_text() == "Double Detector"
     assert page.locator(".recorder .prompt").inner_text() == "Did the cut succeed?"
     assert not errors, errors
+
+
+def test_card_advice_follows_the_list_and_equals_the_cli(page, server):
+    """Issue 20: with the board followed, the panel asks for the equipment advice (`cards: true`)
+    after the list and shows every usable card with its verdict and best candidates, as the CLI."""
+    from test_pyodide_bridge import advised_table  # the hand-made board: cards 1, 4, 2 unlocked, E1
+
+    table = advised_table()
+    open_app(page, share_link(server.url, table))
+    wait_suggestions(page, player=0)
+    page.wait_for_selector(".sug-cards li.card-advice", timeout=120_000)
+    moving = "· to play now" in page.locator("#sug-whose").inner_text()
+    advice = cli("suggest", table, "--top", "all", "--player", "0", *([] if moving else ["--not-moving"]))["equipment"]
+    shown = page.eval_on_selector_all(".sug-cards li.card-advice", "rows => rows.map((r) => [r.dataset.card, r.dataset.verdict, r.querySelectorAll('.card-candidates li').length])")
+    assert shown == [[c["card"], c["verdict"], min(3, len(c["candidates"]))] for c in advice["cards"]]
+    assert {c["card"] for c in advice["cards"]} >= {"1", "4", "2", "general_radar"}  # 12 stays locked (no 12 cut)
+    radar = next(c for c in advice["cards"] if c["card"] == "general_radar")
+    first = page.locator(".card-advice[data-card='general_radar'] .card-candidates li").first.inner_text()
+    best = radar["candidates"][0]
+    assert first.startswith(f"{best['value']}: tells {best['bits']:.2f} bits; yes: "), first
+    post_it = next(c for c in advice["cards"] if c["card"] == "4")
+    text = page.locator(".card-advice[data-card='4'] .card-candidates li").first.inner_text()
+    assert text.endswith(f"the team learns {post_it['candidates'][0]['bits']:.2f} bits"), text
+    screenshot(page, "phone-card-advice")

@@ -15,10 +15,15 @@
 //   drawn exactly from the posterior; its budget is bounded so that a phone
 //   answers within about 10 s (README, "Self-play"), and the panel says how
 //   many deals it used.
+// - With the board followed (the table lists its equipment), the exact list is
+//   followed by a second request with `cards: true`: the core's advice for each
+//   card the player may use now (cardadvice.js). It costs up to a few seconds
+//   more on a full table, so the list shows first.
 import { h, openSheet, pageMessage } from "./ui.js";
 import { valueLabel } from "./model.js";
 import { CancelledError } from "./engine.js";
 import { providers } from "./equipment.js";
+import { cardsSection } from "./cardadvice.js";
 
 const DEBOUNCE_MS = 300;
 const CACHE_SIZE = 8;
@@ -91,6 +96,8 @@ export class SuggestionsPanel {
     this.seq = 0;
     this.state = { kind: "idle" };
     this.results = new Map();
+    this.cards = null; // the card advice's state for the current key: null (none asked), busy, ok, error
+    this.cardResults = new Map();
     this.heldHeight = null;
     this.root = h("section.suggestions", { "aria-label": "suggestions" });
   }
@@ -148,9 +155,11 @@ export class SuggestionsPanel {
     clearTimeout(this.timer);
     if (this.abort && this.state.mode === "entropy") this.abort.abort(); // minutes of stale work
     this.abort = null;
+    this.cards = null;
     const known = this.results.get(key);
     if (known) {
       this.state = { kind: "ok", result: known, mode };
+      this.adviseCards(key, table, player, mode, this.seq);
       return;
     }
     this.state = { kind: "busy", ms: 0, mode, previous: this.state.result || this.state.previous };
@@ -169,11 +178,39 @@ export class SuggestionsPanel {
       if (this.results.size > CACHE_SIZE) this.results.delete(this.results.keys().next().value);
       if (seq !== this.seq) return;
       this.state = { kind: "ok", result, mode };
+      this.adviseCards(key, table, player, mode, seq);
     } catch (error) {
       if (seq !== this.seq) return;
       this.state = error instanceof CancelledError ? { kind: "cancelled", mode } : { kind: "error", message: error.message, mode };
     }
     if (this.abort === abort) this.abort = null;
+    this.paint();
+  }
+
+  /**
+   * The card advice for the list just shown (exact mode, a table that lists its
+   * board): a second request, kept by key as the lists are; its answer is
+   * dropped if the table changed meanwhile.
+   */
+  async adviseCards(key, table, player, mode, seq) {
+    if (mode !== "exact" || !table.equipment) return;
+    const known = this.cardResults.get(key);
+    if (known) {
+      this.cards = { kind: "ok", advice: known };
+      return;
+    }
+    this.cards = { kind: "busy" };
+    const turn = this.screen.state().turn;
+    try {
+      const result = await this.screen.engine.suggest(table, { player, mode, cards: true, moving: turn === null || turn === player });
+      this.cardResults.set(key, result.equipment);
+      if (this.cardResults.size > CACHE_SIZE) this.cardResults.delete(this.cardResults.keys().next().value);
+      if (seq !== this.seq) return;
+      this.cards = { kind: "ok", advice: result.equipment };
+    } catch (error) {
+      if (seq !== this.seq) return;
+      this.cards = { kind: "error", message: pageMessage(error.message, this.screen.table) };
+    }
     this.paint();
   }
 
@@ -330,6 +367,7 @@ export class SuggestionsPanel {
       section("Certain moves", "forced", forced),
       section(this.mode === "entropy" ? "Calls, by expected entropy" : "Best calls", "calls", shown, more),
       section("Equipment, if you have it", "equipment", equipment),
+      cardsSection(this.cards, this.screen),
       result.incomplete && result.incomplete.length ? h("p.hint.sug-incomplete", {},
         `The search stopped early for ${result.incomplete.map((k) => incompleteText(k, this.screen.table)).join(", ")}: a better use may exist.`) : null,
       h("p.hint.sug-foot", {}, this.mode === "entropy"

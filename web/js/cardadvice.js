@@ -1,0 +1,77 @@
+// The equipment advice in the suggestions panel: for every card the player may
+// use now (the table's board), the core's candidates with their exact odds and
+// a verdict "use now" / "keep" (bridge `suggest` with `cards: true`;
+// docs/suggestions.md, "Equipment advice"). The list of calls comes first and
+// fast; the advice is a second request, shown when it lands.
+import { h } from "./ui.js";
+import { valueLabel } from "./model.js";
+import { riskText } from "./suggestions.js";
+
+const SHOWN_CANDIDATES = 3;
+// A character that works as a card (rules §5: E1 as the General Radar, E2 as the Walkie-Talkies).
+const SAME_EFFECT = { general_radar: "8", walkie_talkies: "2" };
+
+const bits = (x) => `${Number(x).toFixed(2)} bits`;
+
+/** One candidate of a card, in words, with its figures (the page's names for wires and players). */
+export function candidateText(card, c, screen) {
+  const slot = (s) => screen.slotName(s);
+  switch (SAME_EFFECT[card.card] || card.card) {
+    case "8": { // General Radar (E1 too): the answers' information, and who is likely to say yes
+      const yes = c.stands.map((s) => `${screen.playerName(s.player)}${c.stands.filter((o) => o.player === s.player).length > 1 ? ` stand ${s.stand + 1}` : ""} ${riskText(s.p_yes_public)}`);
+      const info = c.bits === null ? `at most ${bits(c.bits_at_most)} (not computed: budget)` : bits(c.bits);
+      return `${valueLabel(c.value)}: tells ${info}; yes: ${yes.join(", ")}`;
+    }
+    case "9":
+      return `${slot(c.target)} = ${valueLabel(c.value)}: success ${riskText(c.p_success)}, red ${riskText(c.p_red)} (no explosion)`;
+    case "4": case "12": case "1": case "2.2": {
+      const where = c.target ? slot(c.target) : `${slot(c.targets[0])} and ${slot(c.targets[1])}`;
+      return `${where}${c.value !== undefined ? ` (${valueLabel(c.value)})` : ""}: the team learns ${bits(c.bits)}`;
+    }
+    case "11.11":
+      return `take ${slot(c.target)}: pairs with a wire you hold ${riskText(c.p_match)}, red ${riskText(c.p_red)}`;
+    case "2":
+      return `give ${slot(c.give)} (${valueLabel(c.value)}) to ${screen.playerName(c.to)}: they hold one ${riskText(c.p_teammate_holds)}${c.alone ? " (your only one)" : ""}`;
+    case "9.9":
+      return `${valueLabel(c.value)}: cut 2 of ${c.slots.map(slot).join(", ")}`;
+    case "10.10":
+      return `${valueLabel(c.value)}: cuts ${Number(c.expected_cut).toFixed(2)} wires on average`;
+    case "7":
+      return `${screen.playerName(c.player)}'s character`;
+    case "3.3":
+      return `card ${c.card}`;
+    default:
+      return c.value !== undefined ? valueLabel(c.value) : "";
+  }
+}
+
+/** The best candidates first: the Disintegrator's by wires cut (the core lists them by number). */
+function shownCandidates(card) {
+  const list = card.card === "10.10" ? [...card.candidates].sort((a, b) => b.expected_cut - a.expected_cut) : card.candidates;
+  return list.slice(0, SHOWN_CANDIDATES);
+}
+
+/** The "Cards" group of the panel for the bridge's `equipment` answer (null: the table lists no board). */
+export function cardsSection(state, screen) {
+  if (!state) return null;
+  const head = h("h3", {}, "Cards on the board");
+  if (state.kind === "busy") return h("div.sug-group.sug-cards", { dataset: { group: "cards" }, "aria-busy": "true" }, head, h("p.hint", {}, "Weighing the cards…"));
+  if (state.kind === "error") return h("div.sug-group.sug-cards", { dataset: { group: "cards" } }, head, h("p.hint", {}, `No card advice: ${state.message}`));
+  const advice = state.advice;
+  if (!advice) return null;
+  const cards = advice.cards || [];
+  const later = (advice.your_turn_only || []).map((c) => c.name || c.card);
+  return h("div.sug-group.sug-cards", { dataset: { group: "cards" } }, head,
+    cards.length ? null : h("p.hint", {}, "No card can be used now."),
+    h("ul.sug-list", {}, cards.map((card) => h("li.card-advice", {
+      dataset: { card: card.card, source: card.source || "card", verdict: card.verdict },
+    },
+    h("div.sug-line", {},
+      h("span.sug-kind", {}, card.name || card.card),
+      h(`span.verdict.${card.verdict === "use now" ? "use" : "keep"}`, {}, card.verdict === "use now" ? "Use now" : "Keep")),
+    card.why ? h("p.sug-why", {}, card.why) : null,
+    card.candidates && card.candidates.length ? h("ol.card-candidates", {}, shownCandidates(card).map((c) => h("li", {}, candidateText(card, c, screen)))) : null,
+    card.assumption ? h("p.hint", {}, card.assumption) : null,
+    card.incomplete && card.incomplete.length ? h("p.hint", {}, `Stopped early: ${card.incomplete.join("; ")}`) : null))),
+    later.length ? h("p.hint", {}, `On your turn: ${later.join(", ")}.`) : null);
+}
