@@ -83,6 +83,11 @@ def test_the_replay_on_the_true_deal_is_the_game() -> None:
             view = View(game.table(p), p)
             replay = Position(view.raw, view.table, p, view.tags()).game(true_deal(game), random.Random(0))
             assert all(replay.table(q) == game.table(q) for q in range(game.players))
+            assert (replay.hands, replay.cut, replay.tokened, replay.dial, replay.strikes, replay.detectors_used) == \
+                (game.hands, game.cut, game.tokened, game.dial, game.strikes, game.detectors_used)
+            assert (replay.board.board, replay.board.used, replay.board.character_used, replay.card_cut,
+                    sorted(replay.pool)) == (game.board.board, game.board.used, game.board.character_used,
+                                             game.card_cut, sorted(game.pool))
             move = policy.move(view)
             if isinstance(move, UseCard):
                 cards.add(move.card)

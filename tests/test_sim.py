@@ -20,7 +20,7 @@ import pytest
 from bombbuster_core.analysis import beliefs
 from bombbuster_core.engines.sampling import sample_table as sample
 from bombbuster_core.sim.game import DoubleDetector, DualCut, Game, SimError, SoloCut, new_game
-from bombbuster_core.sim.policies import POLICIES, LookaheadPolicy, View, exact_move, keep_detector_choice
+from bombbuster_core.sim.policies import POLICIES, View, exact_move, keep_detector_choice
 from bombbuster_core.sim.tournament import paired_difference, run, summary, wilson
 from bombbuster_core.table import load_table
 from bombbuster_core.wires import parse_key

@@ -2103,7 +2103,7 @@ class Position:
             game.seen[p].append({"at": at, "value": key_json(deal[seg][i]), "after": after})
         b = self.board
         if b is not None:
-            game.card_cut = dict(b.cut)
+            game.card_cut = {v: n for v, n in b.cut.items() if v != RED}  # the game counts no revealed red: none unlocks
             game.characters = list(b.characters)
             game.board = eq.BoardState(tuple(b.board), b.characters, game.card_cut)
             game.board.used, game.board.character_used = set(b.used), list(b.character_used)
