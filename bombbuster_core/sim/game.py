@@ -2103,7 +2103,8 @@ class Position:
             game.seen[p].append({"at": at, "value": key_json(deal[seg][i]), "after": after})
         b = self.board
         if b is not None:
-            game.card_cut = {v: n for v, n in b.cut.items() if v != RED}  # the game counts no revealed red: none unlocks
+            # the game counts no revealed red (no card unlocks by red)
+            game.card_cut = {v: n for v, n in b.cut.items() if v != RED}
             game.characters = list(b.characters)
             game.board = eq.BoardState(tuple(b.board), b.characters, game.card_cut)
             game.board.used, game.board.character_used = set(b.used), list(b.character_used)
@@ -2361,6 +2362,6 @@ def new_game(rng: random.Random, *, mission: int | None = None, players: int = 4
     return deal(setup, rng)
 
 
-__all__ = ["AbsentTokens", "Action", "Choose", "DoubleDetector", "DualCut", "Game", "MultiCut", "NOTES", "REFUSED",
-           "Position", "RevealRed", "SetupToken", "SimError", "SoloCut", "SUPPORTED_TAGS", "Tripwire", "UseCard", "action_from_json",
-           "action_json", "deal", "deal_equipment", "mission_setup", "new_game"]
+__all__ = ["AbsentTokens", "Action", "Choose", "DoubleDetector", "DualCut", "Game", "MultiCut", "NOTES", "Position",
+           "REFUSED", "RevealRed", "SetupToken", "SimError", "SoloCut", "SUPPORTED_TAGS", "Tripwire", "UseCard",
+           "action_from_json", "action_json", "deal", "deal_equipment", "mission_setup", "new_game"]

@@ -107,7 +107,8 @@ class IsmctsPolicy(GreedyPolicy):
         super().__init__(rng)
         if iterations < 1 or horizon < 1 or width < 1 or (seconds is not None and seconds <= 0):
             raise ValueError("ismcts: iterations, horizon and width must be at least 1, seconds above 0")
-        self.iterations, self.seconds, self.horizon, self.width, self.c = iterations, seconds, horizon, width, exploration
+        self.iterations, self.seconds, self.horizon = iterations, seconds, horizon
+        self.width, self.c = width, exploration
 
     def turn(self, view: View, pending: dict[str, Any] | None) -> Action:
         ranked = self.legal_ranking(view, pending)
