@@ -218,3 +218,14 @@ def test_budget_refusals() -> None:
     for bad in ({"iterations": 0}, {"horizon": 0}, {"width": 0}, {"seconds": 0}):
         with pytest.raises(ValueError, match="ismcts"):
             IsmctsPolicy(random.Random(0), **bad)
+
+
+def test_cli_budget(capsys) -> None:
+    from bombbuster_core.cli import main
+
+    common = ["tournament", "--mission", "8", "--players", "4", "--games", "1", "--policy", "ismcts", "--json"]
+    assert main(common + ["--iterations", "3", "--seconds", "1"]) == 2
+    assert "--iterations or --seconds, not both" in capsys.readouterr().out
+    assert main(common + ["--iterations", "1", "--horizon", "1"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["policies"][0]["games"] == 1
