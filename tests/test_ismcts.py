@@ -229,3 +229,15 @@ def test_cli_budget(capsys) -> None:
     assert main(common + ["--iterations", "1", "--horizon", "1"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["policies"][0]["games"] == 1
+
+
+def test_a_seconds_budget_searches_at_least_once_and_plays_legally() -> None:
+    game, view = open_decision(4)
+    policy = IsmctsPolicy(random.Random(4), seconds=1e-9, horizon=2)
+    pending = view.pending()
+    ranked = policy.legal_ranking(view, pending)
+    greedy = GreedyPolicy(random.Random(4)).move(view)
+    moves = policy.candidates(view, pending, ranked, greedy, greedy)
+    root = policy.search(view, Sampler(compile_table(view.table)), moves)
+    assert root.visits == 1 and root.children[moves[0]].visits == 1
+    assert game.is_legal(IsmctsPolicy(random.Random(4), seconds=0.05, horizon=2).move(view))
