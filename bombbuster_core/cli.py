@@ -345,6 +345,7 @@ def _tournament(args: argparse.Namespace) -> int:
     import os
 
     from .sim.game import SimError
+    from .sim.ismcts import ITERATIONS
     from .sim.tournament import ClusterError, LogError, OutputError, progress_bar, read_log, run, summary, text
     from .missions import MissionError
 

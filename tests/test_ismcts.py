@@ -229,6 +229,7 @@ def test_cli_budget(capsys) -> None:
     assert main(common + ["--iterations", "1", "--horizon", "1"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["policies"][0]["games"] == 1
+    assert main(["tournament", "--mission", "1", "--players", "2", "--games", "1", "--policy", "greedy"]) == 0
 
 
 def test_a_seconds_budget_searches_at_least_once_and_plays_legally() -> None:
