@@ -222,6 +222,13 @@ def positive(raw: str) -> int:
     return n
 
 
+def positive_float(raw: str) -> float:
+    x = float(raw)
+    if not 0 < x < float("inf"):
+        raise ValueError(raw)
+    return x
+
+
 def budget(raw: str) -> int | None:
     return None if raw == "none" else nonnegative(raw)
 
@@ -270,6 +277,7 @@ def _suggest(table: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _sim_arguments(p_sa: argparse.ArgumentParser, p_to: argparse.ArgumentParser) -> None:
+    from .sim.ismcts import HORIZON, ITERATIONS
     from .sim.policies import DEALS, DEPTH, POLICIES, WIDTH
 
     p_sa.add_argument("table", help="table file, format 1 (JSON)")
@@ -301,6 +309,11 @@ def _sim_arguments(p_sa: argparse.ArgumentParser, p_to: argparse.ArgumentParser)
     p_to.add_argument("--depth", type=positive, default=DEPTH, help=f"lookahead: turns per rollout ({DEPTH})")
     p_to.add_argument("--width", type=positive, default=WIDTH,
                       help=f"lookahead: calls compared, greedy's included, plus its best detector use ({WIDTH})")
+    p_to.add_argument("--iterations", type=positive, help=f"ismcts: iterations per decision ({ITERATIONS})")
+    p_to.add_argument("--seconds", type=positive_float,
+                      help="ismcts: seconds of search per decision instead of --iterations (not reproducible)")
+    p_to.add_argument("--horizon", type=positive, default=HORIZON,
+                      help=f"ismcts: turns simulated per iteration, tree and rollout ({HORIZON})")
     p_to.add_argument("--log", help="append every finished game's record to this file (JSON lines)")
     p_to.add_argument("--log-dir", help="a sweep's logs: DIR/mNN-pP.log for each mission and player count")
     p_to.add_argument("--resume", action="store_true",
@@ -335,6 +348,7 @@ def _tournament(args: argparse.Namespace) -> int:
     import os
 
     from .sim.game import SimError
+    from .sim.ismcts import ITERATIONS
     from .sim.tournament import ClusterError, LogError, OutputError, progress_bar, read_log, run, summary, text
     from .missions import MissionError
 
@@ -345,10 +359,12 @@ def _tournament(args: argparse.Namespace) -> int:
         _emit({"error": refusal})
         return 2
     lookahead = {"deals": args.deals, "depth": args.depth, "width": args.width}
+    ismcts = {"horizon": args.horizon, **({"seconds": args.seconds} if args.seconds is not None else
+                                          {"iterations": args.iterations or ITERATIONS})}
     jobs = args.jobs or ((os.cpu_count() or 1) if args.cluster == "local" else 1)
     try:
         if many:
-            result = _sweep(args, policies, jobs, lookahead)
+            result = _sweep(args, policies, jobs, lookahead, ismcts)
             if result is None:
                 return 2
             if args.json:
@@ -367,7 +383,8 @@ def _tournament(args: argparse.Namespace) -> int:
             try:
                 records = run(args.mission, args.players[0], args.games, policies, seed=args.seed, jobs=jobs,
                               save=args.save, progress=progress_bar if args.games else None, lookahead=lookahead,
-                              log=args.log, resume=args.resume, cluster=args.cluster, equipment=args.equipment)
+                              log=args.log, resume=args.resume, cluster=args.cluster, equipment=args.equipment,
+                              ismcts=ismcts)
             except (SimError, MissionError, LogError, OutputError, ClusterError) as e:
                 _emit({"error": str(e)})
                 return 2
@@ -398,11 +415,13 @@ def _tournament_refusal(args: argparse.Namespace, many: bool) -> str | None:
         return "--jobs sets a --cluster local's workers; a cluster at an address has the workers it was given"
     if args.cluster is not None and args.from_log:
         return "--from-log plays nothing: drop --cluster"
+    if args.seconds is not None and args.iterations is not None:
+        return "ismcts's budget is --iterations or --seconds, not both"
     return None
 
 
 def _sweep(args: argparse.Namespace, policies: list[str], jobs: int,
-           lookahead: dict[str, Any]) -> dict[str, Any] | None:
+           lookahead: dict[str, Any], ismcts: dict[str, Any]) -> dict[str, Any] | None:
     """A sweep's result (``{"cells": [...]}``), or None after printing the error."""
     import os
 
@@ -419,7 +438,8 @@ def _sweep(args: argparse.Namespace, policies: list[str], jobs: int,
         else:
             cells = sweep(missions, args.players, args.games, policies, seed=args.seed, jobs=jobs, save=args.save,
                           progress=progress_bar if args.games else None, lookahead=lookahead, log_dir=args.log_dir,
-                          resume=args.resume, cluster=args.cluster, note=_note, equipment=args.equipment)
+                          resume=args.resume, cluster=args.cluster, note=_note, equipment=args.equipment,
+                          ismcts=ismcts)
     except (LogError, OutputError, ClusterError) as e:
         _emit({"error": f"--from-log: {e}" if args.from_log and isinstance(e, LogError) else str(e)})
         return None

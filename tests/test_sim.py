@@ -20,7 +20,7 @@ import pytest
 from bombbuster_core.analysis import beliefs
 from bombbuster_core.engines.sampling import sample_table as sample
 from bombbuster_core.sim.game import DoubleDetector, DualCut, Game, SimError, SoloCut, new_game
-from bombbuster_core.sim.policies import POLICIES, LookaheadPolicy, View, exact_move, keep_detector_choice
+from bombbuster_core.sim.policies import POLICIES, View, exact_move, keep_detector_choice
 from bombbuster_core.sim.tournament import paired_difference, run, summary, wilson
 from bombbuster_core.table import load_table
 from bombbuster_core.wires import parse_key
@@ -184,8 +184,8 @@ def test_policies_decide_from_the_view_and_play_legally() -> None:
     game = new_game(rng, wires=SMALL_WIRES[0], players=3)
     for p in game.setup_token_players():
         game.place_token(POLICIES["greedy"](rng).setup_token(View(game.table(p), p)))
-    policies = [POLICIES[name](random.Random(i)) for i, name in enumerate(POLICIES)]
-    policies[-1] = LookaheadPolicy(random.Random(9), deals=3, depth=3, width=2)
+    small = {"lookahead": {"deals": 3, "depth": 3, "width": 2}, "ismcts": {"iterations": 3, "horizon": 3}}
+    policies = [POLICIES[name](random.Random(i), **small.get(name, {})) for i, name in enumerate(POLICIES)]
     turn = 0
     while not game.over:
         policy = policies[turn % len(policies)]

@@ -4,6 +4,8 @@
 * :mod:`.game` — deals a mission (or a wire set) and plays its turns; every
   public event is a format-1 event, so each player's view is a table file.
 * :mod:`.policies` — decision makers that see only their player's view.
+* :mod:`.ismcts` — the ``ismcts`` policy: a tree search over the player's
+  information set on exactly sampled deals.
 * :mod:`.tournament` — the same deals played by several policies, win rates
   with confidence intervals.
 """

@@ -113,7 +113,10 @@ from ..wires import RED, YELLOW, Key, Value, key_json, parse_key, value_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
+
+    from ..table import Table
 
 Slot = tuple[int, int, int]  # (player, stand, slot)
 
@@ -573,6 +576,7 @@ class Game:
             game.turns += kind != "info_token"
         game._win_if_all_cut()
         game.events, game.turn, game._begun = list(table["events"]), turn, True
+        game._last = turn  # the next turn is the next player's after ``turn``, not the Captain's
         if not game.over:
             game.queue = [game._turn_decision(turn)]
         return game
@@ -2033,6 +2037,86 @@ def _depth(v: int) -> int:
     return 1 if v <= 4 else 2 if v <= 8 else 3
 
 
+class Position:
+    """A table file's game state but its hidden deal: what :meth:`Game.restore` rebuilds, plus what
+    the equipment and moved wires add, computed once from the public table and played on any deal.
+
+    :meth:`game` is the game at the table's state on one deal of the table's segments (board.py;
+    engines/sampling.py's ``Deal``: per segment its sorted keys): the stands as dealt and as they
+    are now (Grappling Hook / Walkie-Talkies moves replayed), the cut wires, the tokened wires, what
+    each player saw of a moved wire (their ``seen``, read from that deal), the dial and failed cuts
+    as meta.sim shows them (the Rewinder and the Stabilizer move them otherwise than a failure), and
+    the equipment board as the table's events leave it (cards used, characters spent, cuts that
+    unlock, the mission's cards not on the board for False Bottom).  From the player's own view, the
+    game's table file is the view itself (tests/test_ismcts.py).  Base-game missions only
+    (:data:`BASE_MISSIONS`), as :meth:`Game.restore`.
+    """
+
+    def __init__(self, raw: dict[str, Any], table: Table, turn: int, tags: frozenset[str] = frozenset()):
+        mission = raw.get("meta", {}).get("mission")
+        if mission not in BASE_MISSIONS:
+            raise SimError(f"mission {mission}: the replay plays the base-game missions only")
+        self.raw, self.turn, self.tags = raw, turn, tags
+        self.start = table.deal()[1]  # wire identities at the deal
+        now = table.board()
+        self.now = now.stands
+        self.cut = {(p, s, j) for p, rows in enumerate(now.stands) for s, row in enumerate(rows)
+                    for j, w in enumerate(row) if w in now.cut}
+        self.tokened: set[Slot] = set()
+        self.seen: list[tuple[int, dict[str, Any], Any, int]] = []  # (player, at, wire, event index)
+        for i, e in enumerate(raw["events"]):
+            at = None
+            if e["type"] == "info_token":
+                at = e["at"]
+            elif e["type"] == "dual_cut" and not e["success"] and e.get("token") is not None:
+                at = e["target"]
+            elif e["type"] == "detector" and not e["success"] and e.get("token") is not None:
+                at = e["token_at"]
+            if at is not None:
+                self.tokened.add(now.address(table.board(i).wire(at["player"], at["stand"], at["slot"])))
+            if e["type"] == "move":
+                self.seen.append((e["to"]["player"], e["to"], self._wire(table, i, e["to"]), i))
+            elif e["type"] == "swap":
+                a, b = e["a"], e["b"]
+                for ref in ({**a, "slot": e["b_to"]}, {**b, "slot": e["a_to"]}):
+                    self.seen.append((ref["player"], ref, self._wire(table, i, ref), i))
+        sim = raw["meta"]["sim"]
+        self.dial, self.strikes = sim["dial"], sim["strikes"]
+        self.board = table.equipment_board()
+
+    @staticmethod
+    def _wire(table: Table, i: int, ref: dict[str, int]) -> Any:
+        """The wire at ``ref`` just after event ``i``."""
+        return table.board(i + 1).wire(ref["player"], ref["stand"], ref["slot"])
+
+    def game(self, deal: Sequence[Sequence[Key]], rng: random.Random) -> Game:
+        """The game at the table's state, played on ``deal`` (per segment its sorted keys)."""
+        def keys(layout: list[list[list[Any]]]) -> list[list[list[Key]]]:
+            return [[[deal[seg][i] for seg, i in row] for row in rows] for rows in layout]
+
+        now = keys(self.now)
+        game = Game.restore(self.raw, [row for rows in now for row in rows], self.turn, rng, self.tags)
+        game.dealt = keys(self.start)
+        game.cut, game.tokened = set(self.cut), set(self.tokened)
+        game.dial, game.strikes, game.result = self.dial, self.strikes, None
+        for p, at, (seg, i), after in self.seen:
+            game.seen[p].append({"at": at, "value": key_json(deal[seg][i]), "after": after})
+        b = self.board
+        if b is not None:
+            # the game counts no revealed red (no card unlocks by red)
+            game.card_cut = {v: n for v, n in b.cut.items() if v != RED}
+            game.characters = list(b.characters)
+            game.board = eq.BoardState(tuple(b.board), b.characters, game.card_cut)
+            game.board.used, game.board.character_used = set(b.used), list(b.character_used)
+            game.detectors_used = {p for p, (ch, used) in enumerate(zip(b.characters, b.character_used))
+                                   if used and ch == eq.DEFAULT_CHARACTER}
+            pool = equipment_pool(mission_entry(game.mission), game.players)["pool"] if game.mission else []
+            game.pool = [c for c in pool if c not in b.board]
+        game._win_if_all_cut()
+        game.queue = [] if game.over else [game._turn_decision(self.turn)]
+        return game
+
+
 # ---------------------------------------------------------------- dealing
 
 
@@ -2278,6 +2362,6 @@ def new_game(rng: random.Random, *, mission: int | None = None, players: int = 4
     return deal(setup, rng)
 
 
-__all__ = ["AbsentTokens", "Action", "Choose", "DoubleDetector", "DualCut", "Game", "MultiCut", "NOTES", "REFUSED",
-           "RevealRed", "SetupToken", "SimError", "SoloCut", "SUPPORTED_TAGS", "Tripwire", "UseCard", "action_from_json",
-           "action_json", "deal", "deal_equipment", "mission_setup", "new_game"]
+__all__ = ["AbsentTokens", "Action", "Choose", "DoubleDetector", "DualCut", "Game", "MultiCut", "NOTES", "Position",
+           "REFUSED", "RevealRed", "SetupToken", "SimError", "SoloCut", "SUPPORTED_TAGS", "Tripwire", "UseCard",
+           "action_from_json", "action_json", "deal", "deal_equipment", "mission_setup", "new_game"]

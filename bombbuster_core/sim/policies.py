@@ -72,6 +72,9 @@ and ``move(view)`` (a :mod:`.game` action for the pending decision).
 * ``entropy-seed`` / ``entropy-exact``: suggest's entropy mode (the
   reference suggester) with P(success) of a branch 1/k or exact, kept legal
   and completed as greedy.
+* ``ismcts``: information-set Monte Carlo tree search over the player's view
+  (sim/ismcts.py: exact determinizations, UCT with availability counts,
+  greedy's move first, the equipment in the tree).
 * ``lookahead``: certain moves first; otherwise greedy's move (Double
   Detector included), the exact ranking's next ``width - 1`` calls within the
   red cap and the best detector use are each played on the same ``deals``
@@ -684,7 +687,13 @@ class EntropyExactPolicy(SuggestPolicy):
 
 
 def exact_move(game: Game, rng: random.Random, red_cap: float = RED_CAP) -> Action:
-    """The rollout policy: greedy from the mover's own view of ``game`` with exact marginals.
+    """The rollout policy: greedy from the mover's own view of ``game`` with exact marginals
+    (the first of :func:`exact_moves`)."""
+    return exact_moves(game, rng, 1, red_cap)[0]
+
+
+def exact_moves(game: Game, rng: random.Random, width: int, red_cap: float = RED_CAP) -> list[Action]:
+    """The rollout policy's ``width`` best moves, best first, from the mover's own view of ``game``.
 
     One columns analysis of the mover's table file (their own wires in the
     rollout's deal plus the public events; never the other hands): reveal
@@ -694,19 +703,20 @@ def exact_move(game: Game, rng: random.Random, red_cap: float = RED_CAP) -> Acti
     odds beat the best call's; those odds read the two wires as independent
     (1 - (1 - p1)(1 - p2)), an estimate that only steers the rollout — one
     analysis per turn, no joint (suggest computes the exact joint for the
-    decision itself).
+    decision itself).  The other moves: the next calls by the same score (within the red cap
+    first, then likelier, then less red risk), and the best detector use when it does not come first.
     """
     p = game.turn
     held = sorted({value_of(game.key(x)) for x in game.uncut(p)} - {RED}, key=str)
     if not held:
-        return RevealRed(p)
+        return [RevealRed(p)]
     table = load_table(game.table(p))
     # A legal game's analysis is far below any work budget: skip its estimate (a tenth of a rollout).
     b, board, deck = columns.analyze(compile_table(table), math.inf), table.board(), table.deck
     keys = {v: deck.keys_of_value(v) for v in held}
     reds = deck.keys_of_value(RED)
     possible: set[Value] = set()
-    best: tuple[tuple[Any, ...], Action] | None = None
+    calls: list[tuple[tuple[Any, ...], Action]] = []
     pairs: list[tuple[float, Action]] = []
     detector = "no_double_detector" not in game.tags and p not in game.detectors_used
     for q in range(game.players):
@@ -721,9 +731,7 @@ def exact_move(game: Game, rng: random.Random, red_cap: float = RED_CAP) -> Acti
                 if pv <= 0:
                     continue
                 possible.add(v)
-                score = (risk <= red_cap, pv, -risk, rng.random())
-                if best is None or score > best[0]:
-                    best = (score, DualCut(x, v))
+                calls.append(((risk <= red_cap, pv, -risk, rng.random()), DualCut(x, v)))
                 if detector and isinstance(v, int):
                     stand_best.setdefault((x[1], v), []).append((pv, x))
         for (_, v), hits in stand_best.items():
@@ -732,13 +740,13 @@ def exact_move(game: Game, rng: random.Random, red_cap: float = RED_CAP) -> Acti
                 pairs.append((1 - (1 - p1) * (1 - p2), DoubleDetector(tuple(sorted((a, c))), v)))
     for v in held:
         if v not in possible:
-            return SoloCut(v)
-    assert best is not None  # a value held and possible somewhere
-    if pairs and best[0][1] < 1:
+            return [SoloCut(v)]
+    calls.sort(key=lambda t: t[0], reverse=True)  # stable: the first of equal scores stays first
+    moves = [a for _, a in calls]  # not empty: a value held is possible somewhere
+    if pairs and calls[0][0][1] < 1:
         p_pair, pair = max(pairs, key=lambda t: t[0])
-        if p_pair > best[0][1]:
-            return pair
-    return best[1]
+        moves.insert(0 if p_pair > calls[0][0][1] else min(width - 1, len(moves)), pair)
+    return moves[:width]
 
 
 def leaf_value(game: Game) -> float:
@@ -886,5 +894,15 @@ def _paired_se(sa: dict[str, Any], va: list[tuple[str, float]], sb: dict[str, An
     return math.sqrt(sum((b - a) ** 2 for a, b in zip(ca, cb)))
 
 
-POLICIES: dict[str, type[BasePolicy]] = {cls.name: cls for cls in (
-    RandomPolicy, GreedyPolicy, KeepDetectorPolicy, EntropySeedPolicy, EntropyExactPolicy, LookaheadPolicy)}
+def __getattr__(name: str) -> Any:
+    """``POLICIES`` (name -> policy class), built on first use: the ``ismcts`` policy's module
+    builds on this one, so it can only join once this module is loaded, whichever comes first."""
+    if name != "POLICIES":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from .ismcts import IsmctsPolicy
+
+    registry: dict[str, type[BasePolicy]] = {cls.name: cls for cls in (
+        RandomPolicy, GreedyPolicy, KeepDetectorPolicy, EntropySeedPolicy, EntropyExactPolicy, IsmctsPolicy,
+        LookaheadPolicy)}
+    globals()["POLICIES"] = registry
+    return registry

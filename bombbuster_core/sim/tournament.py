@@ -155,7 +155,8 @@ class _Cell:
 
     def __init__(self, mission: int, players: int, games: int, policies: list[str], seed: int,
                  save: str | None, lookahead: dict[str, Any] | None, log: str | None, resume: bool,
-                 equipment: bool = True, save_option: str = "--save", log_option: str = "--log") -> None:
+                 equipment: bool = True, save_option: str = "--save", log_option: str = "--log",
+                 ismcts: dict[str, Any] | None = None) -> None:
         self.mission, self.players, self.games, self.policies = mission, players, games, policies
         self.error: str | None = None
         if save:
@@ -163,7 +164,8 @@ class _Cell:
                 os.makedirs(save, exist_ok=True)
             except OSError as e:
                 raise OutputError(f"{save_option} {save}: cannot create this directory ({e.strerror})") from None
-        options = {name: dict(lookahead or {}) if name == "lookahead" else {} for name in policies}
+        budgets = {"lookahead": lookahead, "ismcts": ismcts}
+        options = {name: dict(budgets.get(name) or {}) for name in policies}
         logged = _logged(log, policies, games, {name: _settings(mission, players, seed, options[name], equipment)
                                                 for name in policies}) if resume and log else {}
         self.tasks = [(mission, players, seed, name, i, save, options[name], equipment) for i in range(games)
@@ -203,9 +205,11 @@ class _Cell:
 def run(mission: int, players: int, games: int, policies: list[str], seed: int = 0, jobs: int = 1,
         save: str | None = None, progress: Callable[[int, int], None] | None = None,
         lookahead: dict[str, Any] | None = None, log: str | None = None,
-        resume: bool = False, cluster: Any = None, equipment: bool = True) -> list[dict[str, Any]]:
+        resume: bool = False, cluster: Any = None, equipment: bool = True,
+        ismcts: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Every (policy, game) record, sorted by policy order then game index.  ``lookahead``: the
-    lookahead policy's budget (``deals``, ``depth``, ``width``; default: policies.py's).  ``log``: a
+    lookahead policy's budget (``deals``, ``depth``, ``width``; default: policies.py's); ``ismcts``:
+    the ismcts policy's (``iterations`` or ``seconds``, ``horizon``; default: ismcts.py's).  ``log``: a
     file that gets each record as a JSON line when its game ends, so a long run stopped early
     still has its finished games (:func:`read_log`).  ``resume``: the games ``log`` already holds
     are taken from it, not played again (their settings must be this run's: :class:`LogError`).
@@ -216,7 +220,7 @@ def run(mission: int, players: int, games: int, policies: list[str], seed: int =
     unknown = [p for p in policies if p not in POLICIES]
     if unknown:
         raise ValueError(f"unknown policy {unknown[0]!r} (choose from {', '.join(POLICIES)})")
-    cell = _Cell(mission, players, games, policies, seed, save, lookahead, log, resume, equipment)
+    cell = _Cell(mission, players, games, policies, seed, save, lookahead, log, resume, equipment, ismcts=ismcts)
     finished = cell.finished()
 
     def done(record: dict[str, Any]) -> None:
@@ -239,7 +243,7 @@ def sweep(missions: list[int], players: list[int], games: int, policies: list[st
           jobs: int = 1, save: str | None = None, progress: Callable[[int, int], None] | None = None,
           lookahead: dict[str, Any] | None = None, log_dir: str | None = None, resume: bool = False,
           cluster: Any = None, note: Callable[[str], None] | None = None,
-          equipment: bool = True) -> list[dict[str, Any]]:
+          equipment: bool = True, ismcts: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """:func:`run` for every mission and player count, the games of all cells in one stream of
     tasks (no worker waits for a cell's last game).  Each cell's log is ``log_dir/mNN-pP.log``
     (``save``: ``save/mNN-pP/``), in :func:`run`'s format, and ``resume`` takes each cell's logged
@@ -284,7 +288,8 @@ def sweep(missions: list[int], players: list[int], games: int, policies: list[st
                     continue
                 name = f"m{m:02d}-p{p}"
                 cells[m, p] = _Cell(m, p, games, policies, seed, save and os.path.join(save, name), lookahead,
-                                    log_dir and os.path.join(log_dir, name + ".log"), resume, equipment)
+                                    log_dir and os.path.join(log_dir, name + ".log"), resume, equipment,
+                                    ismcts=ismcts)
         total = games * len(cells)
         finished = sum(cell.finished() for cell in cells.values())
 

@@ -1,0 +1,183 @@
+"""The ``ismcts`` policy: information-set Monte Carlo tree search over the acting player's view.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012, "Information Set
+Monte Carlo Tree Search", IEEE TCIAIG 4(2)): the tree belongs to the acting
+player; each iteration plays it on one determinization.
+
+* **Determinizations.**  Each iteration draws a full hidden deal exactly from
+  the acting player's posterior (engines/sampling.py: the backward sampler,
+  prepared once per decision) and plays it from the view's state with the
+  equipment (game.Position: the stands as dealt and now, cuts, tokens, dial,
+  the cards on the board, used cards and characters).
+* **The tree.**  A node is the sequence of moves since the decision (the
+  moves are public; their outcomes come from the determinization).  At the
+  acting player's nodes the moves are chosen by UCT over the moves available
+  in this determinization, each child's exploration term counting the visits
+  in which it was available (availability counts): ``mean + c sqrt(ln(avail)
+  / visits)``; an untried available move is tried first, in the candidates'
+  order.  Teammates' moves in the tree (and in the rollouts) are the rollout
+  policy's from THEIR OWN view of the determinization (policies.exact_move:
+  their table file over that deal, never another hand); the tree follows them
+  without choosing.  One node is added per iteration.
+* **Candidates.**  At the root (the real decision): greedy's move first (the
+  full greedy of policies.py, its card included), its move without the card
+  when greedy uses one, the exact ranking's next ``width - 1`` calls within
+  the red cap, its best Double Detector use, and for each card (or character)
+  usable now one use: the option greedy's rule for that card picks
+  (greedy_equipment given that card alone, its thresholds waived when they
+  keep it from choosing; the Stabilizer on greedy's call).  So the tree may
+  use a card, or keep it.  Deeper in the tree, the acting player's moves are
+  the rollout policy's ``width`` best (policies.exact_moves: calls and the
+  Double Detector, no card).
+* **Rollouts** by the rollout policy (every player from their own view) until
+  the game ends or ``horizon`` turns have been played since the decision (tree
+  and rollout together).  Value: a win 1, a loss 0, an unfinished game
+  policies.leaf_value (half the share of wires cut, half the margin left by
+  the failed cuts) -- the lookahead's evaluation.  The whole team shares it.
+* **The choice**: the root move with the most visits, the earlier candidate
+  on a tie -- so a budget of one iteration plays greedy's move.
+
+No search where it cannot help or cannot be played: a certain move (greedy's
+certain cut, solo cut or reveal), a choice or a setup decision, a mission
+with rules of its own (game.BASE_MISSIONS: the replay plays the base game
+and its equipment only), or a view too large for the sampler's budget: then
+the policy plays greedy.  Budget: ``iterations`` (default, deterministic for
+a seed) or ``seconds`` of search per decision (at least one iteration; not
+reproducible: the iterations run differ with the machine's speed).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..beliefs import EngineLimit
+from ..engines.sampling import Sampler
+from ..facts import compile_table
+from .game import BASE_MISSIONS, Action, Game, Position, UseCard, _tupled
+from .policies import (RED_CAP, GreedyPolicy, View, action_of, choice, exact_move, exact_moves, greedy_equipment,
+                       greedy_turn, outcome_value)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# Default budget of a decision: iterations, turns simulated per iteration, candidate calls, UCT's constant.
+ITERATIONS, HORIZON, WIDTH, EXPLORATION = 50, 6, 4, 0.7
+
+
+class Node:
+    """A node of the acting player's tree: its statistics and its children by move."""
+
+    __slots__ = ("children", "visits", "total", "available")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.total = 0.0  # sum of the values backed up through this node
+        self.available = 0  # visits of the parent in which this node's move was available
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+def select(node: Node, moves: list[Action], c: float) -> Action:
+    """UCT with availability counts over the moves available now (``moves``, in priority order):
+    the first untried one, else the best upper bound."""
+    for a in moves:
+        node.children.setdefault(a, Node()).available += 1
+    for a in moves:
+        if not node.children[a].visits:
+            return a
+
+    def bound(a: Action) -> float:
+        child = node.children[a]
+        return child.mean() + c * math.sqrt(math.log(child.available) / child.visits)
+
+    return max(moves, key=bound)  # the first of equal bounds
+
+
+class IsmctsPolicy(GreedyPolicy):
+    """Greedy's moves improved by a search over the acting player's information set (module docstring)."""
+
+    name = "ismcts"
+
+    def __init__(self, rng: random.Random, iterations: int = ITERATIONS, seconds: float | None = None,
+                 horizon: int = HORIZON, width: int = WIDTH, exploration: float = EXPLORATION):
+        super().__init__(rng)
+        if iterations < 1 or horizon < 1 or width < 1 or (seconds is not None and seconds <= 0):
+            raise ValueError("ismcts: iterations, horizon and width must be at least 1, seconds above 0")
+        self.iterations, self.seconds, self.horizon = iterations, seconds, horizon
+        self.width, self.c = width, exploration
+
+    def turn(self, view: View, pending: dict[str, Any] | None) -> Action:
+        ranked = self.legal_ranking(view, pending)
+        use = greedy_equipment(view, pending, ranked, choice)
+        plain = greedy_turn(view, pending, ranked, choice, self.rng)
+        greedy = use if use is not None else plain
+        if pending is None or pending["kind"] != "turn" or view.sim().get("mission") not in BASE_MISSIONS:
+            return greedy
+        if use is None and any(s["certain"] for s in ranked):
+            return greedy  # greedy_turn plays a certain move first: it cannot fail
+        moves = self.candidates(view, pending, ranked, greedy, plain)
+        if len(moves) == 1:
+            return greedy
+        try:
+            sampler = Sampler(compile_table(view.table))
+        except EngineLimit:
+            return greedy  # too large to sample within the sampler's budget
+        root = self.search(view, sampler, moves)
+        return max(moves, key=lambda a: root.children[a].visits if a in root.children else 0)
+
+    def candidates(self, view: View, pending: dict[str, Any], ranked: list[dict[str, Any]], greedy: Action,
+                   plain: Action) -> list[Action]:
+        """The root's moves, greedy's first (module docstring)."""
+        me = view.player
+        safe = [s for s in ranked if s["p_red"] <= RED_CAP]
+        moves = [greedy, plain] + [action_of(s, me) for s in safe if s["kind"] == "dual_cut"][: self.width - 1]
+        moves += [action_of(s, me) for s in safe if s["kind"] == "double_detector"][:1]
+        best = choice(ranked) if ranked else None
+        for u in pending.get("equipment") or ():
+            alone = {**pending, "equipment": [u]}
+            use = greedy_equipment(view, alone, ranked, choice) or greedy_equipment(view, alone, [], choice)
+            if use is None and u["effect"] == "9" and best is not None and best["kind"] == "dual_cut":
+                option = [[best["target"][k] for k in ("player", "stand", "slot")], best["value"]]
+                use = UseCard(u["card"], _tupled(option)) if option in u["options"] else None
+            if use is not None:
+                moves.append(use)
+        return list(dict.fromkeys(moves))
+
+    def search(self, view: View, sampler: Sampler, moves: list[Action]) -> Node:
+        """The root after the budget's iterations, every one on a fresh determinization."""
+        position = Position(view.raw, view.table, view.player, view.tags())
+        root = Node()
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while done < 1 or (done < self.iterations if deadline is None else time.perf_counter() < deadline):
+            rng = random.Random(self.rng.randrange(2**63))
+            game = position.game(sampler.draw(rng), rng)
+            self.iterate(root, game, view.player, moves, rng)
+            done += 1
+        return root
+
+    def iterate(self, root: Node, game: Game, me: int, moves: list[Action], rng: random.Random) -> None:
+        """One iteration: down the tree, one node added, a rollout, the value backed up."""
+        start = game.turns
+        node, path = root, [root]
+        while not game.over and game.turns - start < self.horizon:
+            if game.turn == me:
+                a = select(node, moves if node is root else exact_moves(game, rng, self.width), self.c)
+            else:
+                a = exact_move(game, rng)  # the teammate's move from their own view of this deal
+            new = a not in node.children or not node.children[a].visits
+            node = node.children.setdefault(a, Node())
+            path.append(node)
+            game.play(a)
+            if new:
+                break
+        while not game.over and game.turns - start < self.horizon:
+            game.play(exact_move(game, rng))
+        value = outcome_value(game)
+        for n in path:
+            n.visits += 1
+            n.total += value

@@ -1,0 +1,244 @@
+"""The ismcts policy (sim/ismcts.py) and the replay it searches on (game.Position).
+
+* The replay: on the true deal, every player's table file of the replayed
+  game is the real game's (equipment, moved wires, dial and all); on a
+  deal drawn from a player's posterior, that player's file is their view and
+  every other player's file is consistent.
+* Game.restore: the turn after the restored one is the next player's.
+* The policy: one iteration plays greedy's move; the same seed gives the
+  same search; the same view over another hidden deal gives the same move,
+  and the teammates' simulated moves read only their own view; the root's
+  candidates include a use of each usable card, all legal; a game with
+  equipment plays to its end; the tournament pairs its deals with greedy's.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bombbuster_core.analysis import beliefs
+from bombbuster_core.engines.sampling import Sampler
+from bombbuster_core.facts import compile_table
+from bombbuster_core.sim.game import Game, Position, UseCard, new_game
+from bombbuster_core.sim.ismcts import IsmctsPolicy
+from bombbuster_core.sim.policies import GreedyPolicy, RandomPolicy, View, exact_move
+from bombbuster_core.sim.tournament import run
+from bombbuster_core.table import load_table
+
+
+def true_deal(game: Game) -> list[tuple]:
+    """The game's deal per segment (a base game: each stand as dealt, sorted)."""
+    return [tuple(row) for rows in game.dealt for row in rows]
+
+
+def play_until(game: Game, policy, stop) -> Game:
+    for p in game.setup_token_players():
+        game.place_token(policy.setup_token(View(game.table(p), p)))
+    while not game.over and not stop(game):
+        game.play(policy.move(View(game.table(game.turn), game.turn)))
+    return game
+
+
+def open_decision(seed: int, first: int = 3) -> tuple[Game, View]:
+    """An M8 5-player game with equipment at greedy's first turn from ``first`` on where the search runs
+    (no certain move, more than one candidate)."""
+    game = play_until(new_game(random.Random(seed), mission=8, players=5), GreedyPolicy(random.Random(seed)),
+                      lambda g: g.turns >= first)
+    while not game.over:
+        view = View(game.table(game.turn), game.turn)
+        policy = IsmctsPolicy(random.Random(0))
+        pending = view.pending()
+        ranked = policy.legal_ranking(view, pending)
+        if pending["kind"] == "turn" and not any(s["certain"] for s in ranked):
+            return game, view
+        game.play(GreedyPolicy(random.Random(0)).move(view))
+    raise AssertionError("no open decision")
+
+
+def test_restore_gives_the_next_turn_to_the_next_player() -> None:
+    game = play_until(new_game(random.Random(1), mission=8, players=5, equipment=False),
+                      GreedyPolicy(random.Random(1)), lambda g: g.turns >= 7)
+    p = game.turn
+    assert p != 4
+    restored = Game.restore(game.table(p), [row for rows in game.hands for row in rows], p, random.Random(0))
+    move = GreedyPolicy(random.Random(1)).move(View(game.table(p), p))
+    game.play(move)
+    restored.play(move)
+    assert restored.turn == game.turn == p + 1
+
+
+def test_the_replay_on_the_true_deal_is_the_game() -> None:
+    """Every player's table file (pending decision and equipment uses included) after random or greedy
+    turns, cards included (the random policy uses a usable card on a quarter of its turns)."""
+    cards: set[str] = set()
+    for seed in range(8):
+        game = new_game(random.Random(seed), mission=(1, 4, 8)[seed % 3], players=(4, 5, 3)[seed % 3])
+        policy = (RandomPolicy if seed % 2 else GreedyPolicy)(random.Random(seed))
+        for p in game.setup_token_players():
+            game.place_token(policy.setup_token(View(game.table(p), p)))
+        while not game.over:
+            p = game.turn
+            view = View(game.table(p), p)
+            replay = Position(view.raw, view.table, p, view.tags()).game(true_deal(game), random.Random(0))
+            assert all(replay.table(q) == game.table(q) for q in range(game.players))
+            assert (replay.hands, replay.cut, replay.tokened, replay.dial, replay.strikes, replay.detectors_used) == \
+                (game.hands, game.cut, game.tokened, game.dial, game.strikes, game.detectors_used)
+            assert (replay.board.board, replay.board.used, replay.board.character_used, replay.card_cut,
+                    sorted(replay.pool)) == (game.board.board, game.board.used, game.board.character_used,
+                                             game.card_cut, sorted(game.pool))
+            move = policy.move(view)
+            if isinstance(move, UseCard):
+                cards.add(move.card)
+            game.play(move)
+    assert len(cards) >= 3, cards
+
+
+def test_determinizations_agree_with_the_view() -> None:
+    for seed in (2, 5):
+        game, view = open_decision(seed, first=6)
+        p = view.player
+        position = Position(view.raw, view.table, p, view.tags())
+        sampler = Sampler(compile_table(view.table))
+        rng = random.Random(seed)
+        others = set()
+        for _ in range(4):
+            replay = position.game(sampler.draw(rng), rng)
+            assert replay.table(p) == view.raw  # the actor's own hand and every public event, pending included
+            for q in range(game.players):
+                beliefs(load_table(replay.table(q)))  # raises Inconsistent if the deal breaks a fact q sees
+            others.add(json.dumps([replay.hands[q] for q in range(game.players) if q != p]))
+        assert len(others) > 1  # the hidden hands do vary
+
+
+def test_one_iteration_plays_greedys_move() -> None:
+    searched = 0
+    for seed in range(4):
+        game, view = open_decision(seed)
+        greedy = GreedyPolicy(random.Random(seed)).move(view)
+        policy = IsmctsPolicy(random.Random(seed), iterations=1, horizon=3)
+        pending = view.pending()
+        ranked = policy.legal_ranking(view, pending)
+        searched += len(policy.candidates(view, pending, ranked, greedy, greedy)) > 1
+        assert IsmctsPolicy(random.Random(seed), iterations=1, horizon=3).move(view) == greedy
+    assert searched == 4
+
+
+def test_the_same_seed_gives_the_same_search() -> None:
+    _, view = open_decision(7)
+
+    def stats(seed: int) -> list[tuple]:
+        policy = IsmctsPolicy(random.Random(seed), iterations=8, horizon=4)
+        pending = view.pending()
+        ranked = policy.legal_ranking(view, pending)
+        moves = policy.candidates(view, pending, ranked, policy.move(view), policy.move(view))
+        root = policy.search(view, Sampler(compile_table(view.table)), moves)
+        return [(a, n.visits, n.total) for a, n in root.children.items()]
+
+    assert stats(3) == stats(3)
+    assert stats(3) != stats(4)
+    assert IsmctsPolicy(random.Random(3), iterations=8, horizon=4).move(view) == \
+        IsmctsPolicy(random.Random(3), iterations=8, horizon=4).move(view)
+
+
+def test_no_peeking_the_same_view_over_another_deal_gives_the_same_move() -> None:
+    for seed in (1, 6):
+        game, view = open_decision(seed)
+        p = view.player
+        position = Position(view.raw, view.table, p, view.tags())
+        sampler = Sampler(compile_table(view.table))
+        other = position.game(sampler.draw(random.Random(seed)), random.Random(0))
+        assert other.hands != game.hands and other.table(p) == view.raw
+        move = IsmctsPolicy(random.Random(seed), iterations=6, horizon=4).move(view)
+        assert IsmctsPolicy(random.Random(seed), iterations=6, horizon=4).move(View(other.table(p), p)) == move
+        # A teammate simulated in the search moves from their own view of the determinization only:
+        # the same move over every deal of that teammate's own posterior.
+        other.play(move)
+        q = other.turn
+        assert q != p
+        q_view = View(other.table(q), q)
+        q_position = Position(q_view.raw, q_view.table, q, q_view.tags())
+        q_sampler = Sampler(compile_table(q_view.table))
+        expected = exact_move(other, random.Random(2))
+        for i in range(3):
+            elsewhere = q_position.game(q_sampler.draw(random.Random(i)), random.Random(0))
+            assert elsewhere.table(q) == q_view.raw
+            assert exact_move(elsewhere, random.Random(2)) == expected
+
+
+def test_the_root_offers_each_usable_card_legally() -> None:
+    found = 0
+    for seed in range(30):
+        game, view = open_decision(seed)
+        pending = view.pending()
+        if not pending.get("equipment"):
+            continue
+        policy = IsmctsPolicy(random.Random(seed))
+        ranked = policy.legal_ranking(view, pending)
+        greedy = GreedyPolicy(random.Random(seed)).move(view)
+        moves = policy.candidates(view, pending, ranked, greedy, greedy)
+        assert moves[0] == greedy and len(set(moves)) == len(moves)
+        assert all(game.is_legal(a) for a in moves)
+        offered = {a.card for a in moves if isinstance(a, UseCard)}
+        assert offered and offered <= {u["card"] for u in pending["equipment"]}
+        found += 1
+        if found == 2:
+            return
+    raise AssertionError("no decision with a usable card")
+
+
+def test_a_game_with_equipment_plays_to_the_end() -> None:
+    game = new_game(random.Random(11), mission=8, players=5)
+    assert game.board is not None and game.board.board
+    policy = IsmctsPolicy(random.Random(11), iterations=3, horizon=3)
+    for p in game.setup_token_players():
+        game.place_token(policy.setup_token(View(game.table(p), p)))
+    while not game.over:
+        move = policy.move(View(game.table(game.turn), game.turn))
+        assert game.is_legal(move)
+        game.play(move)
+    assert game.result in ("win", "red", "detonator")
+
+
+def test_the_tournament_pairs_ismcts_with_greedy_on_the_same_deals(tmp_path) -> None:
+    budget = {"iterations": 2, "horizon": 2}
+    records = run(8, 4, 2, ["greedy", "ismcts"], seed=3, ismcts=budget, save=str(tmp_path))
+    assert [(r["policy"], r["game"]) for r in records] == [("greedy", 0), ("greedy", 1), ("ismcts", 0), ("ismcts", 1)]
+    assert records[2]["settings"]["budget"] == budget and "budget" not in records[0]["settings"]
+    for i in range(2):
+        deals = [json.loads((tmp_path / f"{name}-{i:05d}.deal.json").read_text())["stands"]
+                 for name in ("greedy", "ismcts")]
+        assert deals[0] == deals[1]
+    assert json.loads((tmp_path / "greedy-00000.deal.json").read_text())["stands"] != \
+        json.loads((tmp_path / "greedy-00001.deal.json").read_text())["stands"]
+
+
+def test_budget_refusals() -> None:
+    for bad in ({"iterations": 0}, {"horizon": 0}, {"width": 0}, {"seconds": 0}):
+        with pytest.raises(ValueError, match="ismcts"):
+            IsmctsPolicy(random.Random(0), **bad)
+
+
+def test_cli_budget(capsys) -> None:
+    from bombbuster_core.cli import main
+
+    common = ["tournament", "--mission", "8", "--players", "4", "--games", "1", "--policy", "ismcts", "--json"]
+    assert main(common + ["--iterations", "3", "--seconds", "1"]) == 2
+    assert "--iterations or --seconds, not both" in capsys.readouterr().out
+    assert main(common + ["--iterations", "1", "--horizon", "1"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["policies"][0]["games"] == 1
+    assert main(["tournament", "--mission", "1", "--players", "2", "--games", "1", "--policy", "greedy"]) == 0
+
+
+def test_a_seconds_budget_searches_at_least_once_and_plays_legally() -> None:
+    game, view = open_decision(4)
+    policy = IsmctsPolicy(random.Random(4), seconds=1e-9, horizon=2)
+    pending = view.pending()
+    ranked = policy.legal_ranking(view, pending)
+    greedy = GreedyPolicy(random.Random(4)).move(view)
+    moves = policy.candidates(view, pending, ranked, greedy, greedy)
+    root = policy.search(view, Sampler(compile_table(view.table)), moves)
+    assert root.visits == 1 and root.children[moves[0]].visits == 1
+    assert game.is_legal(IsmctsPolicy(random.Random(4), seconds=0.05, horizon=2).move(view))
