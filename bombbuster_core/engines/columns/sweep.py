@@ -270,7 +270,8 @@ def _place_general(layer: _Layer, cur: State, left: int) -> State:
 def _place_counting(layer: _Layer, cur: State, left: int) -> State:
     """One copy: on the counted stands stand by stand, counting the slots of count
     facts as it lands (and keeping only the weight bits an exclusion leaves a
-    move); on the other chunks as :func:`_place_general` does."""
+    move); on the other chunks as :func:`_place_general` does, its loop spelled out
+    again for the same reason as there (a call per state would cost more than its work)."""
     new: State = {}
     get = new.get
     stands, movers, weighted, masked, needs = layer.counting, layer.movers, layer.weighted, layer.masked, layer.needs
