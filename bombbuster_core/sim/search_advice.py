@@ -134,3 +134,25 @@ def _suggestion(a: Action, by_action: dict[Action, dict[str, Any]]) -> dict[str,
     """The ranking's suggestion of ``a``; a move the ranking has no entry for (a card's use) is its kind."""
     s = by_action.get(a)
     return dict(s) if s is not None else {"kind": action_json(a)["kind"]}
+
+
+def merged(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several seeds' searches of one table added up (root parallelism, the module docstring): per
+    candidate the sums of ``visits`` and ``value_sum``, the pick the most visited (the earlier on a
+    tie), ``iterations`` their sum, ``seeds`` theirs.  The page's Search mode merges its workers' answers so."""
+    first = results[0]
+    rows = [dict(s) for s in first["suggestions"]]
+    keys = [repr(s["move"]) for s in rows]
+    for r in results[1:]:
+        if [repr(s["move"]) for s in r["suggestions"]] != keys:
+            raise SimError("search: the searches to merge have different candidates")
+        for row, s in zip(rows, r["suggestions"]):
+            row["visits"] += s["visits"]
+            row["value_sum"] += s["value_sum"]
+    for row in rows:
+        row["mean"] = row["value_sum"] / row["visits"] if row["visits"] else 0.0
+    pick = max(range(len(rows)), key=lambda i: (rows[i]["visits"], -i)) if any(r["searched"] for r in results) \
+        else first["pick"]
+    rest = {k: v for k, v in first.items() if k != "seed"}
+    return {**rest, "seeds": [r["seed"] for r in results], "iterations": sum(r["iterations"] for r in results),
+            "pick": pick, "suggestions": rows}
