@@ -25,7 +25,7 @@ from bombbuster_core.sim.search_advice import merged, search
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_lookahead import open_game  # noqa: E402
 
-PAGE_ITERATIONS = 12  # web/js/suggestions.js: SEARCH
+PAGE_ITERATIONS = 8  # web/js/suggestions.js: SEARCH
 PHONE_POOL = 2  # engine.js: PHONE_WORKERS
 
 

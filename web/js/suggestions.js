@@ -48,7 +48,7 @@ const MODES = [["exact", "Exact"], ["entropy", "Entropy"], ["lookahead", "Lookah
 const LOOKAHEAD = { deals: 8, depth: 3, work: 60, seed: 0 };
 // The search's budget in the page, over all the workers: a 5-player M8 early
 // decision stays within a phone's 10 s on two workers (web/README-web.md, "Search").
-const SEARCH = { iterations: 12 };
+const SEARCH = { iterations: 8 };
 
 /** Which list a suggestion belongs to: forced (certain moves), calls (ranked dual cuts), equipment. */
 export function groupOf(suggestion) {
