@@ -44,6 +44,8 @@ and its equipment only), or a view too large for the sampler's budget: then
 the policy plays greedy.  Budget: ``iterations`` (default, deterministic for
 a seed) or ``seconds`` of search per decision (at least one iteration; not
 reproducible: the iterations run differ with the machine's speed).
+:meth:`IsmctsPolicy.decide` gives the move with the root's statistics, or why
+it did not search (the page's Search mode: sim/search_advice.py).
 """
 from __future__ import annotations
 
