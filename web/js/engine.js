@@ -437,12 +437,12 @@ export function installScriptingApi(pool, extras = {}) {
 
 /**
  * Root-parallel ISMCTS: one `search` request per seed (seeds 0..n-1, n = `seeds`, by default the
- * pool's size), each with an equal share of `iterations`, as independent pool requests (one per
+ * pool's size), each with an equal share of `iterations` (default 50, the core's), as independent pool requests (one per
  * worker); their root statistics added up (mergeSearches). `onProgress(ms, {done, total})` hears
  * the iterations done over all of them (each worker reports every iteration); `signal` cancels
  * them all (their workers are terminated), and an error in one cancels the others.
  */
-function searchOnPool(pool, table, { iterations, seeds = pool.size, horizon, onProgress, signal, fresh } = {}) {
+function searchOnPool(pool, table, { iterations = 50, seeds = pool.size, horizon, onProgress, signal, fresh } = {}) {
   const n = Math.max(1, Math.min(seeds, iterations));
   const stop = new AbortController();
   if (signal) {
