@@ -482,7 +482,7 @@ def handle(message: str, progress: Progress | None = None) -> str:
 
     ``progress(done, total)``, when given, hears how many of a long request's
     analyses are done (``suggest``: the per-value analyses of a public view,
-    the entropy branches); the worker posts it to the page.
+    the entropy branches; ``search``: its iterations); the worker posts it to the page.
     """
     request_id = None
     try:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import json
-import random
 import sys
 import time
 from pathlib import Path

@@ -426,7 +426,7 @@ export class SuggestionsPanel {
     const foot = result.searched
       ? `${result.iterations} iterations on ${workers} worker${workers > 1 ? "s" : ""}, each on a deal drawn exactly ` +
         `from the odds, ${result.horizon} turns forward; the pick is the move searched most. Tap a move to record it.`
-      : `No search (${result.reason}): the best call. Tap it to record it.`;
+      : `No search (${result.reason}): greedy's move. Tap it to record it.`;
     return h(`div.sug-body${stale ? ".stale" : ""}`, {
       "aria-busy": stale ? "true" : null, dataset: { iterations: String(result.iterations), searched: String(result.searched) },
     },
