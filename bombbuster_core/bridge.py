@@ -1,7 +1,7 @@
 """JSON bridge between the web worker and the core: one JSON string in, one out.
 
-Request:  ``{"id": any, "method": "ping" | "analyze" | "suggest" | "missions" | "new" | "task" | "stats",
-"params": {...}}``
+Request:  ``{"id": any, "method": "ping" | "analyze" | "suggest" | "missions" | "new" | "task" | "stats"
+| "lookahead" | "search", "params": {...}}``
 Reply:    ``{"id": any, "result": ...}`` or ``{"id": any, "error": {"message": str, "event"?: int}}``
 (or, for a split request, ``{"id": any, "pending": {...}}``: see below)
 
@@ -48,6 +48,10 @@ would otherwise do here, so the result is exactly the serial one:
 
 ``task`` params: a task object; its result: the task's result.  ``stats``:
 this worker's caches (signature cache hits and misses, sweeps kept).
+
+``lookahead`` and ``search`` (the page's modes that play the simulator's policies for the
+table's ``me``): params and results in sim/advice.py and sim/search_advice.py; ``search``
+reports its iterations to ``progress``.
 
 Nothing a request carries runs as code: the tasks are a fixed set, a call
 names its function from a fixed table, and pickled data (call items and
@@ -444,9 +448,23 @@ def _lookahead(params: Any, progress: Progress | None) -> dict[str, Any]:
         raise RequestError(str(e)) from None
 
 
+def _search(params: Any, progress: Progress | None) -> dict[str, Any]:
+    """The ismcts policy's decision for the table's ``me``, with the root's statistics (sim/search_advice.py:
+    params, result, refusals); ``progress`` hears the iterations done."""
+    from .sim.game import SimError
+    from .sim.search_advice import search  # the simulator loads only when this mode is asked for
+
+    if not isinstance(params, dict):
+        raise RequestError("params: expected an object")
+    try:
+        return search(params, progress)
+    except SimError as e:
+        raise RequestError(str(e)) from None
+
+
 METHODS: dict[str, Callable[[Any, Progress | None], Any]] = {
     "ping": _ping, "analyze": _analyze, "suggest": _suggest, "missions": _missions, "new": _new,
-    "task": _task, "stats": _stats, "lookahead": _lookahead}
+    "task": _task, "stats": _stats, "lookahead": _lookahead, "search": _search}
 
 
 def _check_table_size(request: dict[str, Any]) -> None:
@@ -464,7 +482,7 @@ def handle(message: str, progress: Progress | None = None) -> str:
 
     ``progress(done, total)``, when given, hears how many of a long request's
     analyses are done (``suggest``: the per-value analyses of a public view,
-    the entropy branches); the worker posts it to the page.
+    the entropy branches; ``search``: its iterations); the worker posts it to the page.
     """
     request_id = None
     try:

@@ -55,22 +55,22 @@ def _count(params: dict[str, Any], name: str, default: int, top: int) -> int:
     return value
 
 
-def _playable(raw: dict[str, Any]) -> None:
-    """Refuse what the simulator cannot replay (module docstring)."""
+def _playable(raw: dict[str, Any], mode: str = "lookahead") -> None:
+    """Refuse what the simulator cannot replay (module docstring); ``mode`` names the asker in the messages."""
     if not isinstance(raw.get("me"), dict):
-        raise SimError("lookahead decides for the table's 'me' player: the table needs 'me' (your own wires)")
+        raise SimError(f"{mode} decides for the table's 'me' player: the table needs 'me' (your own wires)")
     for p, pl in enumerate(raw["players"]):
         if any(not isinstance(size, int) for size in pl["stands"]):
-            raise SimError(f"lookahead: player {p} has an X or flipped stand, which the simulator does not play")
+            raise SimError(f"{mode}: player {p} has an X or flipped stand, which the simulator does not play")
     if raw.get("nano") or "counts_as_red" in raw["wires"]:
-        raise SimError("lookahead: the simulator does not play Nano or counts-as-red Number cards")
+        raise SimError(f"{mode}: the simulator does not play Nano or counts-as-red Number cards")
     tags = sorted(set(raw.get("meta", {}).get("rules", ())) - SUPPORTED_TAGS)
     if tags:
-        raise SimError(f"lookahead: the simulator does not play the rule(s) {', '.join(tags)}")
+        raise SimError(f"{mode}: the simulator does not play the rule(s) {', '.join(tags)}")
     for i, e in enumerate(raw["events"]):
         if e["type"] not in PLAYED_EVENTS or (e["type"] == "detector" and e.get("kind") != "double"):
             kind = e["type"] if e["type"] != "detector" else f"{e.get('kind')} detector"
-            raise SimError(f"lookahead: event {i} ({kind}) is beyond the base game the simulator plays")
+            raise SimError(f"{mode}: event {i} ({kind}) is beyond the base game the simulator plays")
 
 
 def lookahead(params: dict[str, Any]) -> dict[str, Any]:

@@ -44,6 +44,8 @@ and its equipment only), or a view too large for the sampler's budget: then
 the policy plays greedy.  Budget: ``iterations`` (default, deterministic for
 a seed) or ``seconds`` of search per decision (at least one iteration; not
 reproducible: the iterations run differ with the machine's speed).
+:meth:`IsmctsPolicy.decide` gives the move with the root's statistics, or why
+it did not search (the page's Search mode: sim/search_advice.py).
 """
 from __future__ import annotations
 
@@ -54,13 +56,14 @@ import time
 from ..beliefs import EngineLimit
 from ..engines.sampling import Sampler
 from ..facts import compile_table
+from ..record import Record
 from .game import BASE_MISSIONS, Action, Game, Position, UseCard, _tupled
 from .policies import (RED_CAP, GreedyPolicy, View, action_of, choice, exact_move, exact_moves, greedy_equipment,
                        greedy_turn, outcome_value)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Callable
 
 # Default budget of a decision: iterations, turns simulated per iteration, candidate calls, UCT's constant.
 ITERATIONS, HORIZON, WIDTH, EXPLORATION = 50, 6, 4, 0.7
@@ -97,37 +100,67 @@ def select(node: Node, moves: list[Action], c: float) -> Action:
     return max(moves, key=bound)  # the first of equal bounds
 
 
+class Searched(Record):
+    """A decision: the move, the root's candidate moves (greedy's first) and the root after the search
+    (None: no search, ``reason`` says why), from the legal ranking ``ranked`` (suggest's JSON)."""
+
+    __slots__ = ("action", "moves", "root", "ranked", "reason")
+    action: Action
+    moves: list[Action]
+    root: Node | None
+    ranked: list[dict[str, Any]]
+    reason: str | None
+
+    def __init__(self, action: Action, moves: list[Action], root: Node | None, ranked: list[dict[str, Any]],
+                 reason: str | None):
+        super().__init__(action, moves, root, ranked, reason)
+
+
 class IsmctsPolicy(GreedyPolicy):
     """Greedy's moves improved by a search over the acting player's information set (module docstring)."""
 
     name = "ismcts"
 
     def __init__(self, rng: random.Random, iterations: int = ITERATIONS, seconds: float | None = None,
-                 horizon: int = HORIZON, width: int = WIDTH, exploration: float = EXPLORATION):
+                 horizon: int = HORIZON, width: int = WIDTH, exploration: float = EXPLORATION,
+                 progress: Callable[[int, int], None] | None = None):
         super().__init__(rng)
         if iterations < 1 or horizon < 1 or width < 1 or (seconds is not None and seconds <= 0):
             raise ValueError("ismcts: iterations, horizon and width must be at least 1, seconds above 0")
         self.iterations, self.seconds, self.horizon = iterations, seconds, horizon
         self.width, self.c = width, exploration
+        self.progress = progress  # hears (iterations done, the budget's iterations) after each iteration
 
     def turn(self, view: View, pending: dict[str, Any] | None) -> Action:
+        return self.decide(view, pending).action
+
+    def decide(self, view: View, pending: dict[str, Any] | None) -> Searched:
+        """The move and the search behind it (the root's statistics, or why there was none)."""
         ranked = self.legal_ranking(view, pending)
         use = greedy_equipment(view, pending, ranked, choice)
         plain = greedy_turn(view, pending, ranked, choice, self.rng)
         greedy = use if use is not None else plain
-        if pending is None or pending["kind"] != "turn" or view.sim().get("mission") not in BASE_MISSIONS:
-            return greedy
+
+        def unsearched(reason: str) -> Searched:
+            return Searched(greedy, [greedy], None, ranked, reason)
+
+        if pending is None or pending["kind"] != "turn":
+            return unsearched("not a turn of the game (a choice or a setup decision)")
+        mission = view.sim().get("mission")
+        if mission not in BASE_MISSIONS:
+            return unsearched(f"mission {mission} has rules of its own; the replay plays the base game only")
         if use is None and any(s["certain"] for s in ranked):
-            return greedy  # greedy_turn plays a certain move first: it cannot fail
+            return unsearched("a certain move")  # greedy_turn plays a certain move first: it cannot fail
         moves = self.candidates(view, pending, ranked, greedy, plain)
         if len(moves) == 1:
-            return greedy
+            return unsearched("a single candidate move")
         try:
             sampler = Sampler(compile_table(view.table))
         except EngineLimit:
-            return greedy  # too large to sample within the sampler's budget
+            return unsearched("the view is too large for the sampler's budget")
         root = self.search(view, sampler, moves)
-        return max(moves, key=lambda a: root.children[a].visits if a in root.children else 0)
+        best = max(moves, key=lambda a: root.children[a].visits if a in root.children else 0)
+        return Searched(best, moves, root, ranked, None)
 
     def candidates(self, view: View, pending: dict[str, Any], ranked: list[dict[str, Any]], greedy: Action,
                    plain: Action) -> list[Action]:
@@ -158,6 +191,8 @@ class IsmctsPolicy(GreedyPolicy):
             game = position.game(sampler.draw(rng), rng)
             self.iterate(root, game, view.player, moves, rng)
             done += 1
+            if self.progress is not None and deadline is None:
+                self.progress(done, self.iterations)
         return root
 
     def iterate(self, root: Node, game: Game, me: int, moves: list[Action], rng: random.Random) -> None:

@@ -409,6 +409,11 @@ export function installScriptingApi(pool, extras = {}) {
     suggest: (table, options = {}) => withEngine("suggest", table, options),
     /** Promise of the lookahead policy's move for "me" (bridge method `lookahead`: {deals?, depth?, width?, seed?}). */
     lookahead: (table, options = {}) => pool.request("lookahead", { table, ...stripCallbacks(options) }, options),
+    /**
+     * Promise of the ismcts policy's decision for "me", searched on the whole pool (bridge method
+     * `search`): {iterations, horizon?, seeds?}; see searchOnPool.
+     */
+    search: (table, options = {}) => searchOnPool(pool, table, options),
     /** Promise of the mission catalogue (bridge method `missions`: number, name, players, rules, choices). */
     missions: () => pool.request("missions", {}),
     /** Promise of a mission's format-1 table (bridge method `new`: {mission, players, yellow?, red?, number?}). */
@@ -428,6 +433,66 @@ export function installScriptingApi(pool, extras = {}) {
   };
   window.bombbuster = api;
   return api;
+}
+
+/**
+ * Root-parallel ISMCTS: one `search` request per seed (seeds 0..n-1, n = `seeds`, by default the
+ * pool's size), each with an equal share of `iterations` (default 50, the core's), as independent pool requests (one per
+ * worker); their root statistics added up (mergeSearches). `onProgress(ms, {done, total})` hears
+ * the iterations done over all of them (each worker reports every iteration); `signal` cancels
+ * them all (their workers are terminated), and an error in one cancels the others.
+ */
+function searchOnPool(pool, table, { iterations = 50, seeds = pool.size, horizon, onProgress, signal, fresh } = {}) {
+  const n = Math.max(1, Math.min(seeds, iterations));
+  const stop = new AbortController();
+  if (signal) {
+    if (signal.aborted) stop.abort();
+    else signal.addEventListener("abort", () => stop.abort(), { once: true });
+  }
+  const done = new Array(n).fill(0);
+  const began = performance.now();
+  const requests = Array.from({ length: n }, (_, seed) => {
+    const share = Math.floor(iterations / n) + (seed < iterations % n ? 1 : 0);
+    const heard = onProgress && ((ms, work) => {
+      if (work) done[seed] = work.done;
+      onProgress(performance.now() - began, { done: done.reduce((a, b) => a + b, 0), total: iterations });
+    });
+    return pool.request("search", { table, iterations: share, seed, ...(horizon ? { horizon } : {}) },
+      { signal: stop.signal, fresh, onProgress: heard });
+  });
+  return Promise.all(requests).then(mergeSearches, (error) => {
+    stop.abort();
+    throw error;
+  });
+}
+
+/**
+ * Several seeds' `search` results of one table as one search (bombbuster_core/sim/search_advice.py,
+ * `merged`): per candidate (the same moves in the same order) the sums of visits and value sums;
+ * the pick the most visited, the earlier candidate on a tie.
+ */
+export function mergeSearches(results) {
+  const [first] = results;
+  const rows = first.suggestions.map((s) => ({ ...s }));
+  const keys = rows.map((s) => JSON.stringify(s.move));
+  for (const result of results.slice(1)) {
+    if (result.suggestions.map((s) => JSON.stringify(s.move)).join() !== keys.join()) {
+      throw new EngineError("search: the searches to merge have different candidates");
+    }
+    result.suggestions.forEach((s, i) => {
+      rows[i].visits += s.visits;
+      rows[i].value_sum += s.value_sum;
+    });
+  }
+  for (const row of rows) row.mean = row.visits ? row.value_sum / row.visits : 0;
+  let pick = first.pick;
+  if (results.some((r) => r.searched)) {
+    pick = 0;
+    rows.forEach((row, i) => { if (row.visits > rows[pick].visits) pick = i; });
+  }
+  const { seed, ...rest } = first;
+  return { ...rest, seeds: results.map((r) => r.seed), iterations: results.reduce((a, r) => a + r.iterations, 0),
+    pick, suggestions: rows };
 }
 
 function stripCallbacks(options) {

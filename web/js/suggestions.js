@@ -15,6 +15,11 @@
 //   drawn exactly from the posterior; its budget is bounded so that a phone
 //   answers within about 10 s (README, "Self-play"), and the panel says how
 //   many deals it used.
+// - The Search mode asks every worker of the pool for the ismcts policy's
+//   search (bridge method `search`, bombbuster_core/sim/search_advice.py) with
+//   its own seed and share of the iterations, and adds their root statistics up
+//   (engine.js, searchOnPool): the most visited move is the pick. It shows the
+//   iterations done as the workers report them; Cancel stops every worker.
 // - With the board followed (the table lists its equipment), the exact list is
 //   followed by a second request with `cards: true`: the core's advice for each
 //   card the player may use now (cardadvice.js). It costs up to a few seconds
@@ -35,12 +40,15 @@ const KIND_NAMES = {
   double_detector: "Double Detector", triple_detector: "Triple Detector", super_detector: "Super Detector",
 };
 const EVENT_KINDS = new Set(["dual_cut", "solo_cut", "reveal_red"]);
-const MODES = [["exact", "Exact"], ["entropy", "Entropy"], ["lookahead", "Lookahead"]];
+const MODES = [["exact", "Exact"], ["entropy", "Entropy"], ["lookahead", "Lookahead"], ["search", "Search"]];
 // The lookahead's budget in the page: at most 8 deals × 3 turns per rollout,
 // fewer deals where a view's analysis costs more (`work`: sim/advice.py), so
 // that the slowest decisions (5 players, the first turns) stay within a phone's
 // 10 s (README, "Self-play"). A fixed seed: the same table, the same answer.
 const LOOKAHEAD = { deals: 8, depth: 3, work: 60, seed: 0 };
+// The search's budget in the page, over all the workers: a 5-player M8 early
+// decision stays within a phone's 10 s on two workers (web/README-web.md, "Search").
+const SEARCH = { iterations: 8 };
 
 /** Which list a suggestion belongs to: forced (certain moves), calls (ranked dual cuts), equipment. */
 export function groupOf(suggestion) {
@@ -153,7 +161,7 @@ export class SuggestionsPanel {
     this.key = key;
     this.seq += 1; // an answer in flight is now stale
     clearTimeout(this.timer);
-    if (this.abort && this.state.mode === "entropy") this.abort.abort(); // minutes of stale work
+    if (this.abort && ["entropy", "search"].includes(this.state.mode)) this.abort.abort(); // long stale work
     this.abort = null;
     this.cards = null;
     const known = this.results.get(key);
@@ -171,8 +179,9 @@ export class SuggestionsPanel {
     const abort = (this.abort = new AbortController());
     try {
       const onProgress = (ms, work) => { if (seq === this.seq) this.showElapsed(ms, work); };
-      const result = mode === "lookahead"
-        ? await this.lookahead(table, player, { signal: abort.signal, onProgress })
+      const options = { signal: abort.signal, onProgress };
+      const result = mode === "lookahead" ? await this.lookahead(table, player, options)
+        : mode === "search" ? await this.search(table, player, options)
         : await this.screen.engine.suggest(table, { player, mode, signal: abort.signal, onProgress, ...(equipment ? { equipment } : {}) });
       this.results.set(key, result);
       if (this.results.size > CACHE_SIZE) this.results.delete(this.results.keys().next().value);
@@ -222,6 +231,16 @@ export class SuggestionsPanel {
     }
     if (!this.screen.engine.lookahead) throw new Error("this page's engine has no lookahead.");
     return this.screen.engine.lookahead(table, { ...LOOKAHEAD, ...options });
+  }
+
+  /** The search decides for "me" only, as the lookahead: it plays my own wires forward on sampled deals. */
+  search(table, player, options) {
+    if (!table.me || table.me.player !== player) {
+      const who = this.screen.playerName(player);
+      throw new Error(`the search decides for you only (it needs your own wires), not for ${who}.`);
+    }
+    if (!this.screen.engine.search) throw new Error("this page's engine has no search.");
+    return this.screen.engine.search(table, { ...SEARCH, ...options });
   }
 
   cancel() {
@@ -297,7 +316,8 @@ export class SuggestionsPanel {
 
   showElapsed(ms, work) {
     const text = this.root.querySelector(".sug-status .sug-elapsed");
-    const done = work && work.total ? ` · ${work.done}/${work.total} analyses` : "";
+    const unit = this.state.mode === "search" ? "iterations" : "analyses";
+    const done = work && work.total ? ` · ${work.done}/${work.total} ${unit}` : "";
     if (text) text.textContent = `${(ms / 1000).toFixed(1)} s${done}`;
   }
 
@@ -325,7 +345,10 @@ export class SuggestionsPanel {
     let body = null;
     if (kind === "busy") {
       status = h("div.sug-status", {}, h("span.spinner"),
-        h("span", {}, { entropy: "Ranking by expected entropy… ", lookahead: "Playing the best calls forward on sampled deals… " }[mode]
+        h("span", {}, {
+          entropy: "Ranking by expected entropy… ", lookahead: "Playing the best calls forward on sampled deals… ",
+          search: "Searching the moves on sampled deals… ",
+        }[mode]
           || "Computing the odds… "),
         h("span.sug-elapsed", {}, ""),
         h("button.link", { dataset: { action: "cancel-suggestions" }, onclick: () => this.cancel() }, "Cancel"));
@@ -349,6 +372,7 @@ export class SuggestionsPanel {
 
   list(result, stale) {
     if (result.mode === "lookahead") return this.lookaheadList(result, stale);
+    if (result.mode === "search") return this.searchList(result, stale);
     const items = result.suggestions.map((s, rank) => ({ s, rank, group: groupOf(s) }));
     const forced = items.filter((i) => i.group === "forced");
     const calls = items.filter((i) => i.group === "calls");
@@ -392,6 +416,27 @@ export class SuggestionsPanel {
       h("p.hint.sug-foot.sug-deals", {}, foot));
   }
 
+  /** The search's pick first, then the other root candidates by visits (the root's order on a tie). */
+  searchList(result, stale) {
+    const pick = result.suggestions[result.pick];
+    const others = result.suggestions.filter((s) => s !== pick).sort((a, b) => b.visits - a.visits);
+    const entries = (list, first) => h("ol.sug-list", {},
+      list.map((s, i) => h("li", {}, this.item({ s, rank: first + i }, stale, result.red_cap))));
+    const workers = result.seeds.length;
+    const foot = result.searched
+      ? `${result.iterations} iterations on ${workers} worker${workers > 1 ? "s" : ""}, each on a deal drawn exactly ` +
+        `from the odds, ${result.horizon} turns forward; the pick is the move searched most. Tap a move to record it.`
+      : `No search (${result.reason}): greedy's move. Tap it to record it.`;
+    return h(`div.sug-body${stale ? ".stale" : ""}`, {
+      "aria-busy": stale ? "true" : null, dataset: { iterations: String(result.iterations), searched: String(result.searched) },
+    },
+    pick ? h("div.sug-group", { dataset: { group: "pick" } }, h("h3", {}, "Search's pick"), entries([pick], 0))
+      : h("p.hint", {}, `${this.screen.playerName(result.player)} has no move to make.`),
+    others.length ? h("div.sug-group", { dataset: { group: "candidates" } }, h("h3", {}, "Other moves searched"),
+      entries(others, 1)) : null,
+    h("p.hint.sug-foot.sug-iterations", {}, foot));
+  }
+
   /** One suggestion as a button whose data attributes carry the engine's exact numbers. */
   item({ s, rank }, stale, cap) {
     const classes = ["suggestion", s.kind.replace(/_/g, "-")];
@@ -406,6 +451,7 @@ export class SuggestionsPanel {
         value: JSON.stringify(s.values || (s.value === undefined ? null : s.value)),
         pSuccess: String(s.p_success), pRed: String(s.p_red), bits: String(s.bits),
         certain: String(Boolean(s.certain)), pLegal: String(s.p_legal ?? 1),
+        ...(s.visits === undefined ? {} : { visits: String(s.visits) }),
       },
       onclick: () => this.tap(s),
     },
@@ -419,7 +465,10 @@ export class SuggestionsPanel {
         `info ${Number(s.bits).toFixed(2)} bits`),
       s.worth === undefined ? null : h("span.sug-worth", {
         title: "lookahead: the move's estimated worth on the sampled deals (1 = a win), ± the standard error of its gain over the best call",
-      }, `worth ${s.worth.toFixed(2)}${s.se ? ` ±${s.se.toFixed(2)}` : ""}`)),
+      }, `worth ${s.worth.toFixed(2)}${s.se ? ` ±${s.se.toFixed(2)}` : ""}`),
+      s.visits === undefined ? null : h("span.sug-visits", {
+        title: "search: how often the move was tried, and its mean value there (1 = a win)",
+      }, `${s.visits} tries · ${s.mean.toFixed(2)}`)),
     this.whyText(s, cap) ? h("span.sug-why", {}, this.whyText(s, cap)) : null);
   }
 

@@ -1,0 +1,158 @@
+"""The ismcts policy's decision for one table file: the page's "Search" mode.
+
+:func:`search` answers the worker bridge's ``search`` method: the table's
+``me`` player decides from their own view as the ``ismcts`` policy of the
+tournament (sim/ismcts.py) with a budget of ``iterations`` and rollouts of
+``horizon`` turns, as if it were their turn.  Its result lists every root
+candidate in the root's order (greedy's move first) in the shape of suggest's
+JSON, each with the search's statistics:
+
+* ``move``: the game action (game.action_json), the same object for the same
+  candidate whatever the seed: a candidate's key when the page adds up
+  several searches;
+* ``visits``, ``value_sum`` (the values backed up through it: 1 a win, 0 a
+  loss, an unfinished rollout its leaf value) and ``mean``.
+
+``pick`` is the index of the chosen move (most visits, the earlier candidate
+on a tie), ``iterations`` the iterations done.  Root parallelism: the same
+request with different ``seed``\\ s on different workers gives the same
+candidates (the legal ranking is exact, whatever the seed); the sum of their
+visits and value sums is one search's root statistics over all their
+iterations, and the most visited candidate of the sum is the split search's
+pick.
+
+Where the policy plays greedy without a search (a certain move, a single
+candidate, a mission with rules of its own, a view too large to sample), the
+result has ``"searched": false``, a ``reason`` and greedy's move as its only
+candidate.
+
+A table with ``meta.sim`` (the simulator's own view) is searched as it is;
+a page's table has none, so it is first restored as the simulator's game at
+its events (Game.restore on one deal drawn from the posterior: what the
+player's view shows does not depend on the deal) with ``me`` to play.
+Refusals are the lookahead's (sim/advice.py): what the simulator cannot
+replay, with a message naming the event or rule.  The same table, budget and
+seed give the same answer.
+"""
+from __future__ import annotations
+
+import random
+
+from ..analysis import analyze, beliefs
+from ..beliefs import EngineLimit, Inconsistent
+from ..engines.sampling import sample_table
+from ..table import load_table
+from ..wires import parse_key
+from .advice import _count, _playable
+from .game import Game, SimError, action_json
+from .ismcts import HORIZON, ITERATIONS, IsmctsPolicy, Searched
+from .policies import RED_CAP, View, action_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable
+
+    from .game import Action
+
+# The page's bound: a request's work stays within a phone's patience (web/README-web.md, "Search").
+MAX_ITERATIONS, MAX_HORIZON = 2000, 20
+FIELDS = {"table", "iterations", "seed", "horizon"}
+PLAYED_KINDS = frozenset({"dual_cut", "double_detector", "solo_cut", "reveal_red"})  # policies.action_of's
+
+
+def search(params: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """The bridge's ``search``: params ``{"table", "iterations"?, "seed"?, "horizon"?}`` (module docstring);
+    ``progress(done, iterations)`` hears each iteration."""
+    unknown = sorted(set(params) - FIELDS)
+    if unknown:
+        raise SimError(f"params: unknown field {unknown[0]!r}")
+    if "table" not in params:
+        raise SimError("params: missing field 'table'")
+    iterations = _count(params, "iterations", ITERATIONS, MAX_ITERATIONS)
+    horizon = _count(params, "horizon", HORIZON, MAX_HORIZON)
+    seed = params.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SimError(f"params: field 'seed' must be a whole number, not {seed!r}")
+    table = load_table(params["table"])  # strict validation first: its errors name the field
+    raw = params["table"]
+    _playable(raw, "search")
+    player = table.me
+    try:
+        beliefs(table)
+    except Inconsistent:
+        return analyze(table)  # {"consistent": false, "error", "event"}, as the other modes
+    result = {"consistent": True, "player": player, "mode": "search", "red_cap": RED_CAP, "seed": seed,
+              "horizon": horizon, "iterations": 0, "searched": False, "pick": 0, "suggestions": []}
+    if not View(raw, player).my_uncut():
+        return {**result, "reason": "every wire of yours is cut: no move to make"}
+    policy = IsmctsPolicy(random.Random(seed), iterations=iterations, horizon=horizon, progress=progress)
+    if raw.get("meta", {}).get("sim") is not None:
+        view = View(raw, player)
+        decision = policy.decide(view, view.pending())
+    else:
+        try:
+            view = _restored(raw, player)
+        except EngineLimit:
+            plain = policy.decide(View(raw, player), None)  # the base game's greedy, no search
+            decision = plain.replace(reason="the view is too large for the sampler's budget")
+        else:
+            decision = policy.decide(view, view.pending())
+    return {**result, **_statistics(decision, player)}
+
+
+def _restored(raw: dict[str, Any], player: int) -> View:
+    """The simulator's view of a page's table at its events, ``player`` to play (module docstring)."""
+    deal = sample_table(load_table(raw), 1, random.Random(0))[0]
+    stands = [[parse_key(k) for k in row] for row in deal["stands"]]
+    game = Game.restore(raw, stands, player, random.Random(0), frozenset(raw.get("meta", {}).get("rules", ())))
+    own = game.table(player)
+    # Game.restore plays a mission outside the base game as the base game: the policy must know
+    # the table's own mission to refuse to search it.
+    sim = {**own["meta"]["sim"], "mission": raw.get("meta", {}).get("mission")}
+    return View({**own, "meta": {**own["meta"], "sim": sim}}, player)
+
+
+def _statistics(decision: Searched, player: int) -> dict[str, Any]:
+    """The candidates as suggest's JSON with the root's statistics, the pick's index, the iterations done."""
+    # reversed: the first of equal moves in the ranking wins
+    by_action = {action_of(s, player): s for s in reversed(decision.ranked) if s["kind"] in PLAYED_KINDS}
+    root = decision.root
+    rows = []
+    for a in decision.moves:
+        child = root.children.get(a) if root is not None else None
+        visits, total = (child.visits, child.total) if child is not None else (0, 0.0)
+        rows.append({**_suggestion(a, by_action), "move": action_json(a), "visits": visits, "value_sum": total,
+                     "mean": total / visits if visits else 0.0})
+    out = {"searched": root is not None, "iterations": root.visits if root is not None else 0,
+           "pick": decision.moves.index(decision.action), "suggestions": rows}
+    if decision.reason is not None:
+        out["reason"] = decision.reason
+    return out
+
+
+def _suggestion(a: Action, by_action: dict[Action, dict[str, Any]]) -> dict[str, Any]:
+    """The ranking's suggestion of ``a``; a move the ranking has no entry for (a card's use) is its kind."""
+    s = by_action.get(a)
+    return dict(s) if s is not None else {"kind": action_json(a)["kind"]}
+
+
+def merged(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several seeds' searches of one table added up (root parallelism, the module docstring): per
+    candidate the sums of ``visits`` and ``value_sum``, the pick the most visited (the earlier on a
+    tie), ``iterations`` their sum, ``seeds`` theirs.  The page's Search mode merges its workers' answers so."""
+    first = results[0]
+    rows = [dict(s) for s in first["suggestions"]]
+    keys = [repr(s["move"]) for s in rows]
+    for r in results[1:]:
+        if [repr(s["move"]) for s in r["suggestions"]] != keys:
+            raise SimError("search: the searches to merge have different candidates")
+        for row, s in zip(rows, r["suggestions"]):
+            row["visits"] += s["visits"]
+            row["value_sum"] += s["value_sum"]
+    for row in rows:
+        row["mean"] = row["value_sum"] / row["visits"] if row["visits"] else 0.0
+    pick = max(range(len(rows)), key=lambda i: (rows[i]["visits"], -i)) if any(r["searched"] for r in results) \
+        else first["pick"]
+    rest = {k: v for k, v in first.items() if k != "seed"}
+    return {**rest, "seeds": [r["seed"] for r in results], "iterations": sum(r["iterations"] for r in results),
+            "pick": pick, "suggestions": rows}

@@ -1,0 +1,142 @@
+"""The page's Search mode in the core: sim/search_advice.py and the bridge's ``search``.
+
+* The pick is the ismcts policy's move for the same seed and budget; one
+  iteration plays greedy's move; a page's table (no meta.sim) is searched as
+  the simulator's own view of it.
+* Root parallelism: two seeds' candidates are the same moves, and their merge
+  adds their statistics up.
+* Refusals and bad params name the field, event or rule, as the lookahead's.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from bombbuster_core.bridge import handle
+from bombbuster_core.sim.game import SimError, action_from_json
+from bombbuster_core.sim.ismcts import IsmctsPolicy
+from bombbuster_core.sim.policies import GreedyPolicy, View
+from bombbuster_core.sim.search_advice import MAX_ITERATIONS, merged, search
+from tests.test_lookahead import greedy_game, open_game
+
+
+def page_table(raw: dict) -> dict:
+    """A simulator's view as the page has it: no meta.sim."""
+    return {**raw, "meta": {k: v for k, v in raw["meta"].items() if k != "sim"}}
+
+
+def picked(result: dict, player: int):
+    return action_from_json(result["suggestions"][result["pick"]]["move"], player)
+
+
+@pytest.fixture(scope="module")
+def decision():
+    game = open_game(8)
+    return game, game.table(game.turn)
+
+
+def test_the_pick_is_the_policys_move_for_the_seed_and_budget(decision) -> None:
+    game, raw = decision
+    view = View(raw, game.turn)
+    for seed in (3, 1):  # seed 3: another candidate than greedy's
+        result = search({"table": raw, "iterations": 6, "horizon": 3, "seed": seed})
+        assert result["searched"] and result["iterations"] == 6 and len(result["suggestions"]) > 1
+        assert sum(s["visits"] for s in result["suggestions"]) == 6
+        policy = IsmctsPolicy(random.Random(seed), iterations=6, horizon=3)
+        assert picked(result, game.turn) == policy.move(view)
+        assert all(s["mean"] == s["value_sum"] / s["visits"] for s in result["suggestions"] if s["visits"])
+        # the page's table, without meta.sim: the same search
+        assert search({"table": page_table(raw), "iterations": 6, "horizon": 3, "seed": seed}) == result
+
+
+def test_one_iteration_plays_greedys_move(decision) -> None:
+    game, raw = decision
+    greedy = GreedyPolicy(random.Random(4)).move(View(raw, game.turn))
+    for table in (raw, page_table(raw)):
+        result = search({"table": table, "iterations": 1, "seed": 4})
+        assert result["pick"] == 0 and picked(result, game.turn) == greedy
+        assert [s["visits"] for s in result["suggestions"]][:1] == [1]
+
+
+def test_two_seeds_have_the_same_candidates_and_their_merge_adds_up(decision) -> None:
+    _, raw = decision
+    a, b = (search({"table": raw, "iterations": 6, "horizon": 3, "seed": seed}) for seed in (2, 3))
+    assert [s["move"] for s in a["suggestions"]] == [s["move"] for s in b["suggestions"]]
+    both = merged([a, b])
+    assert both["iterations"] == 12 and both["seeds"] == [2, 3]
+    for s, x, y in zip(both["suggestions"], a["suggestions"], b["suggestions"]):
+        assert s["visits"] == x["visits"] + y["visits"] and s["value_sum"] == x["value_sum"] + y["value_sum"]
+    visits = [s["visits"] for s in both["suggestions"]]
+    assert both["pick"] == visits.index(max(visits))  # the earlier candidate on a tie (here, of all four)
+    with pytest.raises(SimError, match="different candidates"):
+        merged([a, {**b, "suggestions": b["suggestions"][::-1]}])
+
+
+def test_a_certain_move_is_greedys_without_a_search() -> None:
+    for turns in range(0, 40):
+        game = greedy_game(4, 4, turns, 5)
+        view = View(game.table(game.turn), game.turn)
+        if any(s["certain"] for s in GreedyPolicy(random.Random(0)).legal_ranking(view, view.pending())):
+            break
+    result = search({"table": page_table(view.raw), "iterations": 20})
+    assert result["searched"] is False and result["reason"] == "a certain move" and result["iterations"] == 0
+    assert len(result["suggestions"]) == 1 and result["suggestions"][0]["certain"]
+    assert picked(result, game.turn) == GreedyPolicy(random.Random(0)).move(view)
+
+
+def test_refusals_as_the_lookaheads() -> None:
+    raw = page_table(greedy_game(4, 4, 2, 5).table(0))
+    with pytest.raises(SimError, match="search decides for the table's 'me'"):
+        search({"table": {k: v for k, v in raw.items() if k != "me"}})
+    for field, bad in (("iterations", 0), ("iterations", MAX_ITERATIONS + 1), ("horizon", "3"), ("horizon", 21),
+                       ("iterations", True), ("seed", 1.5)):
+        with pytest.raises(SimError, match=f"field '{field}'"):
+            search({"table": raw, field: bad})
+    with pytest.raises(SimError, match="unknown field 'deals'"):
+        search({"table": raw, "deals": 3})
+    equipment = {**raw, "events": raw["events"] + [{"type": "equipment", "actor": 0, "card": "rewinder"}]}
+    with pytest.raises(SimError, match=r"search: event \d+ \(equipment\)"):
+        search({"table": equipment})
+    with pytest.raises(SimError, match="search: the simulator does not play the rule"):
+        search({"table": {**raw, "meta": {**raw["meta"], "rules": ["parity_tokens"]}}})
+
+
+def test_a_mission_with_rules_of_its_own_is_not_searched() -> None:
+    game = greedy_game(4, 4, 3, 5)
+    raw = page_table(game.table(0))
+    result = search({"table": {**raw, "meta": {**raw["meta"], "mission": 9}}, "iterations": 5})
+    assert result["searched"] is False and "mission 9" in result["reason"]
+
+
+def ask(params) -> dict:
+    return json.loads(handle(json.dumps({"id": 7, "method": "search", "params": params})))
+
+
+@pytest.mark.parametrize("params,fields", [
+    ([], ["params", "expected an object"]),
+    ({}, ["missing field 'table'"]),
+    ({"table": {}}, ["table"]),
+    ({"table": 3}, ["table"]),
+    ({"table": None, "iterations": 5}, ["table"]),
+    ({"table": {}, "iterations": 2001}, ["field 'iterations'", "2000"]),
+    ({"table": {}, "iterations": "9"}, ["field 'iterations'"]),
+    ({"table": {}, "seed": "os.system"}, ["field 'seed'"]),
+    ({"table": {}, "split": True}, ["unknown field 'split'"]),
+])
+def test_bad_bridge_params_are_errors_naming_the_field(params, fields) -> None:
+    reply = ask(params)
+    assert reply["id"] == 7 and "result" not in reply
+    for field in fields:
+        assert field in reply["error"]["message"]
+
+
+def test_the_bridge_answers_and_reports_each_iteration(decision) -> None:
+    _, raw = decision
+    heard = []
+    request = json.dumps({"id": 1, "method": "search", "params": {"table": page_table(raw), "iterations": 3,
+                                                                  "horizon": 2, "seed": 9}})
+    reply = json.loads(handle(request, lambda done, total: heard.append((done, total))))
+    assert reply["result"] == search({"table": page_table(raw), "iterations": 3, "horizon": 2, "seed": 9})
+    assert heard == [(1, 3), (2, 3), (3, 3)]
