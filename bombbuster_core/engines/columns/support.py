@@ -162,14 +162,23 @@ def _holding(plan: _Plan, at: list[tuple[frozenset[Pos], int]], top: int, cur: S
     """States tagged with their fills before a key: clear the bits of the variants whose held
     slots got no copy of it (a slot j got it when the fill went from <= j to > j)."""
     low = (1 << top) - 1
+    stands = {s for slots, _ in at for s, _ in slots}
+    fields = sum(((1 << plan.size[s].bit_length()) - 1) << plan.shift[s] for s in stands)
     checks = [([(plan.shift[s], (1 << plan.size[s].bit_length()) - 1, plan._local((s, j))[1]) for s, j in slots],
-               ~bits) for slots, bits in at]
+               bits) for slots, bits in at]
+    keeps: dict[tuple[int, int], int] = {}  # the held stands' fills before and after -> bits kept
     out: State = {}
     for code, w in cur.items():
-        pre, post = code >> top, code & low
-        for slots, clear in checks:
-            if not any((pre >> sh) & m <= j < (post >> sh) & m for sh, m, j in slots):
-                w &= clear
+        moved = ((code >> top) & fields, code & fields)
+        keep = keeps.get(moved)
+        if keep is None:
+            pre, post = moved
+            keep = ~0
+            for slots, bits in checks:
+                if not any((pre >> sh) & m <= j < (post >> sh) & m for sh, m, j in slots):
+                    keep &= ~bits
+            keeps[moved] = keep
+        w &= keep
         if w:
             out[code] = out.get(code, 0) | w
     return out
