@@ -5,11 +5,17 @@ the analysis is re-run in both branches, and the call scores
 ``E[H] = P_s*H_s + (1-P_s)*H_f``, with ``H`` the sum over uncut player slots
 of ``log2 |possible gameplay values|`` and ``P_s`` either the "seed" 1/k or
 the exact probability.  Branches that are the same problem share one run
-and one entry of the caller's cache (problem key -> H).  With the columns
-engine the branches are packed variants, a batch per run, the runs sharing
-one state budget (:func:`branch_budgets`); the runs go through the caller's
-``map``-like executor, so :func:`entropy_job` and :func:`entropy_batch_job`
-are module level (process pools, the bridge's task "executor.call").
+and one entry of the caller's cache (problem key -> H).  H needs only the
+supports of the slot marginals, so with the columns engine every branch is
+one bit of one boolean run (:func:`support_entropies`,
+``engines/columns/support.py``: one pass per key for all calls at once,
+in process).  Where that run declines (interchangeable stands, run rules,
+value checks) or passes the budget, the branches are counted as packed
+variants, a batch per run, the runs sharing one state budget
+(:func:`branch_budgets`, whose refusal comes first either way); those runs
+go through the caller's ``map``-like executor, so :func:`entropy_job` and
+:func:`entropy_batch_job` are module level (process pools, the bridge's
+task "executor.call").
 """
 from __future__ import annotations
 
