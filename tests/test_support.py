@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bombbuster_core.beliefs import Inconsistent
 from bombbuster_core.engines import columns
 from bombbuster_core.engines.columns import support
@@ -95,3 +97,25 @@ def test_supports_equal_counting_analyses_under_the_full_rules() -> None:
             continue
         ran += check(problem, rng, 6)
     assert ran >= 10
+
+
+def test_the_boolean_run_is_held_to_its_budget(monkeypatch) -> None:
+    """Past its budget the run stops (EngineLimit), and the entropy mode then leaves the
+    branches to the counting runs (None from support_entropies)."""
+    from bombbuster_core.beliefs import EngineLimit
+    from bombbuster_core.suggest import entropy
+
+    table, _ = random_game(random.Random(7300), players=4, me=False, turns=0)
+    problem = compile_table(load_table(table))
+    variants = random_variants(random.Random(7301), problem, 4)
+    with pytest.raises(EngineLimit):
+        support.supports(problem, variants, 50)
+    assert support.supports(problem, variants, float("inf")) is not None
+    slots = frozenset((0, j) for j in range(problem.stands[0].size))
+    # a restriction to its whole domain on each stand: no stand is interchangeable, so the run is not declined
+    whole = {((s, 0), problem.domain((s, 0))) for s in range(len(problem.stands))}
+    condition = frozenset({CountIn(slots, frozenset((min(problem.copies),)), 1, len(slots)), *whole})
+    monkeypatch.setattr(columns, "BUDGET", 50)
+    assert entropy.support_entropies(problem, [condition], ((1, 0),)) is None
+    monkeypatch.setattr(columns, "BUDGET", float("inf"))
+    assert entropy.support_entropies(problem, [condition], ((1, 0),)) is not None
