@@ -96,8 +96,9 @@ def _branch(position: Position, base: Condition, pos: Pos, keys: frozenset[Key])
 def _run_branches(position: Position, todo: list[tuple[tuple, Problem, Condition]],
                   complements: dict[Condition, tuple[Condition, Condition]], executor: Executor | None,
                   progress: Progress | None, cache: Cache) -> None:
-    """H of each branch of ``todo`` (problem key, problem, condition) into ``cache``, through
-    ``executor``, reporting ``progress(done, total)`` as runs finish.
+    """H of each branch of ``todo`` (problem key, problem, condition) into ``cache``, reporting
+    ``progress(done, total)`` as runs finish: with columns, from one boolean run in process
+    (:func:`support_entropies`) after the budget check; otherwise through ``executor``.
 
     A failure branch that ``complements`` maps to ``(base, success)`` is packed as the signed
     sum "base's deals minus success's": success is "base and the slot holds one of kept", the
