@@ -147,8 +147,16 @@ def test_signatures_round_answered_for_other_blocks_is_recomputed_here():
     {"player": 0, "mode": "entropy"},
     {"player": 1, "mode": "entropy", "probabilities": "seed"},
 ])
-def test_entropy_branches_split_equal_serial(params):
+def test_entropy_branches_split_equal_serial(params, monkeypatch):
+    """The branches as one boolean run in the asking worker (no round), and where that run
+    declines, as packed counting runs fanned out over the pool."""
+    from bombbuster_core.suggest import entropy
+
     table = _table("entropy-1", 4, True, True, 6)
+    split, rounds = fake_pool("suggest", {"table": table, **params})
+    assert split == serial("suggest", {"table": table, **params})
+    assert not any(t["task"] == "executor.call" for r in rounds for t in r["tasks"])
+    monkeypatch.setattr(entropy, "support_entropies", lambda *args: None)  # declined: the counting runs
     split, rounds = fake_pool("suggest", {"table": table, **params})
     assert split == serial("suggest", {"table": table, **params})
     assert rounds and all(t["task"] == "executor.call" for r in rounds for t in r["tasks"])

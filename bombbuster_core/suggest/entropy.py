@@ -5,11 +5,17 @@ the analysis is re-run in both branches, and the call scores
 ``E[H] = P_s*H_s + (1-P_s)*H_f``, with ``H`` the sum over uncut player slots
 of ``log2 |possible gameplay values|`` and ``P_s`` either the "seed" 1/k or
 the exact probability.  Branches that are the same problem share one run
-and one entry of the caller's cache (problem key -> H).  With the columns
-engine the branches are packed variants, a batch per run, the runs sharing
-one state budget (:func:`branch_budgets`); the runs go through the caller's
-``map``-like executor, so :func:`entropy_job` and :func:`entropy_batch_job`
-are module level (process pools, the bridge's task "executor.call").
+and one entry of the caller's cache (problem key -> H).  H needs only the
+supports of the slot marginals, so with the columns engine every branch is
+one bit of one boolean run (:func:`support_entropies`,
+``engines/columns/support.py``: one pass per key for all calls at once,
+in process).  Where that run declines (interchangeable stands, run rules,
+value checks) or passes the budget, the branches are counted as packed
+variants, a batch per run, the runs sharing one state budget
+(:func:`branch_budgets`, whose refusal comes first either way); those runs
+go through the caller's ``map``-like executor, so :func:`entropy_job` and
+:func:`entropy_batch_job` are module level (process pools, the bridge's
+task "executor.call").
 """
 from __future__ import annotations
 
@@ -17,7 +23,8 @@ import math
 
 from ..beliefs import Beliefs, EngineLimit
 from ..engines import columns
-from ..facts import Pos, Problem
+from ..engines.columns import support
+from ..facts import CountIn, Pos, Problem
 from ..wires import Key, value_of
 from .analyses import (Condition, Executor, Progress, Terms, analysis_job, apply_condition, batches, packed_run,
                        problem_key, recipe, distinct_variants)
@@ -89,8 +96,9 @@ def _branch(position: Position, base: Condition, pos: Pos, keys: frozenset[Key])
 def _run_branches(position: Position, todo: list[tuple[tuple, Problem, Condition]],
                   complements: dict[Condition, tuple[Condition, Condition]], executor: Executor | None,
                   progress: Progress | None, cache: Cache) -> None:
-    """H of each branch of ``todo`` (problem key, problem, condition) into ``cache``, through
-    ``executor``, reporting ``progress(done, total)`` as runs finish.
+    """H of each branch of ``todo`` (problem key, problem, condition) into ``cache``, reporting
+    ``progress(done, total)`` as runs finish: with columns, from one boolean run in process
+    (:func:`support_entropies`) after the budget check; otherwise through ``executor``.
 
     A failure branch that ``complements`` maps to ``(base, success)`` is packed as the signed
     sum "base's deals minus success's": success is "base and the slot holds one of kept", the
@@ -116,7 +124,15 @@ def _run_branches(position: Position, todo: list[tuple[tuple, Problem, Condition
             assert terms is not None, "a branch is slot restrictions and at most one 'holds v'"
             recipes.append((cond, terms))
         grouped = batches(recipes)
-        jobs = [(base, batch, positions, share) for batch, share in zip(grouped, branch_budgets(base, grouped))]
+        shares = branch_budgets(base, grouped)  # refused as the counting runs would be, whichever runs
+        hs = support_entropies(base, [cond for _, _, cond in todo], positions) if todo else None
+        if hs is not None:
+            for (k, _, _), h in zip(todo, hs):
+                cache[k] = h
+            if progress:
+                progress(total, total)
+            return
+        jobs = [(base, batch, positions, share) for batch, share in zip(grouped, shares)]
         results = (h for hs in run(entropy_batch_job, jobs) for h in hs)
         sizes = [len(batch) for batch in grouped]
     else:
@@ -130,6 +146,39 @@ def _run_branches(position: Position, todo: list[tuple[tuple, Problem, Condition
         if progress and done == next_report:
             progress(done, total)
             next_report += next(report, 0)
+
+
+def support_entropies(problem: Problem, conditions: list[Condition], positions: tuple[Pos, ...]
+                      ) -> list[float | None] | None:
+    """H of every branch from one boolean columns run (H needs only the supports of the
+    slot marginals: :mod:`..engines.columns.support`), or None when that run does not model
+    them (a branch with more than one "holds" fact, a plan it leaves to the counting runs,
+    or past ``columns.BUDGET`` states).  "Holds one of K" is one variant per key of K,
+    their supports united."""
+    variants: list[tuple[list, support.Holds | None]] = []
+    owners: list[list[int]] = []  # per branch, its variants
+    for cond in conditions:
+        counts = [f for f in cond if isinstance(f, CountIn)]
+        if len(counts) > 1 or any(c.lo != 1 or c.hi < len(c.slots) for c in counts):
+            return None
+        excluded = [(frozenset((f[0],)), problem.domain(f[0]) - f[1]) for f in cond if not isinstance(f, CountIn)]
+        holds = [(counts[0].slots, k) for k in sorted(counts[0].keys)] if counts else [None]
+        owners.append(list(range(len(variants), len(variants) + len(holds))))
+        variants += [(excluded, h) for h in holds]
+    try:
+        got = support.supports(problem, variants, columns.BUDGET)
+    except EngineLimit:  # past the budget the counting runs' estimates allowed: theirs is the answer
+        return None
+    if got is None:
+        return None
+    out: list[float | None] = []
+    for mine in owners:
+        present = [got[i] for i in mine if got[i] is not None]
+        if not present:
+            out.append(None)
+            continue
+        out.append(sum(math.log2(len({value_of(k) for sup in present for k in sup[pos]})) for pos in positions))
+    return out
 
 
 def entropy_batch_job(job: tuple[Problem, list[tuple[Condition, list]], tuple[Pos, ...], float]

@@ -86,6 +86,8 @@ The package, along the data flow:
 * estimate.py: the states a sweep will visit, before it runs;
 * join.py: marginals and joints around one key from both sweeps
   (:class:`~.join.Join`);
+* support.py: slot supports alone (which keys a slot may hold) for hundreds
+  of variants in one boolean run, a bit per variant (the entropy mode);
 * here: the settings below (the CLI, the bridge and tests set them on this
   module, and only the code here reads them) and the entry points:
   :func:`analyze`, :func:`analyze_excluding`, :func:`worlds_excluding`,

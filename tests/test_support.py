@@ -1,0 +1,121 @@
+"""The boolean run's slot supports (engines/columns/support.py) against counting analyses.
+
+Every variant's supports (which keys each slot holds in some deal), with its
+exclusions and "these slots hold key k", must be those of a counting columns
+analysis of the problem so restricted; the boolean run may decline a plan
+(None), never answer one differently.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bombbuster_core.beliefs import Inconsistent
+from bombbuster_core.engines import columns
+from bombbuster_core.engines.columns import support
+from bombbuster_core.facts import CountIn, compile_table
+from bombbuster_core.table import load_table
+from gamegen import random_full_game, random_game
+
+
+def counted_supports(problem, variant, holds):
+    """The supports by a counting analysis of ``problem`` with the variant's exclusions and count."""
+    problem = columns.restricted(problem, variant)
+    if holds is not None:
+        slots, key = holds
+        problem = problem.with_count(CountIn(slots, frozenset((key,)), 1, len(slots)))
+    try:
+        b = columns.analyze(problem)
+    except Inconsistent:
+        return None
+    return {pos: frozenset(row) for pos, row in b.weights.items()}
+
+
+def random_variants(rng, problem, n):
+    """Exclusions of a few slots' keys and, mostly, "one stand's slots hold key k"."""
+    slots = [(s, j) for s, stand in enumerate(problem.stands) for j in range(stand.size)]
+    keys = sorted(problem.copies)
+    out = []
+    for _ in range(n):
+        variant = []
+        for pos in rng.sample(slots, rng.randint(0, min(2, len(slots)))):
+            variant.append((frozenset((pos,)), frozenset(rng.sample(sorted(problem.domain(pos)),
+                                                                    rng.randint(0, len(problem.domain(pos)))))))
+        holds = None
+        if rng.random() < 0.7:
+            stand = rng.choice(slots)[0]
+            mine = [p for p in slots if p[0] == stand]
+            holds = (frozenset(rng.sample(mine, rng.randint(1, len(mine)))), rng.choice(keys))
+        out.append((variant, holds))
+    return out
+
+
+def check(problem, rng, n=12) -> bool:
+    variants = random_variants(rng, problem, n)
+    got = support.supports(problem, variants, float("inf"))
+    if got is None:
+        return False
+    for (variant, holds), sup in zip(variants, got):
+        assert sup == counted_supports(problem, variant, holds), (variant, holds)
+    return True
+
+
+def test_supports_equal_counting_analyses() -> None:
+    """Random small games, some with a count fact over two keys; a plan with interchangeable
+    stands no variant names is declined."""
+    rng = random.Random(7100)
+    ran = 0
+    for _ in range(40):
+        table, _ = random_game(rng, players=rng.choice([3, 4]), me=rng.random() < 0.5, turns=rng.randint(0, 6),
+                               setup_tokens=rng.random() < 0.5)
+        problem = compile_table(load_table(table))
+        if rng.random() < 0.6:  # a count over several keys: its trackers span key boundaries at the join
+            slots = [(s, j) for s, stand in enumerate(problem.stands) for j in range(stand.size)]
+            at = frozenset(rng.sample(slots, rng.randint(2, min(6, len(slots)))))
+            problem = problem.with_count(CountIn(at, frozenset(rng.sample(sorted(problem.copies), 2)), 1,
+                                                 rng.randint(1, len(at))))
+            try:
+                columns.analyze(problem)
+            except Inconsistent:
+                continue
+        ran += check(problem, rng)
+    assert ran >= 25
+
+
+def test_supports_equal_counting_analyses_under_the_full_rules() -> None:
+    """Count facts spanning key boundaries (joined as the counting join does), orders, and
+    the plans the boolean run declines (groups, run rules, value checks)."""
+    rng = random.Random(7200)
+    ran = 0
+    for _ in range(40):
+        table, _ = random_full_game(rng, players=rng.choice([3, 4]), turns=rng.randint(2, 8))
+        problem = compile_table(load_table(table))
+        try:
+            columns.analyze(problem)
+        except Inconsistent:
+            continue
+        ran += check(problem, rng, 6)
+    assert ran >= 10
+
+
+def test_the_boolean_run_is_held_to_its_budget(monkeypatch) -> None:
+    """Past its budget the run stops (EngineLimit), and the entropy mode then leaves the
+    branches to the counting runs (None from support_entropies)."""
+    from bombbuster_core.beliefs import EngineLimit
+    from bombbuster_core.suggest import entropy
+
+    table, _ = random_game(random.Random(7300), players=4, me=False, turns=0)
+    problem = compile_table(load_table(table))
+    variants = random_variants(random.Random(7301), problem, 4)
+    with pytest.raises(EngineLimit):
+        support.supports(problem, variants, 50)
+    assert support.supports(problem, variants, float("inf")) is not None
+    slots = frozenset((0, j) for j in range(problem.stands[0].size))
+    # a restriction to its whole domain on each stand: no stand is interchangeable, so the run is not declined
+    whole = {((s, 0), problem.domain((s, 0))) for s in range(len(problem.stands))}
+    condition = frozenset({CountIn(slots, frozenset((min(problem.copies),)), 1, len(slots)), *whole})
+    monkeypatch.setattr(columns, "BUDGET", 50)
+    assert entropy.support_entropies(problem, [condition], ((1, 0),)) is None
+    monkeypatch.setattr(columns, "BUDGET", float("inf"))
+    assert entropy.support_entropies(problem, [condition], ((1, 0),)) is not None
