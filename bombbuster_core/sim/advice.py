@@ -48,6 +48,19 @@ PLAYED_EVENTS = frozenset({"info_token", "dual_cut", "detector", "solo_cut", "re
 MAX_DEALS, MAX_DEPTH, MAX_WIDTH, MAX_WORK = 64, 8, 6, 100_000
 
 
+def _checked(params: dict[str, Any], fields: set[str]) -> int:
+    """Refuse a field not in ``fields`` and a missing table; returns the seed (default 0)."""
+    unknown = sorted(set(params) - fields)
+    if unknown:
+        raise SimError(f"params: unknown field {unknown[0]!r}")
+    if "table" not in params:
+        raise SimError("params: missing field 'table'")
+    seed = params.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SimError(f"params: field 'seed' must be a whole number, not {seed!r}")
+    return seed
+
+
 def _count(params: dict[str, Any], name: str, default: int, top: int) -> int:
     value = params.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
@@ -75,17 +88,10 @@ def _playable(raw: dict[str, Any], mode: str = "lookahead") -> None:
 
 def lookahead(params: dict[str, Any]) -> dict[str, Any]:
     """The bridge's ``lookahead``: params ``{"table", "deals"?, "depth"?, "width"?, "seed"?, "work"?}``."""
-    unknown = sorted(set(params) - {"table", "deals", "depth", "width", "seed", "work"})
-    if unknown:
-        raise SimError(f"params: unknown field {unknown[0]!r}")
-    if "table" not in params:
-        raise SimError("params: missing field 'table'")
+    seed = _checked(params, {"table", "deals", "depth", "width", "seed", "work"})
     deals = _count(params, "deals", DEALS, MAX_DEALS)
     depth = _count(params, "depth", DEPTH, MAX_DEPTH)
     width = _count(params, "width", WIDTH, MAX_WIDTH)
-    seed = params.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SimError(f"params: field 'seed' must be a whole number, not {seed!r}")
     table = load_table(params["table"])  # strict validation first: its errors name the field
     raw = params["table"]
     _playable(raw)

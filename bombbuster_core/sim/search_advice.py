@@ -43,7 +43,7 @@ from ..beliefs import EngineLimit, Inconsistent
 from ..engines.sampling import sample_table
 from ..table import load_table
 from ..wires import parse_key
-from .advice import _count, _playable
+from .advice import _checked, _count, _playable
 from .game import Game, SimError, action_json
 from .ismcts import HORIZON, ITERATIONS, IsmctsPolicy, Searched
 from .policies import RED_CAP, View, action_of
@@ -63,16 +63,9 @@ PLAYED_KINDS = frozenset({"dual_cut", "double_detector", "solo_cut", "reveal_red
 def search(params: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """The bridge's ``search``: params ``{"table", "iterations"?, "seed"?, "horizon"?}`` (module docstring);
     ``progress(done, iterations)`` hears each iteration."""
-    unknown = sorted(set(params) - FIELDS)
-    if unknown:
-        raise SimError(f"params: unknown field {unknown[0]!r}")
-    if "table" not in params:
-        raise SimError("params: missing field 'table'")
+    seed = _checked(params, FIELDS)
     iterations = _count(params, "iterations", ITERATIONS, MAX_ITERATIONS)
     horizon = _count(params, "horizon", HORIZON, MAX_HORIZON)
-    seed = params.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise SimError(f"params: field 'seed' must be a whole number, not {seed!r}")
     table = load_table(params["table"])  # strict validation first: its errors name the field
     raw = params["table"]
     _playable(raw, "search")
