@@ -90,8 +90,11 @@ def _pending(method: str, params: dict[str, Any]) -> dict[str, Any]:
     return reply["pending"]
 
 
-ENTROPY = {"table": random_game(random.Random("entropy-1"), players=4, wires=WIRES, me=0, setup_tokens=True,
-                                turns=6)[0], "player": 0, "mode": "entropy"}
+# A request whose branches travel as "executor.call" tasks: the columns engine's entropy ranking runs
+# in process now (one boolean run, engines/columns/support.py), the signatures engine's branches
+# still go out one analysis each, through the same pickled items and answers.
+ENTROPY = {"table": random_game(random.Random("entropy-0"), players=4, me=0, setup_tokens=True, turns=4)[0],
+           "player": 0, "mode": "entropy", "engine": "signatures"}
 BIG = {"table": random_game(random.Random("1-5-0"), players=5, wires=WIRES, me=False, setup_tokens=True,
                             turns=0)[0]}
 
@@ -112,7 +115,7 @@ def test_a_crafted_pickle_as_split_answers_runs_nothing(target: Path, name: str)
 def test_split_tasks_name_their_function_and_carry_no_code() -> None:
     pending = _pending("suggest", ENTROPY)
     for task in pending["tasks"]:
-        assert task["task"] == "executor.call" and task["params"]["function"] == "entropy_batch"
+        assert task["task"] == "executor.call" and task["params"]["function"] == "entropy"
         assert "result" in ask("task", task)
 
 

@@ -137,11 +137,17 @@ def wait_for_children(marker: str, proc: subprocess.Popen) -> None:
         time.sleep(0.02)
 
 
+# A pool of workers: the entropy ranking's branch analyses by the brute engine (42 s on this state with
+# --jobs 2; the columns engine ranks in one boolean run in process now, columns/support.py, no pool).
+POOLED = ("suggest", "--player", "0", "--mode", "entropy", "--engine", "brute", "--jobs", "2")
+POOLED_STATE = "5p observer, mid-game (15 turns)"
+
+
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
-@pytest.mark.parametrize("command", [("analyze",), ("suggest", "--player", "0", "--mode", "entropy", "--jobs", "2")])
+@pytest.mark.parametrize("command", [("analyze",), POOLED])
 def test_killing_the_cli_leaves_no_process(tmp_path: Path, command: tuple[str, ...]) -> None:
     path = tmp_path / f"kill-{random.randrange(10**9)}.json"
-    path.write_text(heavy_table("5p public, setup tokens" if command[0] == "analyze" else "5p observer, setup tokens"))
+    path.write_text(heavy_table("5p public, setup tokens" if command[0] == "analyze" else POOLED_STATE))
     rng = random.Random(13)
     for _ in range(3):
         proc = subprocess.Popen([sys.executable, "-m", "bombbuster_core", command[0], str(path), *command[1:]],
@@ -160,9 +166,9 @@ def test_killing_the_cli_leaves_no_process(tmp_path: Path, command: tuple[str, .
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
 def test_ctrl_c_exits_130_without_traceback(tmp_path: Path) -> None:
     path = tmp_path / f"int-{random.randrange(10**9)}.json"
-    path.write_text(heavy_table("5p observer, setup tokens"))
-    proc = subprocess.Popen([sys.executable, "-m", "bombbuster_core", "suggest", str(path), "--player", "0", "--mode", "entropy",
-                             "--jobs", "2"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    path.write_text(heavy_table(POOLED_STATE))
+    proc = subprocess.Popen([sys.executable, "-m", "bombbuster_core", POOLED[0], str(path), *POOLED[1:]],
+                            cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wait_for_children(path.name, proc)
     proc.send_signal(signal.SIGINT)

@@ -15,6 +15,7 @@ from bombbuster_core.board import Segment
 from bombbuster_core.facts import Order, SameValue, SameValueCount
 from bombbuster_core.missions import Y, mission
 from bombbuster_core.sim import game
+from bombbuster_core.sim.ismcts import Searched
 from bombbuster_core.sim.policies import Decision
 from bombbuster_core.table import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, FastPass, Label, Move,
                                    MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, Use, load_table)
@@ -61,7 +62,8 @@ def full_rules_records() -> list[Record]:
             game.UseCard("10", ((1, 0, 1), 3, 4)),
             Equipment("11", 0, 1), Equipment("Y", added=("8", "9")), eq.CARDS["9.9"],
             eq.RADAR, Use(("8",), 0),
-            Decision(game.DualCut((1, 0, 2), 3), {"kind": "dual_cut"}, 16, [{"worth": 0.5}])]
+            Decision(game.DualCut((1, 0, 2), 3), {"kind": "dual_cut"}, 16, [{"worth": 0.5}]),
+            Searched(game.SoloCut(3), [game.SoloCut(3)], None, [{"kind": "solo_cut"}], "a certain move")]
 
 
 def test_every_record_class_is_covered() -> None:
