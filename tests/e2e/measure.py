@@ -33,12 +33,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests"), str(Path(__file__).parent)]
+# tests/e2e first: its conftest (PHONE) is the one e2e_helpers imports; bench_analyze then puts
+# tests/ in front, so e2e_helpers is imported before it.
+sys.path[:0] = [str(Path(__file__).parent), str(ROOT), str(ROOT / "bench"), str(ROOT / "tests")]
 
 import build  # noqa: E402
+from e2e_helpers import wait_until  # noqa: E402
 from bench_analyze import WIRES, states  # noqa: E402  (the lead's benchmark tables)
 from bombbuster_core.bridge import handle  # noqa: E402
-from e2e_helpers import wait_until  # noqa: E402
 from gamegen import random_game  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
