@@ -32,6 +32,7 @@ from distributed import Client, LocalCluster
 from bombbuster_core.sim import tournament
 from bombbuster_core.sim.game import SimError
 from bombbuster_core.sim.tournament import paired_difference, run, summary, sweep, text, wilson
+from interrupt import sigint_default  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -154,7 +155,8 @@ def test_ctrl_c_stops_a_local_cluster_at_once_and_leaves_no_process(tmp_path: Pa
     log = tmp_path / f"stop-{random.randrange(10**9)}.log"
     proc = subprocess.Popen([*CLI, "--mission", "1", "--players", "4", "--policy", "greedy", "--games", "3000",
                              "--cluster", "local", "--jobs", "2", "--log", str(log)], cwd=tmp_path, env=ENV,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=sigint_default)
     seen: set[int] = set()
     try:
         deadline = time.time() + 120

@@ -23,6 +23,7 @@ import pytest
 from bombbuster_core import bridge
 from bombbuster_core.children import usable_jobs
 from bombbuster_core.table import TableError, load_table
+from interrupt import sigint_default  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = '{"players": [{"stands": [3]}, {"stands": [3]}], "wires": {"deck": {"1": 2, "2": 2, "3": 1, "3.1": 1}}, %s}'
@@ -169,7 +170,7 @@ def test_ctrl_c_exits_130_without_traceback(tmp_path: Path) -> None:
     path.write_text(heavy_table(POOLED_STATE))
     proc = subprocess.Popen([sys.executable, "-m", "bombbuster_core", POOLED[0], str(path), *POOLED[1:]],
                             cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
     wait_for_children(path.name, proc)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)

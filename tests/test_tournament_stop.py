@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from test_hardening import processes_running
+from interrupt import sigint_default  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -30,7 +31,8 @@ def test_ctrl_c_stops_a_pool_tournament_at_once_and_keeps_its_log(tmp_path: Path
     log = tmp_path / f"stop-{random.randrange(10**9)}.log"  # also marks its processes in /proc
     # About 0.05 s a game: 3,000 queued games are minutes of work the old pool waited for.
     proc = subprocess.Popen([*TOURNAMENT, "--games", "3000", "--jobs", "2", "--log", str(log)], cwd=ROOT, env=ENV,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=sigint_default)
     try:
         deadline = time.time() + 60
         while not (log.exists() and log.read_text().count("\n") >= 1):
