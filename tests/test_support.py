@@ -119,3 +119,19 @@ def test_the_boolean_run_is_held_to_its_budget(monkeypatch) -> None:
     assert entropy.support_entropies(problem, [condition], ((1, 0),)) is None
     monkeypatch.setattr(columns, "BUDGET", float("inf"))
     assert entropy.support_entropies(problem, [condition], ((1, 0),)) is not None
+
+
+
+def test_a_count_at_its_upper_bound_takes_no_more_copies() -> None:
+    """Exactly one 3 among five slots: the backward pass must drop a copy landing on a counted
+    slot once the count is full, as the forward one does, though the state it would reach is
+    also reached legally (a case found by search: without that check in the backward pass,
+    P0's first stand's three first slots were said to hold a 3)."""
+    table = {"players": [{"stands": [4, 4]}, {"stands": [4]}, {"stands": [3]}],
+             "wires": {"blue": [1, 2, 3], "yellow": [1.1, 2.1], "red": [2.5]}}
+    problem = compile_table(load_table(table))
+    counted = frozenset({(0, 0), (0, 2), (0, 3), (1, 1), (3, 0)})
+    problem = problem.with_count(CountIn(counted, frozenset((30,)), 1, 1))
+    [sup] = support.supports(problem, [([], None)], float("inf"))
+    assert sup == counted_supports(problem, [], None)
+    assert 30 not in sup[(0, 0)] | sup[(0, 1)] | sup[(0, 2)]

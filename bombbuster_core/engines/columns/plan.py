@@ -301,16 +301,13 @@ class _Plan:
 
     def _keeps(self, s: int, t: int, n: int) -> tuple[int | None, ...] | None:
         """Per slot of stand s, the weight bits a copy of key t landing there keeps."""
-        prep, key = self.prep, self.key_layer(t)
-        hits = [(c, [slots for slots, layers in variant if key in layers])
-                for c, variant in enumerate(prep.exclusions, 1)]
-        hits = [(c, slot_sets) for c, slot_sets in hits if slot_sets]
-        if not hits:
+        prep = self.prep
+        excluded = prep.excluded_bits().get(self.key_layer(t))
+        if not excluded:
             return None
         keeps: list[int | None] = [None] * (n + 1)
         for f in range(n):
-            slot = (s, (n - 1 - f) if self.mirrored else f)
-            cleared = sum(prep.component_bits(c) for c, slot_sets in hits if any(slot in ss for ss in slot_sets))
+            cleared = excluded.get((s, (n - 1 - f) if self.mirrored else f))
             if cleared:
                 keeps[f] = prep.all_bits ^ cleared
         return tuple(keeps) if any(k is not None for k in keeps) else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from math import factorial, prod
+from typing import Any
 
 from ...facts import Pos, Problem, SameValue, SameValueCount
 from ...wires import Key, value_of
@@ -118,7 +119,7 @@ class _Prepared:
             if s not in counted:
                 signature.setdefault((len(self.domains[s]), tuple(self.domains[s])), []).append(s)
         self.groups = [g for g in signature.values() if len(g) > 1]
-        self.tables: dict[tuple, list] = {}
+        self.tables: dict[tuple, Any] = {}  # move tables, and excluded_bits
         grouped = {s for g in self.groups for s in g}
         # Code order: singles first, groups last (a group's fields must be adjacent bits).
         self.free = [s for s in free if s not in grouped] + [s for g in self.groups for s in g]
@@ -149,6 +150,23 @@ class _Prepared:
 
     def component_bits(self, c: int) -> int:
         return ((1 << self.width) - 1) << (c * self.width)
+
+    def excluded_bits(self) -> dict[int, dict[Pos, int]]:
+        """Per key layer, per slot: the components whose exclusions forbid that key there (one
+        pass over the variants for every stand and key of both plans, which ask per slot;
+        kept per ``width``, which the boolean run resets after packing)."""
+        kept = self.tables.get(("excluded", self.width))
+        if kept is None:
+            kept = {}
+            for c, variant in enumerate(self.exclusions, 1):
+                bits = self.component_bits(c)
+                for slots, layers in variant:
+                    for t in layers:
+                        at = kept.setdefault(t, {})
+                        for slot in slots:
+                            at[slot] = at.get(slot, 0) | bits
+            self.tables[("excluded", self.width)] = kept
+        return kept
 
     def _sort_bounds(self) -> None:
         """A sorted stand's slot holds at least its left neighbour's least key and at most its right one's greatest."""

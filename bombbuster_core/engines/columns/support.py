@@ -16,9 +16,12 @@ after k), the mirrored one (boundaries before k) and the support pass at k.
 "Holds one of several keys" is a union of events, and the support of a
 union is the union of the supports: the caller gives one variant per key.
 
-A slot's support: at every key, one more pass on the forward states tagged
-with their whole code before the key, joined with the mirrored sweep after
-it; a stand whose fill went from f0 to f1 got the key on slots f0 .. f1 - 1.
+A slot's support: at every key, its copies' passes again from the forward
+states before it, then backward through them from the mirrored sweep after
+it (:func:`_slot_bits`); a move belongs to a deal of the variants its bits
+both ways share, and its copy lands on the slot its stand's fill points to.
+(Tagging each state with its whole code before the key instead, as the first
+version did, made every (before, after) pair a state: 2.6x the time, bench_entropy.)
 
 Plans with interchangeable groups, run rules or value checks are not run
 (None): the caller counts instead.  The work is counted as the counting
@@ -32,7 +35,7 @@ from ...facts import Pos, Problem
 from ...wires import Key
 from .plan import _Plan
 from .prepare import State, Variant, _Prepared, _Zero
-from .sweep import Work, _check_orders, _drop_unfilled, _Layer
+from .sweep import Work, _drop_unfilled, _Layer
 
 Holds = tuple[frozenset[Pos], Key]  # these slots hold at least one copy of this key
 Supports = dict[Pos, frozenset[Key]]  # per slot, the keys it holds in some deal
@@ -122,31 +125,70 @@ def _sweep(plan: _Plan, filters: Filters, work: Work) -> list[State]:
 
 def _slot_bits(plan: _Plan, fwd: list[State], bwd: list[State], filters: Filters, work: Work
                ) -> dict[tuple[int, int, int], int]:
-    """By (stand, slot, key layer): the bits of the variants in which that slot holds that key."""
+    """By (stand, slot, key layer): the bits of the variants in which that slot holds that key.
+
+    Per key, forward and backward through its copies: the key's passes are re-run from the
+    forward states before it (tagged with the held stands' fills where a "holds" filter
+    sits at this key, as :func:`_sweep` does), the states after the last pass get the bits
+    of their completions (the boundary checks, the filter, then the mirrored sweep), and
+    every earlier pass's states the OR of their moves' (:func:`_place_back`).  A move from
+    x to z at some pass then belongs to a deal of the variants ``fwd(x) & keep & back(z)``
+    (bits AND along a path, OR over paths), and the copy lands on the slot its stand's
+    fill in x points to."""
     top = plan.fills_mask.bit_length()
     low = (1 << top) - 1
-    L = plan.prep.n_layers
-    fields = [(s, plan.shift[s], (1 << plan.size[s].bit_length()) - 1) for s in plan.prep.free]
+    stand_of = {1 << plan.shift[s]: (s, plan.shift[s], (1 << plan.size[s].bit_length()) - 1) for s in plan.prep.free}
     got: dict[tuple[int, int, int], int] = {}
     for t, layer in enumerate(plan.layers):
-        stepped = _step(layer, _tagged(fwd[t], low, top), work)
-        if filters.get(t):
-            stepped = _holding(plan, filters[t], top, stepped)
+        if not layer.copies:
+            continue  # nothing lands at this key
+        at = filters.get(t)
+        tag = 0
+        if at:
+            stands = {s for slots, _ in at for s, _ in slots}
+            tag = sum(((1 << plan.size[s].bit_length()) - 1) << plan.shift[s] for s in stands)
+        passes = [_tagged(fwd[t], tag, top) if tag else fwd[t]]
+        for placed in range(layer.copies):
+            passes.append(_place(layer, passes[-1], layer.copies - placed))
+            work.add(len(passes[-1]) * (1 + len(layer.counting or ())))
+        last = passes[-1]
+        work.add(len(last) * (2 + len(layer.orders) + len(layer.closes)))
+        closed = {}
+        for code in last:
+            post = _closed(layer, code)
+            if post is not None:
+                closed[code] = post
+        if at:
+            kept = _holding(plan, at, top, {code: -1 for code in closed})
+            closed = {code: post for code, post in closed.items() if code in kept}
         joint = _completion(plan, bwd, t + 1)
-        moves: dict[tuple[int, int, int], int] = {}
-        for code, w in stepped.items():
-            post = code & low
-            b = w & joint(post)
+        back: State = {}
+        for code, post in closed.items():
+            b = joint(post & low)
+            if at:
+                b &= kept[code]
             if b:
-                pre = code >> top
-                for s, sh, m in fields:
-                    f0, f1 = (pre >> sh) & m, (post >> sh) & m
-                    if f0 < f1:
-                        moves[(s, f0, f1)] = moves.get((s, f0, f1), 0) | b
-        for (s, f0, f1), b in moves.items():
-            for j in range(f0, f1):
-                got[(s, j, t)] = got.get((s, j, t), 0) | b
+                back[code] = b
+        tally: dict[tuple[int, int], int] = {}  # (stand, slot) -> variants
+        for placed in range(layer.copies - 1, -1, -1):
+            back = _place_back(layer, passes[placed], back, layer.copies - placed, stand_of, tally, placed > 0)
+            work.add(len(passes[placed]) * (1 + len(layer.counting or ())))
+        for (s, j), b in tally.items():
+            got[(s, j, t)] = b
     return got
+
+
+def _closed(layer: _Layer, code: int) -> int | None:
+    """One state through the boundary checks after its key's last copy (as :func:`_step`):
+    None when an order fact drops it or a count closed here falls short."""
+    for xs, xm, xj, ys, ym, yj in layer.orders:
+        if (code >> xs) & xm > xj and (code >> ys) & ym <= yj:
+            return None
+    for tr in layer.closes:
+        if (code >> tr.shift) & tr.mask < tr.lo:
+            return None
+        code &= ~(tr.mask << tr.shift)
+    return code
 
 
 def _tagged(cur: State, tag: int, top: int) -> State:
@@ -225,14 +267,12 @@ def _step(layer: _Layer, cur: State, work: Work) -> State:
     work.add(len(cur) * (1 + len(layer.orders) + len(layer.closes)))
     if not layer.copies and (layer.needs or layer.counting):
         cur = _drop_unfilled(layer, cur)
-    if layer.orders:
-        cur = _check_orders(layer.orders, cur)
-    for tr in layer.closes:
-        clear = ~(tr.mask << tr.shift)
+    if layer.orders or layer.closes:
         closed: State = {}
         for code, w in cur.items():
-            if (code >> tr.shift) & tr.mask >= tr.lo:
-                closed[code & clear] = closed.get(code & clear, 0) | w
+            post = _closed(layer, code)
+            if post is not None:
+                closed[post] = closed.get(post, 0) | w
         cur = closed
     return cur
 
@@ -277,3 +317,66 @@ def _place(layer: _Layer, cur: State, left: int) -> State:
                 if x:
                     new[nc] = get(nc, 0) | x
     return new
+
+
+def _place_back(layer: _Layer, cur: State, after: State, left: int, stand_of: dict[int, tuple[int, int, int]],
+                tally: dict[tuple[int, int], int], carry: bool) -> State:
+    """:func:`_place` read backward: per state of ``cur`` (a pass's input, its bits the forward
+    ones), the OR over its moves of the bits the move keeps and ``after`` gives where it lands
+    (returned when ``carry``); each move's forward bits & those into ``tally`` at the slot the
+    copy lands on (``stand_of``: a move's fill step -> its stand, shift and mask).  The moves
+    are :func:`_place`'s, spelled out again: a call per move would cost more than its work."""
+    out: State = {}
+    get = after.get
+    stands, movers, masked, needs = layer.counting or (), layer.movers, layer.masked, layer.needs
+    for code, w in cur.items():
+        spare = left
+        for sh, mask, short in needs:
+            spare -= short[(code >> sh) & mask]
+        for st in stands:
+            spare -= max(st.need - ((code >> st.shift) & st.mask), 0)
+        if spare < 0:
+            continue
+        pick = 2 if spare else 3
+        acc = 0
+        for mover in movers:
+            for d in mover[pick][(code >> mover[0]) & mover[1]]:
+                b = get(code + d)
+                if b:
+                    acc |= b
+                    if w & b:
+                        s, sh, m = stand_of[d]
+                        slot = (s, (code >> sh) & m)
+                        tally[slot] = tally.get(slot, 0) | (w & b)
+        for mover in masked:
+            for d, keep in mover[pick][(code >> mover[0]) & mover[1]]:
+                b = get(code + d, 0) & keep
+                if b:
+                    acc |= b
+                    if w & b:
+                        s, sh, m = stand_of[d]
+                        slot = (s, (code >> sh) & m)
+                        tally[slot] = tally.get(slot, 0) | (w & b)
+        for st in stands:
+            f = (code >> st.shift) & st.mask
+            d = st.put[f]
+            if not d or (spare == 0 and f >= st.need):
+                continue
+            nc = code + d
+            for tr in st.counts[f]:
+                if (nc >> tr.shift) & tr.mask < tr.cap:
+                    nc += 1 << tr.shift
+                elif tr.bounded:
+                    break
+            else:
+                b = get(nc, 0)
+                if b and st.keeps is not None and st.keeps[f] is not None:
+                    b &= st.keeps[f]
+                if b:
+                    acc |= b
+                    if w & b:
+                        slot = (stand_of[d][0], f)
+                        tally[slot] = tally.get(slot, 0) | (w & b)
+        if carry and acc:
+            out[code] = acc
+    return out
