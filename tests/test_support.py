@@ -135,3 +135,29 @@ def test_a_count_at_its_upper_bound_takes_no_more_copies() -> None:
     [sup] = support.supports(problem, [([], None)], float("inf"))
     assert sup == counted_supports(problem, [], None)
     assert 30 not in sup[(0, 0)] | sup[(0, 1)] | sup[(0, 2)]
+
+
+def test_past_the_kept_states_the_passes_run_again(monkeypatch) -> None:
+    """With no forward pass kept (KEEP_STATES 0), the backward pass runs every key's passes
+    again from the boundaries: the same supports, also under the full rules."""
+    rng = random.Random(7400)
+    compared = 0
+    for i in range(12):
+        if i % 2:
+            table, _ = random_full_game(rng, players=rng.choice([3, 4]), turns=rng.randint(2, 8))
+        else:
+            table, _ = random_game(rng, players=rng.choice([3, 4]), me=False, turns=rng.randint(0, 6),
+                                   setup_tokens=True)
+        problem = compile_table(load_table(table))
+        try:
+            columns.analyze(problem)
+        except Inconsistent:
+            continue
+        variants = random_variants(rng, problem, 10)
+        kept = support.supports(problem, variants, float("inf"))
+        monkeypatch.setattr(support, "KEEP_STATES", 0)
+        again = support.supports(problem, variants, float("inf"))
+        monkeypatch.undo()
+        assert kept == again
+        compared += kept is not None
+    assert compared >= 6

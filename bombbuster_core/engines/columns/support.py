@@ -11,17 +11,19 @@ masks are the counting engine's (a variant's moves keep only its bit).
 A variant may also require "these slots hold a copy of key k" (:data:`Holds`,
 the caller's "holds v"): with bits there is no inclusion and exclusion, so it
 is checked on the move itself, at key k's layer, on states tagged with the
-fills of those slots' stands before it: in the forward sweep (boundaries
-after k), the mirrored one (boundaries before k) and the support pass at k.
-"Holds one of several keys" is a union of events, and the support of a
-union is the union of the supports: the caller gives one variant per key.
+fills of those slots' stands before it, forward and backward.  "Holds one of
+several keys" is a union of events, and the support of a union is the union
+of the supports: the caller gives one variant per key.
 
-A slot's support: at every key, its copies' passes again from the forward
-states before it, then backward through them from the mirrored sweep after
-it (:func:`_slot_bits`); a move belongs to a deal of the variants its bits
-both ways share, and its copy lands on the slot its stand's fill points to.
-(Tagging each state with its whole code before the key instead, as the first
-version did, made every (before, after) pair a state: 2.6x the time, bench_entropy.)
+A slot's support (:func:`_backward`): one sweep forward, keeping every key's
+passes, then backward from the deals through them all, as the forward-backward
+algorithm does; a move belongs to a deal of the variants its bits both ways
+share, and its copy lands on the slot its stand's fill points to.  Earlier
+versions joined a forward and a mirrored sweep at every key (one sweep more,
+and a join of partial counts), the first one with each state tagged by its
+whole code before the key (every (before, after) pair a state): 0.29x and
+0.51x of their CPU (bench_entropy, 5p public start).  Past ``KEEP_STATES``
+kept states the passes are run again from the boundaries instead (memory).
 
 Plans with interchangeable groups, run rules or value checks are not run
 (None): the caller counts instead.  The work is counted as the counting
@@ -29,7 +31,7 @@ sweeps count theirs (:class:`~.sweep.Work`) against one budget.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from ...facts import Pos, Problem
 from ...wires import Key
@@ -40,6 +42,10 @@ from .sweep import Work, _drop_unfilled, _Layer
 Holds = tuple[frozenset[Pos], Key]  # these slots hold at least one copy of this key
 Supports = dict[Pos, frozenset[Key]]  # per slot, the keys it holds in some deal
 Filters = dict[int, list[tuple[frozenset[Pos], int]]]  # key layer -> (slots, bits of the variants holding it there)
+
+# The forward passes kept for the backward one, in states: about 200 bytes each with a few
+# hundred variants, so ~200 MB at most (the 5p public start's entropy run keeps ~300,000).
+KEEP_STATES = 1_000_000
 
 
 def supports(problem: Problem, variants: Sequence[tuple[Variant, Holds | None]], budget: float
@@ -72,19 +78,17 @@ def supports(problem: Problem, variants: Sequence[tuple[Variant, Holds | None]],
                     break
             else:
                 at.append((slots, 1 << c))
-    forward, mirrored = _Plan(prep, False), _Plan(prep, True)
+    forward = _Plan(prep, False)
     if prep.groups or forward.checks or any(layer.weighted or layer.runs or layer.resolves or layer.checks
-                                            for plan in (forward, mirrored) for layer in plan.layers):
+                                            for layer in forward.layers):
         return None
     work = Work(budget, budget)
-    fwd, bwd = _sweep(forward, filters, work), _sweep(mirrored, filters, work)
+    fwd, passes = _forward(forward, filters, work)
     L = prep.n_layers
-    alive = 0
-    for w in fwd[L].values():
-        alive |= w
+    alive = fwd[L].get(forward.full, 0)  # every slot filled, every count closed: a deal
     for c in dead:
         alive &= ~(1 << c)
-    got = _slot_bits(forward, fwd, bwd, filters, work)
+    got = _backward(forward, fwd, passes, filters, work)
     out: list[Supports | None] = []
     for c in range(1, n):
         if not alive >> c & 1:
@@ -101,85 +105,112 @@ def supports(problem: Problem, variants: Sequence[tuple[Variant, Holds | None]],
     return out
 
 
-def _sweep(plan: _Plan, filters: Filters, work: Work) -> list[State]:
-    """Reachability bits at every key boundary of ``plan`` (as :meth:`~.plan._Plan.sweep`), the
-    "holds" requirements checked at their keys' layers."""
+def _tag(plan: _Plan, filters: Filters, t: int) -> int:
+    """The fields of the stands whose fills before key t a "holds" filter there reads (0: none)."""
+    at = filters.get(t)
+    stands = {s for slots, _ in at for s, _ in slots} if at else ()
+    return sum(((1 << plan.size[s].bit_length()) - 1) << plan.shift[s] for s in stands)
+
+
+def _passes(plan: _Plan, t: int, cur: State, tag: int, work: Work) -> list[State]:
+    """The states before key t's copies (tagged, see :func:`_tagged`) and after each of them."""
+    layer = plan.layers[t]
+    top = plan.fills_mask.bit_length()
+    out = [_tagged(cur, tag, top) if tag else cur]
+    for placed in range(layer.copies):
+        out.append(_place(layer, out[-1], layer.copies - placed))
+        work.add(len(out[-1]) * (1 + len(layer.counting or ())))
+    return out
+
+
+def _placed(layer: _Layer, last: State, work: Work) -> State:
+    """The states after a key's last copy that its must-fill slots allow (a key with no copy)."""
+    work.add(len(last) * (1 + len(layer.orders) + len(layer.closes)))
+    if not layer.copies and (layer.needs or layer.counting):
+        return _drop_unfilled(layer, last)
+    return last
+
+
+def _forward(plan: _Plan, filters: Filters, work: Work) -> tuple[list[State], list[list[State]] | None]:
+    """Reachability bits at every key boundary (as :meth:`~.plan._Plan.sweep`), the "holds"
+    filters checked at their keys, and every key's passes (None past ``KEEP_STATES`` of them:
+    :func:`_backward` then runs them again from the boundaries)."""
     top = plan.fills_mask.bit_length()
     low = (1 << top) - 1
     cur: State = {0: plan.prep.one}
     out = [cur]
+    kept: list[list[State]] | None = []
+    held = 0
     for t, layer in enumerate(plan.layers):
-        at = filters.get(plan.key_layer(t))
-        if at:  # tag the held slots' stands with their fills before the key
-            stands = {s for slots, _ in at for s, _ in slots}
-            tag = sum(((1 << plan.size[s].bit_length()) - 1) << plan.shift[s] for s in stands)
-            stepped = _holding(plan, at, top, _step(layer, _tagged(cur, tag, top), work))
-            cur = {}
-            for code, w in stepped.items():
-                cur[code & low] = cur.get(code & low, 0) | w
-        else:
-            cur = _step(layer, cur, work)
+        tag = _tag(plan, filters, t)
+        passes = _passes(plan, t, cur, tag, work)
+        stepped: State = {}
+        for code, w in _placed(layer, passes[-1], work).items():
+            post = _closed(layer, code)
+            if post is not None:
+                stepped[post] = stepped.get(post, 0) | w
+        if tag:
+            stepped = _holding(plan, filters[t], top, stepped)
+        cur = {}
+        for code, w in stepped.items():
+            cur[code & low] = cur.get(code & low, 0) | w
         out.append(cur)
-    return out
+        if kept is not None:
+            held += sum(map(len, passes))
+            if held <= KEEP_STATES:
+                kept.append(passes)
+            else:
+                kept = None
+    return out, kept
 
 
-def _slot_bits(plan: _Plan, fwd: list[State], bwd: list[State], filters: Filters, work: Work
-               ) -> dict[tuple[int, int, int], int]:
+def _backward(plan: _Plan, fwd: list[State], passes: list[list[State]] | None, filters: Filters, work: Work
+              ) -> dict[tuple[int, int, int], int]:
     """By (stand, slot, key layer): the bits of the variants in which that slot holds that key.
 
-    Per key, forward and backward through its copies: the key's passes are re-run from the
-    forward states before it (tagged with the held stands' fills where a "holds" filter
-    sits at this key, as :func:`_sweep` does), the states after the last pass get the bits
-    of their completions (the boundary checks, the filter, then the mirrored sweep), and
-    every earlier pass's states the OR of their moves' (:func:`_place_back`).  A move from
-    x to z at some pass then belongs to a deal of the variants ``fwd(x) & keep & back(z)``
-    (bits AND along a path, OR over paths), and the copy lands on the slot its stand's
-    fill in x points to."""
+    Backward from the deals (every slot filled, every count closed) through every key's
+    passes: a state's backward bits are the variants in which it completes to a deal,
+    the OR over its moves of what each keeps and gives where it lands (:func:`_place_back`;
+    after a key's last copy: its boundary checks and its "holds" filter, then the state's
+    bits at the next boundary).  A move from x to z then belongs to a deal of the variants
+    ``fwd(x) & keep & back(z)`` (bits AND along a path, OR over paths), and its copy lands
+    on the slot its stand's fill in x points to.  Counts need no join: the forward codes
+    carry their partial counts to the end."""
     top = plan.fills_mask.bit_length()
     low = (1 << top) - 1
     stand_of = {1 << plan.shift[s]: (s, plan.shift[s], (1 << plan.size[s].bit_length()) - 1) for s in plan.prep.free}
     got: dict[tuple[int, int, int], int] = {}
-    for t, layer in enumerate(plan.layers):
-        if not layer.copies:
-            continue  # nothing lands at this key
-        at = filters.get(t)
-        tag = 0
-        if at:
-            stands = {s for slots, _ in at for s, _ in slots}
-            tag = sum(((1 << plan.size[s].bit_length()) - 1) << plan.shift[s] for s in stands)
-        passes = [_tagged(fwd[t], tag, top) if tag else fwd[t]]
-        for placed in range(layer.copies):
-            passes.append(_place(layer, passes[-1], layer.copies - placed))
-            work.add(len(passes[-1]) * (1 + len(layer.counting or ())))
-        last = passes[-1]
-        work.add(len(last) * (2 + len(layer.orders) + len(layer.closes)))
-        closed = {}
+    after: State = {plan.full: plan.prep.all_bits}
+    for t in range(plan.prep.n_layers - 1, -1, -1):
+        layer = plan.layers[t]
+        tag = _tag(plan, filters, t)
+        mine = passes[t] if passes is not None else _passes(plan, t, fwd[t], tag, work)
+        back: State = {}
+        last = _placed(layer, mine[-1], work)
+        keeps = _holding(plan, filters[t], top, {code: -1 for code in last}) if tag else None
         for code in last:
             post = _closed(layer, code)
-            if post is not None:
-                closed[code] = post
-        if at:
-            kept = _holding(plan, at, top, {code: -1 for code in closed})
-            closed = {code: post for code, post in closed.items() if code in kept}
-        joint = _completion(plan, bwd, t + 1)
-        back: State = {}
-        for code, post in closed.items():
-            b = joint(post & low)
-            if at:
-                b &= kept[code]
+            if post is None:
+                continue
+            b = after.get(post & low, 0)
+            if keeps is not None:
+                b &= keeps.get(code, 0)
             if b:
                 back[code] = b
         tally: dict[tuple[int, int], int] = {}  # (stand, slot) -> variants
         for placed in range(layer.copies - 1, -1, -1):
-            back = _place_back(layer, passes[placed], back, layer.copies - placed, stand_of, tally, placed > 0)
-            work.add(len(passes[placed]) * (1 + len(layer.counting or ())))
+            back = _place_back(layer, mine[placed], back, layer.copies - placed, stand_of, tally)
+            work.add(len(mine[placed]) * (1 + len(layer.counting or ())))
         for (s, j), b in tally.items():
             got[(s, j, t)] = b
+        if tag:  # the states before the key, untagged
+            back = {code: b for code, b in ((code, back.get(code | ((code & tag) << top))) for code in fwd[t]) if b}
+        after = back
     return got
 
 
 def _closed(layer: _Layer, code: int) -> int | None:
-    """One state through the boundary checks after its key's last copy (as :func:`_step`):
+    """One state through the boundary checks after its key's last copy:
     None when an order fact drops it or a count closed here falls short."""
     for xs, xm, xj, ys, ym, yj in layer.orders:
         if (code >> xs) & xm > xj and (code >> ys) & ym <= yj:
@@ -226,57 +257,6 @@ def _holding(plan: _Plan, at: list[tuple[frozenset[Pos], int]], top: int, cur: S
     return out
 
 
-def _completion(plan: _Plan, bwd: list[State], i: int) -> Callable[[int], int]:
-    """``bits(code)``: the variants in which forward state ``code`` at key boundary i has a
-    completion in the mirrored sweep (partial counts of facts spanning i summed and checked,
-    as :meth:`.join.Join.joiner`)."""
-    prep = plan.prep
-    back = bwd[prep.n_layers - i]
-    full, fills_mask = plan.full, plan.fills_mask
-    live = []
-    for ti, (tr, _) in enumerate(plan.trackers):
-        touched = [t for t, layer in enumerate(plan.layers) if ti in layer.trackers]
-        if touched and touched[0] < i <= touched[-1]:
-            live.append(tr)
-    if not live:
-        return lambda code: back.get(full - code, 0)
-    by_fills: dict[int, list[tuple[int, int]]] = {}
-    for code, w in back.items():
-        by_fills.setdefault(code & fills_mask, []).append((code, w))
-
-    def bits(code: int) -> int:
-        b = 0
-        for other, wb in by_fills.get(full - (code & fills_mask), ()):
-            for tr in live:
-                n = ((code >> tr.shift) & tr.mask) + ((other >> tr.shift) & tr.mask)
-                if n < tr.lo or (tr.bounded and n > tr.hi):
-                    break
-            else:
-                b |= wb
-        return b
-
-    return bits
-
-
-def _step(layer: _Layer, cur: State, work: Work) -> State:
-    """:func:`.sweep.step` on reachability bits (no groups, run rules or value checks: see
-    :func:`supports`); bits above the plan's fields ride along."""
-    for placed in range(layer.copies):
-        cur = _place(layer, cur, layer.copies - placed)
-        work.add(len(cur) * (1 + len(layer.counting or ())))
-    work.add(len(cur) * (1 + len(layer.orders) + len(layer.closes)))
-    if not layer.copies and (layer.needs or layer.counting):
-        cur = _drop_unfilled(layer, cur)
-    if layer.orders or layer.closes:
-        closed: State = {}
-        for code, w in cur.items():
-            post = _closed(layer, code)
-            if post is not None:
-                closed[post] = closed.get(post, 0) | w
-        cur = closed
-    return cur
-
-
 def _place(layer: _Layer, cur: State, left: int) -> State:
     """One copy, as :func:`.sweep._place_counting` places it (counted stands stand by stand),
     with OR for its sums."""
@@ -320,10 +300,10 @@ def _place(layer: _Layer, cur: State, left: int) -> State:
 
 
 def _place_back(layer: _Layer, cur: State, after: State, left: int, stand_of: dict[int, tuple[int, int, int]],
-                tally: dict[tuple[int, int], int], carry: bool) -> State:
+                tally: dict[tuple[int, int], int]) -> State:
     """:func:`_place` read backward: per state of ``cur`` (a pass's input, its bits the forward
     ones), the OR over its moves of the bits the move keeps and ``after`` gives where it lands
-    (returned when ``carry``); each move's forward bits & those into ``tally`` at the slot the
+    ; each move's forward bits & those into ``tally`` at the slot the
     copy lands on (``stand_of``: a move's fill step -> its stand, shift and mask).  The moves
     are :func:`_place`'s, spelled out again: a call per move would cost more than its work."""
     out: State = {}
@@ -377,6 +357,6 @@ def _place_back(layer: _Layer, cur: State, after: State, left: int, stand_of: di
                     if w & b:
                         slot = (stand_of[d][0], f)
                         tally[slot] = tally.get(slot, 0) | (w & b)
-        if carry and acc:
+        if acc:
             out[code] = acc
     return out
