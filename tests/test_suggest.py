@@ -328,33 +328,47 @@ def test_entropy_mode_uses_the_executor_and_the_cache() -> None:
 
 
 def test_entropy_mode_has_one_budget_for_all_its_branches(tmp_path, capsys, monkeypatch) -> None:
-    """Each packed branch run alone fits a 1,000-state budget (332-572 states each), its 127
-    branches together (6 runs, ~2,500) do not: refused at once, from the CLI's
-    --state-budget (with or without --jobs) and the worker's state_budget alike; with room,
-    every run gets a share of the one budget and the answer is the unlimited one."""
+    """The 127 branches' boolean run fits a 1,000-state budget and answers as without one; at
+    250 states (the table's analysis fits) it is refused with the budget's message, from the CLI (with or without --jobs)
+    and the worker alike.  Where the boolean run declines the plan, the branches are counted:
+    each packed run alone fits the 1,000 states (332-572 each), the 6 together (~2,500) do
+    not: refused at once; with room, every run gets a share of the one budget and the
+    answer is the unlimited one."""
     from bombbuster_core.beliefs import EngineLimit
     from bombbuster_core.engines import columns
+    from bombbuster_core.engines.columns import support
 
     monkeypatch.setattr(columns, "BUDGET", columns.BUDGET)  # main() sets it from --state-budget
     table = {"players": [{"stands": [5]}] * 4, "wires": {"blue": [1, 2, 3, 4, 5]},
              "me": {"player": 0, "stands": [[1, 2, 3, 4, 5]]}}
     path = tmp_path / "t.json"
     path.write_text(json.dumps(table))
-    refusal = "too large for the entropy mode: its 127 branch analyses would visit more than"
+    assert main(["suggest", str(path), "--mode", "entropy", "--state-budget", "1000"]) == 0
+    fits = json.loads(capsys.readouterr().out)
+    refusal = "too large for the entropy mode: the boolean run of its 127 branch analyses passed the budget of 250"
+    for jobs in ("1", "2"):
+        assert main(["suggest", str(path), "--mode", "entropy", "--state-budget", "250", "--jobs", jobs]) == 2
+        assert json.loads(capsys.readouterr().out)["error"].startswith(refusal)
+    reply = json.loads(handle(json.dumps({"id": 1, "method": "suggest",
+                                          "params": {"table": table, "mode": "entropy", "state_budget": 250}})))
+    assert reply["error"]["message"].startswith(refusal)
+    monkeypatch.setattr(columns, "BUDGET", math.inf)
+    assert suggest(load_table(table), mode="entropy", top=20) == fits  # the CLI lists 20 by default
+    # the counting runs, where the boolean run declines
+    monkeypatch.setattr(support, "supports", lambda *args: None)
+    counted = "too large for the entropy mode: its 127 branch analyses would visit more than"
     for jobs in ("1", "2"):
         assert main(["suggest", str(path), "--mode", "entropy", "--state-budget", "1000", "--jobs", jobs]) == 2
-        assert json.loads(capsys.readouterr().out)["error"].startswith(refusal)
+        assert json.loads(capsys.readouterr().out)["error"].startswith(counted)
     assert main(["suggest", str(path), "--state-budget", "1000"]) == 0  # the exact mode fits
-    reply = json.loads(handle(json.dumps({"id": 1, "method": "suggest",
-                                          "params": {"table": table, "mode": "entropy", "state_budget": 1000}})))
-    assert reply["error"]["message"].startswith(refusal)
     monkeypatch.setattr(columns, "BUDGET", 1000)
-    with pytest.raises(EngineLimit, match=refusal):
+    with pytest.raises(EngineLimit, match=counted):
         suggest(load_table(table), mode="entropy")
     monkeypatch.setattr(columns, "BUDGET", 10_000)
     shared = suggest(load_table(table), mode="entropy")
     monkeypatch.setattr(columns, "BUDGET", math.inf)
     assert shared == suggest(load_table(table), mode="entropy")
+    assert suggest(load_table(table), mode="entropy", top=20) == fits
 
 
 # ---------------------------------------------------------------- by hand

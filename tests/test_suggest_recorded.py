@@ -8,7 +8,10 @@ the result, or ``{"error": ...}`` for a refusal), recorded on the code before
 suggest.py became a package.  Those outputs predate the equipment advice (a
 deliberate addition, tested in tests/test_suggest_equipment.py), so a request
 without a ``cards`` key is replayed with ``cards=False``: the records keep
-checking that the split changed nothing.  The tables themselves are stored, so the test
+checking that the split changed nothing.  One record changed since, deliberately:
+``budget-entropy-refused`` (the entropy mode's boolean run answers within 1,000 states and
+is refused by its own budget, 2026-11-25: its budget became 250 and its output the new
+refusal).  The tables themselves are stored, so the test
 does not depend on a generator's random stream; ``tests/data/make_suggest_recorded.py``
 made them and says what they cover.
 """

@@ -100,8 +100,8 @@ def test_supports_equal_counting_analyses_under_the_full_rules() -> None:
 
 
 def test_the_boolean_run_is_held_to_its_budget(monkeypatch) -> None:
-    """Past its budget the run stops (EngineLimit), and the entropy mode then leaves the
-    branches to the counting runs (None from support_entropies)."""
+    """Past its budget the run stops (EngineLimit), and the entropy mode is refused with it
+    (the counting runs would cost many times the boolean run's work)."""
     from bombbuster_core.beliefs import EngineLimit
     from bombbuster_core.suggest import entropy
 
@@ -116,7 +116,8 @@ def test_the_boolean_run_is_held_to_its_budget(monkeypatch) -> None:
     whole = {((s, 0), problem.domain((s, 0))) for s in range(len(problem.stands))}
     condition = frozenset({CountIn(slots, frozenset((min(problem.copies),)), 1, len(slots)), *whole})
     monkeypatch.setattr(columns, "BUDGET", 50)
-    assert entropy.support_entropies(problem, [condition], ((1, 0),)) is None
+    with pytest.raises(EngineLimit, match="too large for the entropy mode: the boolean run of its 1 branch"):
+        entropy.support_entropies(problem, [condition], ((1, 0),))
     monkeypatch.setattr(columns, "BUDGET", float("inf"))
     assert entropy.support_entropies(problem, [condition], ((1, 0),)) is not None
 

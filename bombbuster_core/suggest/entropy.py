@@ -9,10 +9,11 @@ and one entry of the caller's cache (problem key -> H).  H needs only the
 supports of the slot marginals, so with the columns engine every branch is
 one bit of one boolean run (:func:`support_entropies`,
 ``engines/columns/support.py``: one pass per key for all calls at once,
-in process).  Where that run declines (interchangeable stands, run rules,
-value checks) or passes the budget, the branches are counted as packed
-variants, a batch per run, the runs sharing one state budget
-(:func:`branch_budgets`, whose refusal comes first either way); those runs
+in process), held to the state budget: past it the request is refused,
+since counting the branches costs many times that run.  Where that run
+declines the plan (interchangeable stands, run rules, value checks), the
+branches are counted as packed variants, a batch per run, the runs sharing
+one state budget (:func:`branch_budgets`); those runs
 go through the caller's ``map``-like executor, so :func:`entropy_job` and
 :func:`entropy_batch_job` are module level (process pools, the bridge's
 task "executor.call").
@@ -98,7 +99,10 @@ def _run_branches(position: Position, todo: list[tuple[tuple, Problem, Condition
                   progress: Progress | None, cache: Cache) -> None:
     """H of each branch of ``todo`` (problem key, problem, condition) into ``cache``, reporting
     ``progress(done, total)`` as runs finish: with columns, from one boolean run in process
-    (:func:`support_entropies`) after the budget check; otherwise through ``executor``.
+    (:func:`support_entropies`, held to the state budget; its refusal is the request's, the
+    counting runs costing many times its work), or where that run declines the plan, from
+    counting runs through ``executor`` sharing the budget (:func:`branch_budgets`); with
+    other engines through ``executor``.
 
     A failure branch that ``complements`` maps to ``(base, success)`` is packed as the signed
     sum "base's deals minus success's": success is "base and the slot holds one of kept", the
@@ -112,6 +116,13 @@ def _run_branches(position: Position, todo: list[tuple[tuple, Problem, Condition
     run = executor or map
     if position.engine == "columns":  # branches as packed variants, a batch per run
         base = position.analyses.base
+        hs = support_entropies(base, [cond for _, _, cond in todo], positions) if todo else None
+        if hs is not None:
+            for (k, _, _), h in zip(todo, hs):
+                cache[k] = h
+            if progress:
+                progress(total, total)
+            return
         recipes = []
         for _, _, cond in todo:
             if cond in complements:
@@ -124,14 +135,7 @@ def _run_branches(position: Position, todo: list[tuple[tuple, Problem, Condition
             assert terms is not None, "a branch is slot restrictions and at most one 'holds v'"
             recipes.append((cond, terms))
         grouped = batches(recipes)
-        shares = branch_budgets(base, grouped)  # refused as the counting runs would be, whichever runs
-        hs = support_entropies(base, [cond for _, _, cond in todo], positions) if todo else None
-        if hs is not None:
-            for (k, _, _), h in zip(todo, hs):
-                cache[k] = h
-            if progress:
-                progress(total, total)
-            return
+        shares = branch_budgets(base, grouped)
         jobs = [(base, batch, positions, share) for batch, share in zip(grouped, shares)]
         results = (h for hs in run(entropy_batch_job, jobs) for h in hs)
         sizes = [len(batch) for batch in grouped]
@@ -152,9 +156,9 @@ def support_entropies(problem: Problem, conditions: list[Condition], positions: 
                       ) -> list[float | None] | None:
     """H of every branch from one boolean columns run (H needs only the supports of the
     slot marginals: :mod:`..engines.columns.support`), or None when that run does not model
-    them (a branch with more than one "holds" fact, a plan it leaves to the counting runs,
-    or past ``columns.BUDGET`` states).  "Holds one of K" is one variant per key of K,
-    their supports united."""
+    them (a branch with more than one "holds" fact, or a plan it leaves to the counting
+    runs).  "Holds one of K" is one variant per key of K, their supports united.  Raises
+    EngineLimit past ``columns.BUDGET`` states."""
     variants: list[tuple[list, support.Holds | None]] = []
     owners: list[list[int]] = []  # per branch, its variants
     for cond in conditions:
@@ -167,8 +171,10 @@ def support_entropies(problem: Problem, conditions: list[Condition], positions: 
         variants += [(excluded, h) for h in holds]
     try:
         got = support.supports(problem, variants, columns.BUDGET)
-    except EngineLimit:  # past the budget the counting runs' estimates allowed: theirs is the answer
-        return None
+    except EngineLimit:  # the counting runs cost many times this one: they would not fit either
+        raise EngineLimit(f"too large for the entropy mode: the boolean run of its {len(conditions)} branch "
+                          f"analyses passed the budget of {columns._about(columns.BUDGET)} states; use --mode "
+                          f"exact, or a larger --state-budget") from None
     if got is None:
         return None
     out: list[float | None] = []

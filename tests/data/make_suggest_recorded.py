@@ -175,7 +175,7 @@ def handmade() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     cases.append(("impossible", impossible, {}))
     wide = {"players": [{"stands": [5]}] * 4, "wires": {"blue": [1, 2, 3, 4, 5]},
             "me": {"player": 0, "stands": [[1, 2, 3, 4, 5]]}}
-    cases.append(("budget-entropy-refused", wide, {"mode": "entropy", "state_budget": 1000}))
+    cases.append(("budget-entropy-refused", wide, {"mode": "entropy", "state_budget": 250}))
     cases.append(("budget-entropy-shared", wide, {"mode": "entropy", "state_budget": 10_000, "top": 10}))
     cases.append(("budget-exact-fits", wide, {"state_budget": 1000, "top": 10}))
     cases.append(("hand-entropy-brute-executor", HAND, {"mode": "entropy", "engine": "brute", "executor": True}))
