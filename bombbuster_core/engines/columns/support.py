@@ -89,18 +89,26 @@ def supports(problem: Problem, variants: Sequence[tuple[Variant, Holds | None]],
     for c in dead:
         alive &= ~(1 << c)
     got = _backward(forward, fwd, passes, filters, work)
+    held: dict[int, dict[Pos, list[Key]]] = {c: {} for c in range(1, n) if alive >> c & 1}
+    for slot, entries in got.items():
+        for t, bits in entries:
+            key, ones = prep.keys[t], bin(bits)[:1:-1]  # ones[c] == "1": variant c
+            c = ones.find("1", 1)
+            while c >= 0:
+                if c in held:
+                    held[c].setdefault(slot, []).append(key)
+                c = ones.find("1", c + 1)
+    known = {(s, j): frozenset((prep.keys[next(iter(d))],)) for s in prep.fixed for j, d in enumerate(prep.domains[s])}
+    free = [(s, j) for s in prep.free for j in range(forward.size[s])]
     out: list[Supports | None] = []
     for c in range(1, n):
-        if not alive >> c & 1:
+        if c not in held:
             out.append(None)
             continue
-        sup: Supports = {}
-        for s in prep.fixed:
-            for j, d in enumerate(prep.domains[s]):
-                sup[(s, j)] = frozenset((prep.keys[next(iter(d))],))
-        for s in prep.free:
-            for j in range(forward.size[s]):
-                sup[(s, j)] = frozenset(prep.keys[t] for t in range(L) if got.get((s, j, t), 0) >> c & 1)
+        sup: Supports = dict(known)
+        mine = held[c]
+        for slot in free:
+            sup[slot] = frozenset(mine.get(slot, ()))
         out.append(sup)
     return out
 
@@ -165,8 +173,8 @@ def _forward(plan: _Plan, filters: Filters, work: Work) -> tuple[list[State], li
 
 
 def _backward(plan: _Plan, fwd: list[State], passes: list[list[State]] | None, filters: Filters, work: Work
-              ) -> dict[tuple[int, int, int], int]:
-    """By (stand, slot, key layer): the bits of the variants in which that slot holds that key.
+              ) -> dict[Pos, list[tuple[int, int]]]:
+    """By slot: (key layer, the bits of the variants in which that slot holds that key).
 
     Backward from the deals (every slot filled, every count closed) through every key's
     passes: a state's backward bits are the variants in which it completes to a deal,
@@ -179,7 +187,7 @@ def _backward(plan: _Plan, fwd: list[State], passes: list[list[State]] | None, f
     top = plan.fills_mask.bit_length()
     low = (1 << top) - 1
     stand_of = {1 << plan.shift[s]: (s, plan.shift[s], (1 << plan.size[s].bit_length()) - 1) for s in plan.prep.free}
-    got: dict[tuple[int, int, int], int] = {}
+    got: dict[Pos, list[tuple[int, int]]] = {}
     after: State = {plan.full: plan.prep.all_bits}
     for t in range(plan.prep.n_layers - 1, -1, -1):
         layer = plan.layers[t]
@@ -201,8 +209,8 @@ def _backward(plan: _Plan, fwd: list[State], passes: list[list[State]] | None, f
         for placed in range(layer.copies - 1, -1, -1):
             back = _place_back(layer, mine[placed], back, layer.copies - placed, stand_of, tally)
             work.add(len(mine[placed]) * (1 + len(layer.counting or ())))
-        for (s, j), b in tally.items():
-            got[(s, j, t)] = b
+        for slot, b in tally.items():
+            got.setdefault(slot, []).append((t, b))
         if tag:  # the states before the key, untagged
             back = {code: b for code, b in ((code, back.get(code | ((code & tag) << top))) for code in fwd[t]) if b}
         after = back
