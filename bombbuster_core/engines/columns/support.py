@@ -152,16 +152,20 @@ def _forward(plan: _Plan, filters: Filters, work: Work) -> tuple[list[State], li
     for t, layer in enumerate(plan.layers):
         tag = _tag(plan, filters, t)
         passes = _passes(plan, t, cur, tag, work)
-        stepped: State = {}
-        for code, w in _placed(layer, passes[-1], work).items():
-            post = _closed(layer, code)
-            if post is not None:
-                stepped[post] = stepped.get(post, 0) | w
+        stepped = _placed(layer, passes[-1], work)
+        if layer.orders or layer.closes:
+            closed: State = {}
+            for code, w in stepped.items():
+                post = _closed(layer, code)
+                if post is not None:
+                    closed[post] = closed.get(post, 0) | w
+            stepped = closed
         if tag:
-            stepped = _holding(plan, filters[t], top, stepped)
-        cur = {}
-        for code, w in stepped.items():
-            cur[code & low] = cur.get(code & low, 0) | w
+            cur = {}
+            for code, w in _holding(plan, filters[t], top, stepped).items():
+                cur[code & low] = cur.get(code & low, 0) | w
+        else:
+            cur = stepped
         out.append(cur)
         if kept is not None:
             held += sum(map(len, passes))
@@ -196,8 +200,9 @@ def _backward(plan: _Plan, fwd: list[State], passes: list[list[State]] | None, f
         back: State = {}
         last = _placed(layer, mine[-1], work)
         keeps = _holding(plan, filters[t], top, {code: -1 for code in last}) if tag else None
+        checked = bool(layer.orders or layer.closes)
         for code in last:
-            post = _closed(layer, code)
+            post = _closed(layer, code) if checked else code
             if post is None:
                 continue
             b = after.get(post & low, 0)
