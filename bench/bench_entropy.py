@@ -8,7 +8,8 @@ interpreter per run, best of N CPU seconds (``time.process_time``: a shared
 machine moves it far less than wall time), this checkout and, with
 ``--against`` (e.g. ``git worktree add /tmp/before REV``), the other one,
 alternately, with the ratio this / other and whether both answers are the
-same JSON.
+same JSON (or which one refused the request past the state budget: its time is the
+time to refuse).
 """
 from __future__ import annotations
 
@@ -27,11 +28,15 @@ import json, sys, time
 root, name = sys.argv[1], sys.argv[2]
 sys.path[:0] = [root, root + "/bench"]
 from bench_analyze import states
+from bombbuster_core.beliefs import EngineLimit
 from bombbuster_core.suggest import suggest
 from bombbuster_core.table import load_table
 table = load_table(states()[name])
 t = time.process_time()
-out = suggest(table, mode="entropy", player=0)
+try:
+    out = suggest(table, mode="entropy", player=0)
+except EngineLimit as refused:  # past the state budget: the time to refuse is the figure
+    out = {"refused": str(refused)}
 print(json.dumps({"cpu": time.process_time() - t, "out": out}, default=str))
 """
 
@@ -60,7 +65,10 @@ def main() -> None:
         line = f"{name:34} this {best[ROOT]:7.2f} s"
         if args.against:
             other = roots[1]
-            same = "same answer" if answers[ROOT] == answers[other] else "ANSWERS DIFFER"
+            refused = [r for r in roots if '"refused"' in answers[r][:12]]
+            same = ("same answer" if answers[ROOT] == answers[other] else
+                    "refused by " + " and ".join("this" if r == ROOT else "other" for r in refused) if refused
+                    else "ANSWERS DIFFER")
             line += f"   other {best[other]:7.2f} s   ratio {best[ROOT] / best[other]:.2f}   {same}"
         print(line, flush=True)
     print(f"load average: {os.getloadavg()[0]:.2f}")
