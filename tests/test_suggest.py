@@ -345,7 +345,7 @@ def test_entropy_mode_has_one_budget_for_all_its_branches(tmp_path, capsys, monk
     path.write_text(json.dumps(table))
     assert main(["suggest", str(path), "--mode", "entropy", "--state-budget", "1000"]) == 0
     fits = json.loads(capsys.readouterr().out)
-    refusal = "too large for the entropy mode: the boolean run of its 127 branch analyses passed the budget of 250"
+    refusal = "too large for the entropy mode: the boolean run of its 127 branch analyses goes past the budget of 250"
     for jobs in ("1", "2"):
         assert main(["suggest", str(path), "--mode", "entropy", "--state-budget", "250", "--jobs", jobs]) == 2
         assert json.loads(capsys.readouterr().out)["error"].startswith(refusal)

@@ -116,7 +116,7 @@ def test_the_boolean_run_is_held_to_its_budget(monkeypatch) -> None:
     whole = {((s, 0), problem.domain((s, 0))) for s in range(len(problem.stands))}
     condition = frozenset({CountIn(slots, frozenset((min(problem.copies),)), 1, len(slots)), *whole})
     monkeypatch.setattr(columns, "BUDGET", 50)
-    with pytest.raises(EngineLimit, match="too large for the entropy mode: the boolean run of its 1 branch"):
+    with pytest.raises(EngineLimit, match="too large for the entropy mode: the boolean run of its 1 branch analyses goes past"):
         entropy.support_entropies(problem, [condition], ((1, 0),))
     monkeypatch.setattr(columns, "BUDGET", float("inf"))
     assert entropy.support_entropies(problem, [condition], ((1, 0),)) is not None
@@ -162,3 +162,19 @@ def test_past_the_kept_states_the_passes_run_again(monkeypatch) -> None:
         assert kept == again
         compared += kept is not None
     assert compared >= 6
+
+
+def test_a_run_its_estimate_puts_past_the_budget_is_refused_at_once(monkeypatch) -> None:
+    """The M64 5-player preset's entropy ranking (857 branches): the plan's estimate, 15.9
+    million states, times WORK_PER_ESTIMATE passes the 20 million budget, so the run is
+    refused before any sweep (it ran ~80 s and took 3.7 GB before its count stopped it)."""
+    from bombbuster_core.beliefs import EngineLimit
+    from bombbuster_core.missions import new_table
+    from bombbuster_core.suggest import suggest
+
+    def no_sweep(*args):
+        raise AssertionError("swept")
+
+    monkeypatch.setattr(support, "_forward", no_sweep)
+    with pytest.raises(EngineLimit, match="too large for the entropy mode: the boolean run of its 857 branch"):
+        suggest(load_table(new_table(64, 5)), mode="entropy", player=0)

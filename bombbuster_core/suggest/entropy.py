@@ -173,7 +173,7 @@ def support_entropies(problem: Problem, conditions: list[Condition], positions: 
         got = support.supports(problem, variants, columns.BUDGET)
     except EngineLimit:  # the counting runs cost many times this one: they would not fit either
         raise EngineLimit(f"too large for the entropy mode: the boolean run of its {len(conditions)} branch "
-                          f"analyses passed the budget of {columns._about(columns.BUDGET)} states; use --mode "
+                          f"analyses goes past the budget of {columns._about(columns.BUDGET)} states; use --mode "
                           f"exact, or a larger --state-budget") from None
     if got is None:
         return None

@@ -35,14 +35,21 @@ from collections.abc import Sequence
 
 from ...facts import Pos, Problem
 from ...wires import Key
+from ...beliefs import EngineLimit
+from .estimate import estimated_states
 from .plan import _Plan
 from .prepare import State, Variant, _Prepared, _Zero
-from .sweep import Work, _drop_unfilled, _Layer
+from .sweep import Work, _about, _drop_unfilled, _Layer
 
 Holds = tuple[frozenset[Pos], Key]  # these slots hold at least one copy of this key
 Supports = dict[Pos, frozenset[Key]]  # per slot, the keys it holds in some deal
 Filters = dict[int, list[tuple[frozenset[Pos], int]]]  # key layer -> (slots, bits of the variants holding it there)
 
+# The run's work per state of its plan's estimate (estimate.estimated_states): the forward
+# sweep visits about 2x the estimate and the backward walk each of its passes once more
+# (5p public start: estimate 190,481, work 705,085; the M64 5-player preset's 15.9 million
+# is refused at once instead of after ~80 s and 3.7 GB).
+WORK_PER_ESTIMATE = 3
 # The forward passes kept for the backward one, in states: about 200 bytes each with a few
 # hundred variants, so ~200 MB at most (the 5p public start's entropy run keeps ~300,000).
 KEEP_STATES = 1_000_000
@@ -52,7 +59,8 @@ def supports(problem: Problem, variants: Sequence[tuple[Variant, Holds | None]],
              ) -> list[Supports | None] | None:
     """Per variant (exclusions, and a key some slots must hold), the slot supports of
     the problem restricted so (None: no deal fits it); None when the plan is one this
-    boolean run does not model.  Raises EngineLimit past ``budget`` states."""
+    boolean run does not model.  Raises EngineLimit past ``budget`` states, at once when
+    its plan's estimate says so."""
     try:
         prep = _Prepared(problem, [v for v, _ in variants])
     except _Zero:
@@ -82,6 +90,9 @@ def supports(problem: Problem, variants: Sequence[tuple[Variant, Holds | None]],
     if prep.groups or forward.checks or any(layer.weighted or layer.runs or layer.resolves or layer.checks
                                             for layer in forward.layers):
         return None
+    estimate = estimated_states(forward, budget) * WORK_PER_ESTIMATE
+    if estimate > budget:  # refused at once, as a counting analysis is (the package's check_budget)
+        raise EngineLimit(f"too large: about {_about(estimate)} states (budget {_about(budget)})")
     work = Work(budget, budget)
     fwd, passes = _forward(forward, filters, work)
     L = prep.n_layers
