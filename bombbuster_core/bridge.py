@@ -47,7 +47,7 @@ would otherwise do here, so the result is exactly the serial one:
   page's progress.
 
 ``task`` params: a task object; its result: the task's result.  ``stats``:
-this worker's caches (signature cache hits and misses, sweeps kept).
+this worker's caches (signature cache hits and misses, sweeps kept) and the tasks it ran.
 
 ``lookahead`` and ``search`` (the page's modes that play the simulator's policies for the
 table's ``me``): params and results in sim/advice.py and sim/search_advice.py; ``search``
@@ -422,12 +422,17 @@ def _task(params: Any, progress: Progress | None) -> Any:
         raise RequestError(f"params: unknown task {p['task']!r}")
     if p["task"] == "signatures.block":  # the other tasks check their own params
         _block_params(p["params"])
+    _TASKS_RUN[p["task"]] = _TASKS_RUN.get(p["task"], 0) + 1
     return fn(p["params"])
+
+
+_TASKS_RUN: dict[str, int] = {}  # tasks this worker ran, by name (for stats: where the pool sent them)
 
 
 def _stats(params: Any, progress: Progress | None) -> dict[str, Any]:
     _params(params, set(), set())
-    out: dict[str, Any] = {"kept_sweeps": len(_KEPT), "fanned_out_blocks": _FANNED_OUT[0]}
+    out: dict[str, Any] = {"kept_sweeps": len(_KEPT), "fanned_out_blocks": _FANNED_OUT[0],
+                           "tasks_run": dict(_TASKS_RUN)}
     signatures = sys.modules.get(f"{__package__}.engines.signatures")  # not loaded: never used here
     if signatures is not None:
         cache = signatures.CACHE

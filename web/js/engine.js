@@ -247,10 +247,10 @@ export class EnginePool {
     }
   }
 
-  queueJob(job, { first = false } = {}) {
+  queueJob(job, { first = false, dispatch = true } = {}) {
     if (first) this.queue.unshift(job);
     else this.queue.push(job);
-    this.dispatch();
+    if (dispatch) this.dispatch();
   }
 
   /** Stop a request (CancelledError, or `error`): its queued jobs are dropped, its running ones terminate their workers. */
@@ -358,6 +358,8 @@ class SplitCall {
     let left = tasks.length;
     let done = 0;
     if (total) this.reported({ done: 0, total });
+    // Queue the whole round before dispatching: the asking worker is free now, and a task
+    // dispatched alone would take it, leaving its own home task to wait behind it.
     tasks.forEach((task, i) => this.addJob(task.home ? worker : null, () => ({ method: "task", params: task }), (taskReply) => {
       const answer = JSON.parse(taskReply, keepExactNumbers);
       if (answer.error) return this.pool.cancel(this, new EngineError(answer.error.message));
@@ -368,7 +370,8 @@ class SplitCall {
         this.answers.push({ digest, results });
         this.start();
       }
-    }));
+    }, { dispatch: false }));
+    this.pool.dispatch();
   }
 
   succeed(result) {
