@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from typing import Any, Iterable
 
@@ -40,9 +41,10 @@ class Suggestion:
     def p_strike(self) -> Fraction:
         return 1 - self.p_success - self.p_red
 
-    @property
+    @cached_property
     def bits(self) -> float:
-        """Entropy of the outcome, which is a function of the deal: the expected information."""
+        """Entropy of the outcome, which is a function of the deal: the expected information.
+        Kept: the ranking, the why-text and the JSON each read it (the outcomes never change)."""
         return entropy_bits(p for _, _, p in self.outcomes)
 
     def json(self) -> dict[str, Any]:
@@ -77,7 +79,7 @@ def outcome_json(kind: str, what: Any, p: Fraction) -> dict[str, Any]:
 
 def entropy_bits(probabilities: Iterable[Fraction | float]) -> float:
     """Shannon entropy in bits of a distribution."""
-    return sum(-float(p) * math.log2(float(p)) for p in probabilities if p > 0) + 0.0
+    return sum(-x * math.log2(x) for x in map(float, probabilities) if x > 0) + 0.0
 
 
 def value_name(v: Value) -> str:
