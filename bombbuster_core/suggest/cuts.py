@@ -33,23 +33,28 @@ class Cuts:
             return None
         called = frozenset().union(*(position.deck.keys_of_value(v) for v in values))
         outcomes: list[tuple[str, Any, Fraction]] = []
-        failures: dict[Value, Fraction] = {}
-        p_red = Fraction(0)
-        for key, p in b.exact(position.pos(target)).items():
+        # Deal weights over the slot's one denominator, summed as integers: each Fraction is made once
+        # (the call is made for every teammate slot and value).
+        weights, den = b.weights[position.pos(target)], b.denominators[position.pos(target)[0]]
+        failures: dict[Value, int] = {}
+        success = red = 0
+        for key in sorted(weights):
+            w = weights[key]
             if key in called:
                 # A yellow tile shows its printed n.1.
                 # A blue success shows nothing beyond the value (named when two were called).
                 shown = value_of(key) == YELLOW or len(values) > 1
-                outcomes.append(("success", key if shown else None, p))
+                outcomes.append(("success", key if shown else None, Fraction(w, den)))
+                success += w
             elif key in position.red_keys:
-                p_red += p
+                red += w
             else:
-                failures[value_of(key)] = failures.get(value_of(key), Fraction(0)) + p
-        p_success = sum((p for _, _, p in outcomes), Fraction(0))
+                failures[value_of(key)] = failures.get(value_of(key), 0) + w
+        p_success, p_red = Fraction(success, den), Fraction(red, den)
         if position.policy.failure_token:
-            outcomes += [("token", v, p) for v, p in failures.items()]
+            outcomes += [("token", v, Fraction(w, den)) for v, w in failures.items()]
         elif failures:
-            outcomes.append(("failure", None, sum(failures.values(), Fraction(0))))
+            outcomes.append(("failure", None, Fraction(sum(failures.values()), den)))
         if p_red:
             outcomes.append(("red", None, p_red))
         return Suggestion(kind, (target,), values, p_success, p_red, p_success == 1, outcomes,
