@@ -75,12 +75,15 @@ class Detectors:
                 pv = self.slot_probabilities(family)
                 if pv is None or len(uncut) < max(size, 1):
                     continue
-                at_most, below = self.key_bounds(family)
+                # The bounds in integer deal weights over the stand's one denominator: the same
+                # order as the probabilities, without a Fraction per candidate.
+                den, hits, at_most, below = self.key_weights(family)
                 for w in [tuple(uncut)] if size == 0 else combinations(uncut, size):
-                    chances = [pv[j] for j in w]
+                    chances = [hits[j] for j in w]
+                    top = max(chances)
                     # A wire that cannot be v adds nothing (a smaller detector does as well), and a
                     # wire that surely is v makes a plain dual cut certain.
-                    if max(chances) == 1 or (size and min(chances) == 0) or sum(p > 0 for p in chances) < 2:
+                    if top == den or (size and min(chances) == 0) or sum(p > 0 for p in chances) < 2:
                         continue
                     # Exactly, P(success) = sum of P(w = v) - sum over neighbours a < b in W of P(a = v = b)
                     # (see success), and P(a = v = b) = P(key a >= v, key b <= v) is at least
@@ -88,12 +91,12 @@ class Detectors:
                     # which has probability P(first <= v) - P(last < v).
                     # Finally, success = sum over i of P(w_i = v, key of w_i-1 < v) (w_i starts the hit),
                     # and each term is at most min(P(w_i = v), P(key of w_i-1 < v)).
-                    joints = sum((max(Fraction(0), at_most[b] - below[a]) for a, b in zip(w, w[1:])), Fraction(0))
-                    starts = pv[w[0]] + sum((min(pv[b], below[a]) for a, b in zip(w, w[1:])), Fraction(0))
-                    bound = min(sum(chances, Fraction(0)) - joints, at_most[w[0]] - below[w[-1]], starts)
-                    if bound <= max(chances):
+                    joints = sum(max(0, at_most[b] - below[a]) for a, b in zip(w, w[1:]))
+                    starts = hits[w[0]] + sum(min(hits[b], below[a]) for a, b in zip(w, w[1:]))
+                    bound = min(sum(chances) - joints, at_most[w[0]] - below[w[-1]], starts)
+                    if bound <= top:
                         continue  # cannot beat a plain dual cut on its likeliest wire
-                    push(bound, self.exclusive(family, w, pv), family, w)
+                    push(Fraction(bound, den), self.exclusive(family, w, pv), family, w)
         accepted: list[Suggestion] = []
         over_cap: list[Suggestion] = []
         done: set[Family] = set()
@@ -135,16 +138,17 @@ class Detectors:
         pv = self.slot_probabilities(family)
         return pv[slot] if pv is not None else Fraction(0)
 
-    def key_bounds(self, family: Family) -> tuple[list[Fraction], list[Fraction]]:
-        """Per slot of the stand: P(key <= v) and P(key < v), given that the player holds v."""
+    def key_weights(self, family: Family) -> tuple[int, list[int], list[int], list[int]]:
+        """Per slot of the stand, given that the player holds v: the weight of the deals in which it
+        holds v, a key <= v and a key < v, over the one denominator of the stand (returned first)."""
         q, s, v = family
         b = self.analyses.beliefs(self.holding((v,)))
         assert b is not None
-        sid, key = self.position.run_of(q, s), 10 * v
-        n = self.board.segments[sid].size
-        at_most = [probability(b, (sid, j), frozenset(k for k in b.weights[(sid, j)] if k <= key)) for j in range(n)]
-        below = [probability(b, (sid, j), frozenset(k for k in b.weights[(sid, j)] if k < key)) for j in range(n)]
-        return at_most, below
+        sid, key, keys = self.position.run_of(q, s), 10 * v, self.deck.keys_of_value(v)
+        rows = [b.weights[(sid, j)] for j in range(self.board.segments[sid].size)]
+        return (b.denominators[sid], [sum(x for k, x in row.items() if k in keys) for row in rows],
+                [sum(x for k, x in row.items() if k <= key) for row in rows],
+                [sum(x for k, x in row.items() if k < key) for row in rows])
 
     def exclusive(self, family: Family, w: tuple[int, ...], pv: list[Fraction]) -> bool:
         """No two slots of ``w`` can both be v (the v-wires of a sorted stand are contiguous)."""
