@@ -412,12 +412,14 @@ class SuggestPolicy(BasePolicy):
     :func:`greedy_turn`."""
 
     mode, probabilities, use_detector = "exact", "exact", True
+    explain = False  # the rules read each suggestion's move and odds only; True where the rows are shown
 
     def ranking(self, view: View, equipment: tuple[str, ...]) -> list[dict[str, Any]]:
         policy = Ranking(red_cap=RED_CAP, seed=self.rng.randrange(2**31), equipment=equipment,
                          failure_token=not _no_failure_token(view))
         out = suggest(view.table, player=view.player, mode=self.mode, probabilities=self.probabilities,
-                      policy=policy, cards=False)  # the simulator plays the cards its own way: no advice to compute
+                      policy=policy, cards=False,  # the simulator plays the cards its own way: no advice to compute
+                      explain=self.explain)
         return out["suggestions"]
 
     def legal_ranking(self, view: View, pending: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -783,6 +785,7 @@ class LookaheadPolicy(SuggestPolicy):
     """Greedy's candidates replayed on exactly sampled deals (module docstring)."""
 
     name = "lookahead"
+    explain = True  # a decision's candidates are suggest's rows (the page shows them)
 
     def __init__(self, rng: random.Random, deals: int = DEALS, depth: int = DEPTH, width: int = WIDTH,
                  z: float = Z):

@@ -57,7 +57,8 @@ __all__ = ["EQUIPMENT", "MODES", "PROBABILITIES", "Policy", "Progress", "Suggest
 def suggest(table: Table, *, player: int | None = None, mode: str = "exact", probabilities: str = "exact",
             top: int | None = None, engine: str = DEFAULT, policy: Policy = Policy(),
             executor: Executor | None = None, progress: Progress | None = None,
-            cache: entropy.Cache | None = None, cards: bool = True, moving: bool = True) -> dict[str, Any]:
+            cache: entropy.Cache | None = None, cards: bool = True, moving: bool = True,
+            explain: bool = True) -> dict[str, Any]:
     """The CLI's ``suggest`` JSON for a validated table (``{"consistent": false, ...}`` if impossible).
 
     ``executor`` maps the entropy mode's branch analyses (with the columns
@@ -66,7 +67,10 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
     e.g. ``ProcessPoolExecutor().map``); ``progress(done, total)`` is called
     as those finish; ``cache`` (problem key -> H) may be kept across calls.
     ``cards``: add the equipment advice (equipment.py) for the cards the table's board lists;
-    ``moving``: the player is the one to move (else only "any time" cards are advised).
+    ``moving``: the player is the one to move (else only "any time" cards are advised);
+    ``explain``: False lists each suggestion as its move, odds and certainty only (no why-text,
+    bits, outcomes, p_strike, p_legal: ranking.Suggestion.json), in the same order, for a caller
+    that reads nothing else (the simulator's policies: a tenth of their time went to the JSON).
     """
     player = checked_player(table, player, mode, probabilities, top, engine, policy)
     position = Position(table, player, engine, policy)
@@ -90,7 +94,7 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
                               "incomplete": position.incomplete}
     if mode == "entropy":
         result["branch_analyses"] = branch_runs
-    result["suggestions"] = ranking.shown(listing, top, policy.red_cap)
+    result["suggestions"] = ranking.shown(listing, top, policy.red_cap, explain)
     result["total"] = len(listing)  # before `top`: how many a longer list would show
     if cards:  # after the list: the advice reads its moves, and its runs are not the list's "analyses"
         result.update(equipment.advise(position, holding, forced + calls, uses, moving))

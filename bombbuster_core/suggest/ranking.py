@@ -7,7 +7,8 @@ calls, solo cuts, "reveal your reds"), the uncertain dual cuts ranked by the
 mode, and the equipment uses; within a group :func:`rank_key` (exact mode)
 puts the calls within the red cap first, most likely, then most informative,
 then in a seeded random order.  :func:`shown` cuts the list to ``top`` and
-writes each suggestion's why-text and JSON (docs/suggestions.md).
+writes each suggestion's why-text and JSON (docs/suggestions.md), or only
+its move and odds for a caller that reads nothing else (the simulator).
 """
 from __future__ import annotations
 
@@ -47,7 +48,9 @@ class Suggestion:
         Kept: the ranking, the why-text and the JSON each read it (the outcomes never change)."""
         return entropy_bits(p for _, _, p in self.outcomes)
 
-    def json(self) -> dict[str, Any]:
+    def json(self, explain: bool = True) -> dict[str, Any]:
+        """The suggestion as JSON; without ``explain``, only the move, its odds and whether it is
+        certain (the fields a simulated player decides on: no why-text, bits or outcomes)."""
         row: dict[str, Any] = {"kind": self.kind}
         if self.kind in ("dual_cut", "xy_ray"):
             row["target"] = self.targets[0].json()
@@ -57,6 +60,9 @@ class Suggestion:
             row["values"] = list(self.values)
         elif self.values:
             row["value"] = self.values[0]
+        if not explain:
+            row.update({"p_success": float(self.p_success), "p_red": float(self.p_red), "certain": self.certain})
+            return row
         row.update({"p_success": float(self.p_success), "p_red": float(self.p_red), "p_strike": float(self.p_strike),
                     "bits": round(self.bits, 6), "certain": self.certain, "why": self.why,
                     "p_legal": float(self.p_legal),
@@ -129,9 +135,12 @@ def ordered(forced: list[Suggestion], calls: list[Suggestion], equipment: list[S
             + sorted(equipment, key=lambda c: rank_key(c, cap)))
 
 
-def shown(listing: list[Suggestion], top: int | None, cap: float) -> list[dict[str, Any]]:
-    """The JSON of the first ``top`` suggestions (all when None), each with its why-text."""
+def shown(listing: list[Suggestion], top: int | None, cap: float, explain: bool = True) -> list[dict[str, Any]]:
+    """The JSON of the first ``top`` suggestions (all when None), each with its why-text
+    (``explain``; else only the moves and their odds: Suggestion.json)."""
     out = listing if top is None else listing[:top]
+    if not explain:
+        return [s.json(explain) for s in out]
     for sug in out:
         sug.why = why_text(sug, cap)
     return [s.json() for s in out]
