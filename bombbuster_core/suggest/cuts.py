@@ -10,9 +10,10 @@ from fractions import Fraction
 from typing import Any
 
 from ..beliefs import Beliefs
+from ..facts import Pos
 from ..table import SlotRef
-from ..wires import YELLOW, Value, value_of
-from .analyses import probability
+from ..wires import YELLOW, Key, Value, value_of
+from .analyses import Condition, probability
 from .conditioning import Holding
 from .position import Position
 from .ranking import Suggestion, value_name
@@ -23,6 +24,11 @@ class Cuts:
 
     def __init__(self, position: Position, holding: Holding):
         self.position, self.holding = position, holding
+        # Every held value is called on every teammate slot: the calls on one slot under one
+        # condition share its keys and weights, the Fractions made of them and P(legal).
+        self._laws: dict[tuple[Condition, Pos], list[tuple[Key, Value, int]]] = {}
+        self._fractions: dict[tuple[int, int], Fraction] = {}
+        self._p_legal: dict[Condition, Fraction] = {}
 
     def call(self, kind: str, target: SlotRef, values: tuple[Value, ...]) -> Suggestion | None:
         """Calling ``values`` on ``target``; None when the player cannot hold them."""
@@ -33,32 +39,49 @@ class Cuts:
             return None
         called = frozenset().union(*(position.deck.keys_of_value(v) for v in values))
         outcomes: list[tuple[str, Any, Fraction]] = []
-        # Deal weights over the slot's one denominator, summed as integers: each Fraction is made once
-        # (the call is made for every teammate slot and value).
-        weights, den = b.weights[position.pos(target)], b.denominators[position.pos(target)[0]]
+        # Deal weights over the slot's one denominator, summed as integers: the same exact
+        # probabilities as summing Fractions.
+        pos = position.pos(target)
+        den = b.denominators[pos[0]]
         failures: dict[Value, int] = {}
         success = red = 0
-        for key in sorted(weights):
-            w = weights[key]
+        for key, value, w in self._law(condition, pos):
             if key in called:
                 # A yellow tile shows its printed n.1.
                 # A blue success shows nothing beyond the value (named when two were called).
-                shown = value_of(key) == YELLOW or len(values) > 1
-                outcomes.append(("success", key if shown else None, Fraction(w, den)))
+                shown = value == YELLOW or len(values) > 1
+                outcomes.append(("success", key if shown else None, self._fraction(w, den)))
                 success += w
             elif key in position.red_keys:
                 red += w
             else:
-                failures[value_of(key)] = failures.get(value_of(key), 0) + w
-        p_success, p_red = Fraction(success, den), Fraction(red, den)
+                failures[value] = failures.get(value, 0) + w
+        p_success, p_red = self._fraction(success, den), self._fraction(red, den)
         if position.policy.failure_token:
-            outcomes += [("token", v, Fraction(w, den)) for v, w in failures.items()]
+            outcomes += [("token", v, self._fraction(w, den)) for v, w in failures.items()]
         elif failures:
-            outcomes.append(("failure", None, Fraction(sum(failures.values()), den)))
+            outcomes.append(("failure", None, self._fraction(sum(failures.values()), den)))
         if p_red:
             outcomes.append(("red", None, p_red))
+        if condition not in self._p_legal:
+            self._p_legal[condition] = position.analyses.p_condition(condition)
         return Suggestion(kind, (target,), values, p_success, p_red, p_success == 1, outcomes,
-                          p_legal=position.analyses.p_condition(condition), tiebreak=position.rng.random())
+                          p_legal=self._p_legal[condition], tiebreak=position.rng.random())
+
+    def _law(self, condition: Condition, pos: Pos) -> list[tuple[Key, Value, int]]:
+        """The slot's possible keys under ``condition``, in order, with their values and deal weights."""
+        law = self._laws.get((condition, pos))
+        if law is None:
+            weights = self.position.analyses.beliefs(condition).weights[pos]  # type: ignore[union-attr]
+            law = self._laws[(condition, pos)] = [(k, value_of(k), weights[k]) for k in sorted(weights)]
+        return law
+
+    def _fraction(self, weight: int, den: int) -> Fraction:
+        """``weight / den`` as a Fraction, made once (Fractions are immutable: shared by the calls)."""
+        f = self._fractions.get((weight, den))
+        if f is None:
+            f = self._fractions[(weight, den)] = Fraction(weight, den)
+        return f
 
     def dual_cuts(self, values: list[Value]) -> list[Suggestion]:
         """Every legal dual cut: each uncut teammate slot x each value the player may hold."""
