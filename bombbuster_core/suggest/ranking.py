@@ -94,10 +94,15 @@ def value_name(v: Value) -> str:
 
 
 def rank_key(sug: Suggestion, cap: float) -> tuple:
-    """Within the red cap: most likely first, then most informative, then a seeded random order."""
-    if float(sug.p_red) <= cap:
-        return (0, -sug.p_success, -sug.bits, sug.tiebreak)
-    return (1, sug.p_red, -sug.p_success, -sug.bits, sug.tiebreak)
+    """Within the red cap: most likely first, then most informative, then a seeded random order.
+
+    Each exact probability is preceded by its float, which orders the same way (rounding is
+    monotone) and is cheap to compare; only equal floats fall through to the exact Fractions,
+    so the order is exactly the Fractions' (lists of thousands of calls are sorted per decision)."""
+    p_red = float(sug.p_red)
+    if p_red <= cap:
+        return (0, -float(sug.p_success), -sug.p_success, -sug.bits, sug.tiebreak)
+    return (1, p_red, sug.p_red, -float(sug.p_success), -sug.p_success, -sug.bits, sug.tiebreak)
 
 
 def why_text(sug: Suggestion, cap: float) -> str:
