@@ -473,3 +473,32 @@ def test_a_certain_call_names_its_condition_when_holding_the_value_is_not_certai
     assert certain[0]["why"] == f"certain if the player holds 1 (P {certain[0]['p_legal']:.0%}): this wire can only be 1"
     mine = suggest(load_table({**table, "me": {"player": 0, "stands": [[1, 1, 2, 2, 3, 3]]}}))["suggestions"]
     assert mine[0]["certain"] and mine[0]["why"] == "certain: this wire can only be 1"
+
+
+# ---------------------------------------------------------------- the order of the list
+
+
+def test_rank_key_orders_as_the_exact_probabilities() -> None:
+    """rank_key's floats only speed up the comparisons: the order is the exact one, also between
+    probabilities a float cannot tell apart (the reference key below is the Fractions alone)."""
+    from bombbuster_core.suggest.ranking import Suggestion, rank_key
+
+    def reference(s: Suggestion, cap: float) -> tuple:
+        if float(s.p_red) <= cap:
+            return (0, -s.p_success, -s.bits, s.tiebreak)
+        return (1, s.p_red, -s.p_success, -s.bits, s.tiebreak)
+
+    rng = random.Random(5)
+    third, tiny = Fraction(1, 3), Fraction(1, 10**30)  # 1/3 and 1/3 + 1e-30 round to one float
+    odds = [third, third + tiny, third - tiny, Fraction(1, 2), Fraction(0), Fraction(1, 7), Fraction(2, 7)]
+    reds = [Fraction(0), Fraction(1, 50), Fraction(1, 10), Fraction(1, 10) + tiny]
+    for _ in range(200):
+        listing = []
+        for _ in range(12):
+            p, red = rng.choice(odds), rng.choice(reds)
+            rest = 1 - p - red
+            # the bits favour the smaller probability: the order must come from the Fractions
+            outcomes = [("success", None, p), ("failure", None, rest)] if p <= Fraction(1, 3) else [("success", None, p)]
+            listing.append(Suggestion("dual_cut", (), (1,), p, red, p == 1, outcomes, tiebreak=rng.choice([0.25, 0.5])))
+        assert [id(s) for s in sorted(listing, key=lambda s: rank_key(s, 0.05))] == [
+            id(s) for s in sorted(listing, key=lambda s: reference(s, 0.05))]

@@ -26,7 +26,8 @@ from bombbuster_core.sim.tournament import play_game  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "greedy_logged.json"
 SEED, PLAYERS = 2026, 4  # the difficulty logs' settings
-GAMES = [(3, 0), (4, 1), (5, 2), (6, 3), (11, 4), (13, 0), (19, 6), (20, 0)]  # detectors, labels, radar, M11, M13, a loss
+# detectors, labels, radars, equipment cards, M11 (counts as red), M13 (special action), a loss
+GAMES = [(3, 0), (4, 1), (5, 2), (6, 3), (11, 4), (13, 0), (19, 6), (20, 0)]
 
 
 def replay(mission: int, index: int) -> tuple[dict, str]:
