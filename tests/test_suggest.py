@@ -502,3 +502,22 @@ def test_rank_key_orders_as_the_exact_probabilities() -> None:
             listing.append(Suggestion("dual_cut", (), (1,), p, red, p == 1, outcomes, tiebreak=rng.choice([0.25, 0.5])))
         assert [id(s) for s in sorted(listing, key=lambda s: rank_key(s, 0.05))] == [
             id(s) for s in sorted(listing, key=lambda s: reference(s, 0.05))]
+
+
+LEAN = ("kind", "target", "targets", "value", "values", "p_success", "p_red", "certain")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_unexplained_list_is_the_explained_one_cut_to_its_moves_and_odds(seed: int) -> None:
+    """explain=False (the simulator's): each row is the full row's move, odds and certainty, in the same
+    order, whatever the mode, view and equipment kinds."""
+    rng = random.Random(seed)
+    raw = small_game(rng, me=rng.choice([True, False]), turns=rng.randint(0, 6))
+    table = load_table(raw)
+    options = {"mode": rng.choice(["exact", "entropy"]), "policy": Policy(seed=seed, equipment=EQUIPMENT),
+               "player": rng.randrange(len(raw["players"]))}
+    full = suggest(table, **options)
+    lean = suggest(table, explain=False, **options)
+    assert lean["suggestions"] == [{k: row[k] for k in LEAN if k in row} for row in full["suggestions"]]
+    assert {k: v for k, v in lean.items() if k != "suggestions"} == {k: v for k, v in full.items()
+                                                                     if k != "suggestions"}
