@@ -479,9 +479,9 @@ def test_a_certain_call_names_its_condition_when_holding_the_value_is_not_certai
 
 
 def test_rank_key_orders_as_the_exact_probabilities() -> None:
-    """rank_key's floats only speed up the comparisons: the order is the exact one, also between
+    """rank_key's (and exact_key's) floats only speed up the comparisons: the order is the exact one, also between
     probabilities a float cannot tell apart (the reference key below is the Fractions alone)."""
-    from bombbuster_core.suggest.ranking import Suggestion, rank_key
+    from bombbuster_core.suggest.ranking import Suggestion, exact_key, rank_key
 
     def reference(s: Suggestion, cap: float) -> tuple:
         if float(s.p_red) <= cap:
@@ -502,6 +502,10 @@ def test_rank_key_orders_as_the_exact_probabilities() -> None:
             listing.append(Suggestion("dual_cut", (), (1,), p, red, p == 1, outcomes, tiebreak=rng.choice([0.25, 0.5])))
         assert [id(s) for s in sorted(listing, key=lambda s: rank_key(s, 0.05))] == [
             id(s) for s in sorted(listing, key=lambda s: reference(s, 0.05))]
+        shuffled = rng.sample(odds + reds, len(odds + reds))  # the detectors' heap key too
+        assert sorted(shuffled, key=exact_key) == sorted(shuffled)
+    worst = [third + tiny, third, third - tiny]  # one float: a float key alone keeps this order
+    assert sorted(worst, key=exact_key) == worst[::-1] != sorted(worst, key=float)
 
 
 LEAN = ("kind", "target", "targets", "value", "values", "p_success", "p_red", "certain")

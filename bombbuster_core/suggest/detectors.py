@@ -24,7 +24,7 @@ from ..wires import Value
 from .analyses import Condition, probability
 from .conditioning import Holding
 from .position import Position
-from .ranking import Suggestion
+from .ranking import Suggestion, exact_key
 
 DETECTOR_SIZE = {"double_detector": 2, "triple_detector": 3, "super_detector": 0}  # 0 = the whole stand
 Family = tuple[int, int, int]  # (teammate, stand, value): the candidates of one detector call
@@ -38,6 +38,7 @@ class Detectors:
         self.analyses, self.board, self.deck = position.analyses, position.board, position.deck
         self.policy, self.rng = position.policy, position.rng
         self.runs_before_kind = 0
+        self._slot_probabilities: dict[Family, list[Fraction] | None] = {}
 
     def search(self, kind: str, values: list[Value]) -> list[Suggestion]:
         """The best ``per_kind`` uses of a detector, at most one per (stand, value), by branch and bound.
@@ -50,11 +51,11 @@ class Detectors:
         size = DETECTOR_SIZE[kind]
         cap = Fraction(self.policy.red_cap)
         self.runs_before_kind = self.analyses.runs
-        heap: list[tuple[Fraction, float, int, Any]] = []
+        heap: list[tuple[tuple[float, Fraction], float, int, Any]] = []
         order = count()  # keeps heap entries comparable without comparing their payloads
 
         def push(value: Fraction, exact: bool, family: Family, w: tuple[int, ...]) -> None:
-            heapq.heappush(heap, (-value, self.rng.random(), next(order), (exact, family, w)))
+            heapq.heappush(heap, (exact_key(-value), self.rng.random(), next(order), (exact, family, w)))
 
         for q, s in self.position.teammate_stands():
             run = self.position.sorted_run(q, s)
@@ -125,14 +126,15 @@ class Detectors:
         return budget is not None and self.analyses.runs - self.runs_before_kind >= budget
 
     def slot_probabilities(self, family: Family) -> list[Fraction] | None:
-        """P(slot = v) for every slot of the family's stand, given that the player holds v."""
-        q, s, v = family
-        b = self.analyses.beliefs(self.holding((v,)))
-        if b is None:
-            return None
-        keys = self.deck.keys_of_value(v)
-        sid = self.position.run_of(q, s)
-        return [probability(b, (sid, j), keys) for j in range(self.board.segments[sid].size)]
+        """P(slot = v) for every slot of the family's stand, given that the player holds v (kept:
+        the bounds, the exact odds and the comparison with a plain dual cut each read them)."""
+        if family not in self._slot_probabilities:
+            q, s, v = family
+            b = self.analyses.beliefs(self.holding((v,)))
+            keys, sid = self.deck.keys_of_value(v), self.position.run_of(q, s)
+            self._slot_probabilities[family] = None if b is None else [
+                probability(b, (sid, j), keys) for j in range(self.board.segments[sid].size)]
+        return self._slot_probabilities[family]
 
     def p_slot(self, family: Family, slot: int) -> Fraction:
         pv = self.slot_probabilities(family)

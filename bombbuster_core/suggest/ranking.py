@@ -93,16 +93,18 @@ def value_name(v: Value) -> str:
     return "yellow" if v == YELLOW else str(v)
 
 
-def rank_key(sug: Suggestion, cap: float) -> tuple:
-    """Within the red cap: most likely first, then most informative, then a seeded random order.
+def exact_key(p: Fraction) -> tuple[float, Fraction]:
+    """A sort key that orders exactly as ``p``, compared faster: its float first (rounding is
+    monotone, so different floats order as the Fractions do), the Fraction only when they are equal."""
+    return (float(p), p)
 
-    Each exact probability is preceded by its float, which orders the same way (rounding is
-    monotone) and is cheap to compare; only equal floats fall through to the exact Fractions,
-    so the order is exactly the Fractions' (lists of thousands of calls are sorted per decision)."""
-    p_red = float(sug.p_red)
-    if p_red <= cap:
-        return (0, -float(sug.p_success), -sug.p_success, -sug.bits, sug.tiebreak)
-    return (1, p_red, sug.p_red, -float(sug.p_success), -sug.p_success, -sug.bits, sug.tiebreak)
+
+def rank_key(sug: Suggestion, cap: float) -> tuple:
+    """Within the red cap: most likely first, then most informative, then a seeded random order
+    (the lists of thousands of calls are sorted by exact keys at every decision of a simulated game)."""
+    if float(sug.p_red) <= cap:
+        return (0, exact_key(-sug.p_success), -sug.bits, sug.tiebreak)
+    return (1, exact_key(sug.p_red), exact_key(-sug.p_success), -sug.bits, sug.tiebreak)
 
 
 def why_text(sug: Suggestion, cap: float) -> str:
