@@ -39,6 +39,7 @@ class Detectors:
         self.policy, self.rng = position.policy, position.rng
         self.runs_before_kind = 0
         self._slot_probabilities: dict[Family, list[Fraction] | None] = {}
+        self._key_weights: dict[Family, tuple[int, list[int], list[int], list[int]] | None] = {}
 
     def search(self, kind: str, values: list[Value]) -> list[Suggestion]:
         """The best ``per_kind`` uses of a detector, at most one per (stand, value), by branch and bound.
@@ -78,7 +79,7 @@ class Detectors:
                     continue
                 # The bounds in integer deal weights over the stand's one denominator: the same
                 # order as the probabilities, without a Fraction per candidate.
-                den, hits, at_most, below = self.key_weights(family)
+                den, hits, at_most, below = self.key_weights(family)  # type: ignore[misc]  # pv: not None
                 for w in [tuple(uncut)] if size == 0 else combinations(uncut, size):
                     chances = [hits[j] for j in w]
                     top = max(chances)
@@ -129,28 +130,32 @@ class Detectors:
         """P(slot = v) for every slot of the family's stand, given that the player holds v (kept:
         the bounds, the exact odds and the comparison with a plain dual cut each read them)."""
         if family not in self._slot_probabilities:
-            q, s, v = family
-            b = self.analyses.beliefs(self.holding((v,)))
-            keys, sid = self.deck.keys_of_value(v), self.position.run_of(q, s)
-            self._slot_probabilities[family] = None if b is None else [
-                probability(b, (sid, j), keys) for j in range(self.board.segments[sid].size)]
+            weights = self.key_weights(family)
+            self._slot_probabilities[family] = None if weights is None else [
+                Fraction(hit, weights[0]) for hit in weights[1]]
         return self._slot_probabilities[family]
 
     def p_slot(self, family: Family, slot: int) -> Fraction:
         pv = self.slot_probabilities(family)
         return pv[slot] if pv is not None else Fraction(0)
 
-    def key_weights(self, family: Family) -> tuple[int, list[int], list[int], list[int]]:
+    def key_weights(self, family: Family) -> tuple[int, list[int], list[int], list[int]] | None:
         """Per slot of the stand, given that the player holds v: the weight of the deals in which it
-        holds v, a key <= v and a key < v, over the one denominator of the stand (returned first)."""
-        q, s, v = family
-        b = self.analyses.beliefs(self.holding((v,)))
-        assert b is not None
-        sid, key, keys = self.position.run_of(q, s), 10 * v, self.deck.keys_of_value(v)
-        rows = [b.weights[(sid, j)] for j in range(self.board.segments[sid].size)]
-        return (b.denominators[sid], [sum(x for k, x in row.items() if k in keys) for row in rows],
-                [sum(x for k, x in row.items() if k <= key) for row in rows],
-                [sum(x for k, x in row.items() if k < key) for row in rows])
+        holds v, a key <= v and a key < v, over the one denominator of the stand (returned first);
+        None when the player cannot hold v.  Kept: the bounds and slot_probabilities read them."""
+        if family not in self._key_weights:
+            q, s, v = family
+            b = self.analyses.beliefs(self.holding((v,)))
+            if b is None:
+                self._key_weights[family] = None
+            else:
+                sid, key, keys = self.position.run_of(q, s), 10 * v, self.deck.keys_of_value(v)
+                rows = [b.weights[(sid, j)] for j in range(self.board.segments[sid].size)]
+                self._key_weights[family] = (
+                    b.denominators[sid], [sum(x for k, x in row.items() if k in keys) for row in rows],
+                    [sum(x for k, x in row.items() if k <= key) for row in rows],
+                    [sum(x for k, x in row.items() if k < key) for row in rows])
+        return self._key_weights[family]
 
     def exclusive(self, family: Family, w: tuple[int, ...], pv: list[Fraction]) -> bool:
         """No two slots of ``w`` can both be v (the v-wires of a sorted stand are contiguous)."""
