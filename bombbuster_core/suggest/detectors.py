@@ -149,12 +149,19 @@ class Detectors:
             if b is None:
                 self._key_weights[family] = None
             else:
-                sid, key, keys = self.position.run_of(q, s), 10 * v, self.deck.keys_of_value(v)
-                rows = [b.weights[(sid, j)] for j in range(self.board.segments[sid].size)]
-                self._key_weights[family] = (
-                    b.denominators[sid], [sum(x for k, x in row.items() if k in keys) for row in rows],
-                    [sum(x for k, x in row.items() if k <= key) for row in rows],
-                    [sum(x for k, x in row.items() if k < key) for row in rows])
+                sid, key = self.position.run_of(q, s), 10 * v  # blue v's one key
+                hits, at_most, below = [], [], []
+                for j in range(self.board.segments[sid].size):
+                    at = less = 0
+                    for k, x in b.weights[(sid, j)].items():
+                        if k < key:
+                            less += x
+                        elif k == key:
+                            at = x
+                    hits.append(at)
+                    at_most.append(less + at)
+                    below.append(less)
+                self._key_weights[family] = (b.denominators[sid], hits, at_most, below)
         return self._key_weights[family]
 
     def exclusive(self, family: Family, w: tuple[int, ...], pv: list[Fraction]) -> bool:
