@@ -506,6 +506,8 @@ def test_rank_key_orders_as_the_exact_probabilities() -> None:
         assert sorted(shuffled, key=exact_key) == sorted(shuffled)
     worst = [third + tiny, third, third - tiny]  # one float: a float key alone keeps this order
     assert sorted(worst, key=exact_key) == worst[::-1] != sorted(worst, key=float)
+    huge = [Fraction(10**400 + 1, 3 * 10**400), Fraction(1, 3 * 10**300), Fraction(2**60 - 1, 2**61)]
+    assert [exact_key(p)[0] for p in odds + reds + huge] == [float(p) for p in odds + reds + huge]
 
 
 LEAN = ("kind", "target", "targets", "value", "values", "p_success", "p_red", "certain")

@@ -85,7 +85,13 @@ def outcome_json(kind: str, what: Any, p: Fraction) -> dict[str, Any]:
 
 def entropy_bits(probabilities: Iterable[Fraction | float]) -> float:
     """Shannon entropy in bits of a distribution."""
-    return sum(-x * math.log2(x) for x in map(float, probabilities) if x > 0) + 0.0
+    return sum(-x * math.log2(x) for x in map(_float, probabilities) if x > 0) + 0.0
+
+
+def _float(p: Fraction | float) -> float:
+    """float(p): a Fraction's numerator / denominator is what float() computes (correctly
+    rounded), without CPython 3.11's generic Rational.__float__ (a third of a list's ranking)."""
+    return p.numerator / p.denominator if isinstance(p, Fraction) else float(p)
 
 
 def value_name(v: Value) -> str:
@@ -96,13 +102,13 @@ def value_name(v: Value) -> str:
 def exact_key(p: Fraction) -> tuple[float, Fraction]:
     """A sort key that orders exactly as ``p``, compared faster: its float first (rounding is
     monotone, so different floats order as the Fractions do), the Fraction only when they are equal."""
-    return (float(p), p)
+    return (_float(p), p)
 
 
 def rank_key(sug: Suggestion, cap: float) -> tuple:
     """Within the red cap: most likely first, then most informative, then a seeded random order
     (the lists of thousands of calls are sorted by exact keys at every decision of a simulated game)."""
-    if float(sug.p_red) <= cap:
+    if _float(sug.p_red) <= cap:
         return (0, exact_key(-sug.p_success), -sug.bits, sug.tiebreak)
     return (1, exact_key(sug.p_red), exact_key(-sug.p_success), -sug.bits, sug.tiebreak)
 
