@@ -25,10 +25,12 @@ class Cuts:
     def __init__(self, position: Position, holding: Holding):
         self.position, self.holding = position, holding
         # Every held value is called on every teammate slot: the calls on one slot under one
-        # condition share its keys and weights, the Fractions made of them and P(legal).
+        # condition share its keys and weights, the Fractions made of them and P(legal); the calls
+        # of one value share its keys.
         self._laws: dict[tuple[Condition, Pos], list[tuple[Key, Value, int]]] = {}
         self._fractions: dict[tuple[int, int], Fraction] = {}
         self._p_legal: dict[Condition, Fraction] = {}
+        self._called: dict[tuple[Value, ...], frozenset[Key]] = {}
 
     def call(self, kind: str, target: SlotRef, values: tuple[Value, ...]) -> Suggestion | None:
         """Calling ``values`` on ``target``; None when the player cannot hold them."""
@@ -37,7 +39,9 @@ class Cuts:
         b = position.analyses.beliefs(condition)
         if b is None:
             return None
-        called = frozenset().union(*(position.deck.keys_of_value(v) for v in values))
+        called = self._called.get(values)
+        if called is None:
+            called = self._called[values] = frozenset().union(*(position.deck.keys_of_value(v) for v in values))
         outcomes: list[tuple[str, Any, Fraction]] = []
         # Deal weights over the slot's one denominator, summed as integers: the same exact
         # probabilities as summing Fractions.
@@ -45,22 +49,23 @@ class Cuts:
         den = b.denominators[pos[0]]
         failures: dict[Value, int] = {}
         success = red = 0
+        fraction = self._fraction
         for key, value, w in self._law(condition, pos):
             if key in called:
                 # A yellow tile shows its printed n.1.
                 # A blue success shows nothing beyond the value (named when two were called).
                 shown = value == YELLOW or len(values) > 1
-                outcomes.append(("success", key if shown else None, self._fraction(w, den)))
+                outcomes.append(("success", key if shown else None, fraction(w, den)))
                 success += w
             elif key in position.red_keys:
                 red += w
             else:
                 failures[value] = failures.get(value, 0) + w
-        p_success, p_red = self._fraction(success, den), self._fraction(red, den)
+        p_success, p_red = fraction(success, den), fraction(red, den)
         if position.policy.failure_token:
-            outcomes += [("token", v, self._fraction(w, den)) for v, w in failures.items()]
+            outcomes += [("token", v, fraction(w, den)) for v, w in failures.items()]
         elif failures:
-            outcomes.append(("failure", None, self._fraction(sum(failures.values()), den)))
+            outcomes.append(("failure", None, fraction(sum(failures.values()), den)))
         if p_red:
             outcomes.append(("red", None, p_red))
         if condition not in self._p_legal:
