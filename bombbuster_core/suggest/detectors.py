@@ -15,12 +15,13 @@ position's ``incomplete`` list.
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 from fractions import Fraction
-from itertools import combinations, count
+from itertools import accumulate, combinations, count
 from typing import Any
 
 from ..table import SlotRef
-from ..wires import Value
+from ..wires import Key, Value
 from .analyses import Condition, probability
 from .conditioning import Holding
 from .position import Position
@@ -40,6 +41,7 @@ class Detectors:
         self.runs_before_kind = 0
         self._slot_probabilities: dict[Family, list[Fraction] | None] = {}
         self._key_weights: dict[Family, tuple[int, list[int], list[int], list[int]] | None] = {}
+        self._cumulative: dict[tuple[Condition, int], list[tuple[list[Key], list[int]]]] = {}
 
     def search(self, kind: str, values: list[Value]) -> list[Suggestion]:
         """The best ``per_kind`` uses of a detector, at most one per (stand, value), by branch and bound.
@@ -74,12 +76,12 @@ class Detectors:
                 if not isinstance(v, int):
                     continue  # detectors call blue values only
                 family = (q, s, v)
-                pv = self.slot_probabilities(family)
-                if pv is None or len(uncut) < max(size, 1):
+                weights = self.key_weights(family)
+                if weights is None or len(uncut) < max(size, 1):
                     continue
                 # The bounds in integer deal weights over the stand's one denominator: the same
                 # order as the probabilities, without a Fraction per candidate.
-                den, hits, at_most, below = self.key_weights(family)  # type: ignore[misc]  # pv: not None
+                den, hits, at_most, below = weights
                 for w in [tuple(uncut)] if size == 0 else combinations(uncut, size):
                     chances = [hits[j] for j in w]
                     top = max(chances)
@@ -98,7 +100,7 @@ class Detectors:
                     bound = min(sum(chances) - joints, at_most[w[0]] - below[w[-1]], starts)
                     if bound <= top:
                         continue  # cannot beat a plain dual cut on its likeliest wire
-                    push(Fraction(bound, den), self.exclusive(family, w, pv), family, w)
+                    push(Fraction(bound, den), self.exclusive(family, w, hits), family, w)
         accepted: list[Suggestion] = []
         over_cap: list[Suggestion] = []
         done: set[Family] = set()
@@ -128,7 +130,7 @@ class Detectors:
 
     def slot_probabilities(self, family: Family) -> list[Fraction] | None:
         """P(slot = v) for every slot of the family's stand, given that the player holds v (kept:
-        the bounds, the exact odds and the comparison with a plain dual cut each read them)."""
+        the exact odds and the comparison with a plain dual cut read them)."""
         if family not in self._slot_probabilities:
             weights = self.key_weights(family)
             self._slot_probabilities[family] = None if weights is None else [
@@ -145,30 +147,42 @@ class Detectors:
         None when the player cannot hold v.  Kept: the bounds and slot_probabilities read them."""
         if family not in self._key_weights:
             q, s, v = family
-            b = self.analyses.beliefs(self.holding((v,)))
+            condition = self.holding((v,))
+            b = self.analyses.beliefs(condition)
             if b is None:
                 self._key_weights[family] = None
             else:
                 sid, key = self.position.run_of(q, s), 10 * v  # blue v's one key
                 hits, at_most, below = [], [], []
-                for j in range(self.board.segments[sid].size):
-                    at = less = 0
-                    for k, x in b.weights[(sid, j)].items():
-                        if k < key:
-                            less += x
-                        elif k == key:
-                            at = x
+                for keys, cumulative in self.cumulative(condition, sid):
+                    i = bisect_left(keys, key)
+                    at = cumulative[i + 1] - cumulative[i] if i < len(keys) and keys[i] == key else 0
                     hits.append(at)
-                    at_most.append(less + at)
-                    below.append(less)
+                    at_most.append(cumulative[i] + at)
+                    below.append(cumulative[i])
                 self._key_weights[family] = (b.denominators[sid], hits, at_most, below)
         return self._key_weights[family]
 
-    def exclusive(self, family: Family, w: tuple[int, ...], pv: list[Fraction]) -> bool:
-        """No two slots of ``w`` can both be v (the v-wires of a sorted stand are contiguous)."""
+    def cumulative(self, condition: Condition, sid: int) -> list[tuple[list[Key], list[int]]]:
+        """Per slot of the segment under ``condition``: its possible keys in order and the running
+        sums of their deal weights (from 0): every value's weights below and at its key by bisection."""
+        if (condition, sid) not in self._cumulative:
+            b = self.analyses.beliefs(condition)
+            assert b is not None
+            rows = []
+            for j in range(self.board.segments[sid].size):
+                row = b.weights[(sid, j)]
+                keys = sorted(row)
+                rows.append((keys, [0, *accumulate(row[k] for k in keys)]))
+            self._cumulative[(condition, sid)] = rows
+        return self._cumulative[(condition, sid)]
+
+    def exclusive(self, family: Family, w: tuple[int, ...], pv: list[Fraction] | list[int]) -> bool:
+        """No two slots of ``w`` can both be v (the v-wires of a sorted stand are contiguous).
+        ``pv``: each slot's P(slot = v), or its deal weight: only which are 0 matters."""
         return all(self.pair_exclusive(family, a, b, pv) for a, b in combinations(sorted(w), 2))
 
-    def pair_exclusive(self, family: Family, a: int, b: int, pv: list[Fraction]) -> bool:
+    def pair_exclusive(self, family: Family, a: int, b: int, pv: list[Fraction] | list[int]) -> bool:
         return b - a + 1 > self.deck.copies[10 * family[2]] or any(pv[j] == 0 for j in range(a, b + 1))
 
     def run_joint(self, family: Family) -> tuple[dict[tuple[int, int], Fraction], int] | None:
