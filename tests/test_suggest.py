@@ -527,3 +527,23 @@ def test_unexplained_list_is_the_explained_one_cut_to_its_moves_and_odds(seed: i
     assert lean["suggestions"] == [{k: row[k] for k in LEAN if k in row} for row in full["suggestions"]]
     assert {k: v for k, v in lean.items() if k != "suggestions"} == {k: v for k, v in full.items()
                                                                      if k != "suggestions"}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_suggest_runs_its_analyses_in_the_ones_given(seed: int) -> None:
+    """suggest(analyses=...): the same answer, and the analyses kept hold the table's beliefs (the
+    simulator's views read them instead of analysing again); used ones are refused."""
+    from bombbuster_core.analysis import beliefs
+    from bombbuster_core.facts import compile_table
+    from bombbuster_core.suggest.analyses import Analyses
+
+    rng = random.Random(seed)
+    raw = small_game(rng, me=True, turns=rng.randint(0, 6))
+    table = load_table(raw)
+    options = {"player": rng.randrange(len(raw["players"])), "policy": Policy(seed=seed, equipment=EQUIPMENT)}
+    runs = Analyses(compile_table(table), "columns")
+    assert suggest(table, analyses=runs, **options) == suggest(table, **options)
+    assert runs.runs and frozenset() in runs.memo  # suggest's own runs, its root among them
+    assert runs.beliefs() == beliefs(table)
+    with pytest.raises(ValueError, match="fresh"):
+        suggest(table, analyses=runs, **options)

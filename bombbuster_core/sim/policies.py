@@ -104,11 +104,12 @@ from collections import Counter
 from ..analysis import beliefs
 from ..beliefs import Beliefs
 from ..board import Board
-from ..engines import columns
+from ..engines import DEFAULT, columns
 from ..engines.sampling import sample_table as sample
 from ..facts import compile_table
 from ..record import Record
 from ..suggest import Policy as Ranking, suggest
+from ..suggest.analyses import Analyses
 from ..table import Table, load_table
 from ..wires import RED, YELLOW, Key, Value, parse_key, value_of
 from .game import (BASE_MISSIONS, AbsentTokens, Action, Choose, DoubleDetector, DualCut, Game, MultiCut, RevealRed,
@@ -192,6 +193,12 @@ class View:
         if self._beliefs is None:
             self._beliefs = beliefs(self.table)
         return self._beliefs
+
+    def adopt(self, runs: Analyses) -> None:
+        """Take the beliefs from suggest's analyses of this view (``suggest(analyses=...)``): its
+        root is the run :func:`~bombbuster_core.analysis.beliefs` would make again."""
+        if self._beliefs is None:
+            self._beliefs = runs.beliefs()
 
     def p_value(self, slot: Slot, value: Value) -> float:
         """P(the wire now at ``slot`` plays as ``value``) in this view (M11's Number counts as red)."""
@@ -417,9 +424,11 @@ class SuggestPolicy(BasePolicy):
     def ranking(self, view: View, equipment: tuple[str, ...]) -> list[dict[str, Any]]:
         policy = Ranking(red_cap=RED_CAP, seed=self.rng.randrange(2**31), equipment=equipment,
                          failure_token=not _no_failure_token(view))
+        runs = Analyses(compile_table(view.table), DEFAULT)
         out = suggest(view.table, player=view.player, mode=self.mode, probabilities=self.probabilities,
                       policy=policy, cards=False,  # the simulator plays the cards its own way: no advice to compute
-                      explain=self.explain)
+                      explain=self.explain, analyses=runs)
+        view.adopt(runs)  # greedy's other rules read the marginals of the same analysis
         return out["suggestions"]
 
     def legal_ranking(self, view: View, pending: dict[str, Any] | None) -> list[dict[str, Any]]:

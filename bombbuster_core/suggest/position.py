@@ -19,13 +19,14 @@ from .policy import Policy
 
 
 class Position:
-    """Player ``player`` to move at ``table``, analysed with ``engine``, ranked by ``policy``."""
+    """Player ``player`` to move at ``table``, analysed with ``engine`` (in ``analyses``, when the
+    caller keeps them), ranked by ``policy``."""
 
-    def __init__(self, table: Table, player: int, engine: str, policy: Policy):
+    def __init__(self, table: Table, player: int, engine: str, policy: Policy, analyses: Analyses | None = None):
         self.table, self.player, self.engine, self.policy = table, player, engine, policy
         self.deck = table.deck
         self.board = table.board()
-        self.analyses = Analyses(compile_table(table), engine)
+        self.analyses = Analyses(compile_table(table), engine) if analyses is None else analyses
         self.rng = random.Random(policy.seed)
         # M11's Number wires count as red: calling them explodes like a red.
         self.red_keys = self.deck.keys_of_value(RED) | (
