@@ -13,7 +13,7 @@ from ..beliefs import Beliefs
 from ..facts import Pos
 from ..table import SlotRef
 from ..wires import YELLOW, Key, Value, value_of
-from .analyses import Condition, probability
+from .analyses import Condition, possible, probability
 from .conditioning import Holding
 from .position import Position
 from .ranking import Suggestion, value_name
@@ -109,7 +109,7 @@ class Cuts:
         others += position.board.nano
         for v in values:
             keys = position.deck.keys_of_value(v)
-            if any(probability(root, pos, keys) > 0 for pos in others):
+            if any(possible(root, pos, keys) for pos in others):
                 continue
             mine = [(s, probability(root, position.pos(s), keys)) for s in position.visible(position.player)]
             if any(0 < p < 1 for _, p in mine):

@@ -14,7 +14,7 @@ from ..beliefs import Beliefs
 from ..facts import Pos, compile_table
 from ..table import SlotRef, Table
 from ..wires import RED, Value
-from .analyses import Analyses, probability
+from .analyses import Analyses, possible
 from .policy import Policy
 
 
@@ -57,8 +57,13 @@ class Position:
     def held_values(self, root: Beliefs) -> list[Value]:
         """Values the player holds with probability > 0 (certainly, when the player is the observer)."""
         mine = [self.pos(s) for s in self.visible(self.player)]
-        return [v for v in self.deck.values() if v != RED and v != self.table.red_value
-                and any(probability(root, pos, self.deck.keys_of_value(v)) > 0 for pos in mine)]
+        held = []
+        for v in self.deck.values():
+            if v != RED and v != self.table.red_value:
+                keys = self.deck.keys_of_value(v)
+                if any(possible(root, pos, keys) for pos in mine):
+                    held.append(v)
+        return held
 
     def sorted_run(self, q: int, s: int) -> tuple[int, int] | None:
         """(segment, offset) when the stand is its dealt sorted part in order, X/flipped wires aside
