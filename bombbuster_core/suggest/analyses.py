@@ -282,4 +282,3 @@ def probability(b: Beliefs, pos: Pos, keys: frozenset[Key]) -> Fraction:
 def possible(b: Beliefs, pos: Pos, keys: frozenset[Key]) -> bool:
     """P(slot ``pos`` holds one of ``keys``) > 0 under ``b`` (deal weights are never negative)."""
     return any(w for k, w in b.weights[pos].items() if k in keys)
-
