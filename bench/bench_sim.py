@@ -14,12 +14,23 @@ deals where analyses cost more, sim/advice.py).  Sampler: the exact sampler's de
 ``--deals`` deals).
 Timings are wall clock on whatever else the machine is running: quote the
 load average with them.
+
+    python bench/bench_sim.py --games 4:2,8:2 --baseline /path/to/other/checkout [--players 4]
+
+Greedy games instead: each MISSION:GAMES game of the tournament's seed 7
+(``play_game``, with equipment), played in a child process by this checkout
+and by the ``--baseline`` checkout, missions alternating between the two:
+CPU seconds per game and per decision (the game's CPU, its mechanics
+included, over its decisions), each checkout's total and the ratio, and
+whether the two gave the same records (decision times aside).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import subprocess
 import sys
 import time
 
@@ -54,12 +65,66 @@ def position(mission: int, players: int, turns: int) -> View | None:
     return None
 
 
+# Run in a child whose working directory is the checkout to measure (``-c`` puts it first on sys.path).
+PLAY = """
+import json, sys, time
+from bombbuster_core.sim.tournament import play_game
+mission, players, games = (int(a) for a in sys.argv[1:4])
+for i in range(games):
+    t0 = time.process_time()
+    record = play_game((mission, players, 7, "greedy", i, None, {}, True))
+    record.pop("seconds")
+    print(json.dumps({"cpu": time.process_time() - t0, "record": record}), flush=True)
+"""
+
+
+def greedy_games(root: str, mission: int, players: int, games: int) -> list[dict]:
+    """``games`` greedy games of ``mission`` played by the checkout at ``root``: CPU seconds and record each."""
+    out = subprocess.run([sys.executable, "-c", PLAY, str(mission), str(players), str(games)], cwd=root, check=True,
+                         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": root}).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def compare_games(cells: list[tuple[int, int]], players: int, baseline: str) -> None:
+    """Greedy games' CPU per game and per decision, this checkout against ``baseline`` (module docstring)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    roots = {"baseline": os.path.abspath(baseline), "this": here}
+    print(f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f}, CPU seconds (process_time)")
+    print(f"baseline {roots['baseline']}, this {here}")
+    print(f"{'mission':8} {'checkout':9} {'games':>5} {'decisions':>9} {'s/game':>8} {'ms/decision':>11}")
+    totals = {name: [0.0, 0, 0] for name in roots}  # cpu, decisions, games
+    same = 0
+    for n, (mission, games) in enumerate(cells):
+        order = list(roots) if n % 2 == 0 else list(roots)[::-1]  # alternate who runs first
+        played = {name: greedy_games(roots[name], mission, players, games) for name in order}
+        for name in roots:
+            cpu, decisions = sum(g["cpu"] for g in played[name]), sum(g["record"]["decisions"] for g in played[name])
+            totals[name] = [totals[name][0] + cpu, totals[name][1] + decisions, totals[name][2] + games]
+            print(f"M{mission:<7} {name:9} {games:5d} {decisions:9d} {cpu / games:8.3f} {1000 * cpu / decisions:11.1f}",
+                  flush=True)
+        same += sum(a["record"] == b["record"] for a, b in zip(played["baseline"], played["this"]))
+    (cb, db, gb), (ct, dt, gt) = totals["baseline"], totals["this"]
+    print(f"{'all':8} {'baseline':9} {gb:5d} {db:9d} {cb / gb:8.3f} {1000 * cb / db:11.1f}")
+    print(f"{'all':8} {'this':9} {gt:5d} {dt:9d} {ct / gt:8.3f} {1000 * ct / dt:11.1f}")
+    print(f"baseline / this: {cb / ct:.2f}x CPU per game, {(cb / db) / (ct / dt):.2f}x per decision; "
+          f"same records {same} of {gb}; load average {os.getloadavg()[0]:.1f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200, help="deals drawn per sampler state (after its one preparation)")
     ap.add_argument("--policies", default=",".join(POLICIES))
     ap.add_argument("--budgets", default="8x3,16x4", help="lookahead budgets, DEALSxDEPTH, comma-separated")
+    ap.add_argument("--games", help="greedy games instead, MISSION:GAMES comma-separated (needs --baseline)")
+    ap.add_argument("--baseline", help="the checkout --games compares this one with")
+    ap.add_argument("--players", type=int, default=4, help="--games: players per game")
     args = ap.parse_args()
+    if args.games:
+        if not args.baseline:
+            ap.error("--games needs --baseline")
+        cells = [tuple(int(n) for n in cell.split(":")) for cell in args.games.split(",")]
+        compare_games(cells, args.players, args.baseline)  # type: ignore[arg-type]
+        return
     print(f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f}, wall clock")
     print(f"{'decision (mission, players, turn)':36} {'policy':18} {'s/decision':>10} {'decisions/s':>11} {'deals':>5}")
     budgets = [tuple(int(n) for n in b.split("x")) for b in args.budgets.split(",")]

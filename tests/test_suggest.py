@@ -487,3 +487,77 @@ def test_a_certain_call_names_its_condition_when_holding_the_value_is_not_certai
     assert certain[0]["why"] == f"certain if the player holds 1 (P {certain[0]['p_legal']:.0%}): this wire can only be 1"
     mine = suggest(load_table({**table, "me": {"player": 0, "stands": [[1, 1, 2, 2, 3, 3]]}}))["suggestions"]
     assert mine[0]["certain"] and mine[0]["why"] == "certain: this wire can only be 1"
+
+
+# ---------------------------------------------------------------- the order of the list
+
+
+def test_rank_key_orders_as_the_exact_probabilities() -> None:
+    """rank_key's (and exact_key's) floats only speed up the comparisons: the order is the exact one, also between
+    probabilities a float cannot tell apart (the reference key below is the Fractions alone)."""
+    from bombbuster_core.suggest.ranking import Suggestion, exact_key, rank_key
+
+    def reference(s: Suggestion, cap: float) -> tuple:
+        if float(s.p_red) <= cap:
+            return (0, -s.p_success, -s.bits, s.tiebreak)
+        return (1, s.p_red, -s.p_success, -s.bits, s.tiebreak)
+
+    rng = random.Random(5)
+    third, tiny = Fraction(1, 3), Fraction(1, 10**30)  # 1/3 and 1/3 + 1e-30 round to one float
+    odds = [third, third + tiny, third - tiny, Fraction(1, 2), Fraction(0), Fraction(1, 7), Fraction(2, 7)]
+    reds = [Fraction(0), Fraction(1, 50), Fraction(1, 10), Fraction(1, 10) + tiny]
+    for _ in range(200):
+        listing = []
+        for _ in range(12):
+            p, red = rng.choice(odds), rng.choice(reds)
+            rest = 1 - p - red
+            # the bits favour the smaller probability: the order must come from the Fractions
+            outcomes = [("success", None, p), ("failure", None, rest)] if p <= Fraction(1, 3) else [("success", None, p)]
+            listing.append(Suggestion("dual_cut", (), (1,), p, red, p == 1, outcomes, tiebreak=rng.choice([0.25, 0.5])))
+        assert [id(s) for s in sorted(listing, key=lambda s: rank_key(s, 0.05))] == [
+            id(s) for s in sorted(listing, key=lambda s: reference(s, 0.05))]
+        shuffled = rng.sample(odds + reds, len(odds + reds))  # the detectors' heap key too
+        assert sorted(shuffled, key=exact_key) == sorted(shuffled)
+    worst = [third + tiny, third, third - tiny]  # one float: a float key alone keeps this order
+    assert sorted(worst, key=exact_key) == worst[::-1] != sorted(worst, key=float)
+    huge = [Fraction(10**400 + 1, 3 * 10**400), Fraction(1, 3 * 10**300), Fraction(2**60 - 1, 2**61)]
+    assert [exact_key(p)[0] for p in odds + reds + huge] == [float(p) for p in odds + reds + huge]
+
+
+LEAN = ("kind", "target", "targets", "value", "values", "p_success", "p_red", "certain")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_unexplained_list_is_the_explained_one_cut_to_its_moves_and_odds(seed: int) -> None:
+    """explain=False (the simulator's): each row is the full row's move, odds and certainty, in the same
+    order, whatever the mode, view and equipment kinds."""
+    rng = random.Random(seed)
+    raw = small_game(rng, me=rng.choice([True, False]), turns=rng.randint(0, 6))
+    table = load_table(raw)
+    options = {"mode": rng.choice(["exact", "entropy"]), "policy": Policy(seed=seed, equipment=EQUIPMENT),
+               "player": rng.randrange(len(raw["players"]))}
+    full = suggest(table, **options)
+    lean = suggest(table, explain=False, **options)
+    assert lean["suggestions"] == [{k: row[k] for k in LEAN if k in row} for row in full["suggestions"]]
+    assert {k: v for k, v in lean.items() if k != "suggestions"} == {k: v for k, v in full.items()
+                                                                     if k != "suggestions"}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_suggest_runs_its_analyses_in_the_ones_given(seed: int) -> None:
+    """suggest(analyses=...): the same answer, and the analyses kept hold the table's beliefs (the
+    simulator's views read them instead of analysing again); used ones are refused."""
+    from bombbuster_core.analysis import beliefs
+    from bombbuster_core.facts import compile_table
+    from bombbuster_core.suggest.analyses import Analyses
+
+    rng = random.Random(seed)
+    raw = small_game(rng, me=True, turns=rng.randint(0, 6))
+    table = load_table(raw)
+    options = {"player": rng.randrange(len(raw["players"])), "policy": Policy(seed=seed, equipment=EQUIPMENT)}
+    runs = Analyses(compile_table(table), "columns")
+    assert suggest(table, analyses=runs, **options) == suggest(table, **options)
+    assert runs.runs and frozenset() in runs.memo  # suggest's own runs, its root among them
+    assert runs.beliefs() == beliefs(table)
+    with pytest.raises(ValueError, match="fresh"):
+        suggest(table, analyses=runs, **options)

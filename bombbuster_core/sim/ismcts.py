@@ -120,6 +120,7 @@ class IsmctsPolicy(GreedyPolicy):
     """Greedy's moves improved by a search over the acting player's information set (module docstring)."""
 
     name = "ismcts"
+    explain = True  # a search's candidates are suggest's rows (the page shows them: search_advice.py)
 
     def __init__(self, rng: random.Random, iterations: int = ITERATIONS, seconds: float | None = None,
                  horizon: int = HORIZON, width: int = WIDTH, exploration: float = EXPLORATION,

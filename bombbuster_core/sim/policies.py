@@ -103,11 +103,13 @@ from collections import Counter
 
 from ..analysis import beliefs
 from ..beliefs import Beliefs
-from ..engines import columns
+from ..board import Board
+from ..engines import DEFAULT, columns
 from ..engines.sampling import sample_table as sample
 from ..facts import compile_table
 from ..record import Record
 from ..suggest import Policy as Ranking, suggest
+from ..suggest.analyses import Analyses
 from ..table import Table, load_table
 from ..wires import RED, YELLOW, Key, Value, parse_key, value_of
 from .game import (BASE_MISSIONS, AbsentTokens, Action, Choose, DoubleDetector, DualCut, Game, MultiCut, RevealRed,
@@ -132,13 +134,23 @@ class View:
     def __init__(self, raw: dict[str, Any], player: int):
         self.raw, self.player = raw, player
         self._table: Table | None = None
+        self._board: Board | None = None
         self._beliefs: Beliefs | None = None
+        # p_value is asked thousands of times a decision (choices, equipment scores), the board and
+        # the beliefs never change: each answer is computed once
+        self._p_values: dict[tuple[Slot, Value], float] = {}
 
     @property
     def table(self) -> Table:
         if self._table is None:
             self._table = load_table(self.raw)
         return self._table
+
+    def board(self) -> Board:
+        """The table's board now (Table.board replays every event: kept for the view's life)."""
+        if self._board is None:
+            self._board = self.table.board()
+        return self._board
 
     def sim(self) -> dict[str, Any]:
         return self.raw.get("meta", {}).get("sim") or {}
@@ -182,23 +194,32 @@ class View:
             self._beliefs = beliefs(self.table)
         return self._beliefs
 
+    def adopt(self, runs: Analyses) -> None:
+        """Take the beliefs from suggest's analyses of this view (``suggest(analyses=...)``): its
+        root is the run :func:`~bombbuster_core.analysis.beliefs` would make again."""
+        if self._beliefs is None:
+            self._beliefs = runs.beliefs()
+
     def p_value(self, slot: Slot, value: Value) -> float:
         """P(the wire now at ``slot`` plays as ``value``) in this view (M11's Number counts as red)."""
-        table = self.table
-        wire = table.board().wire(*slot)
-        keys = table.deck.keys_of_value(value)
-        if value == RED and table.red_value is not None:
-            keys = keys | table.deck.keys_of_value(table.red_value)
-        return sum(p for k, p in self.beliefs().probabilities(wire).items() if k in keys)
+        known = self._p_values.get((slot, value))
+        if known is None:
+            table = self.table
+            keys = table.deck.keys_of_value(value)
+            if value == RED and table.red_value is not None:
+                keys = keys | table.deck.keys_of_value(table.red_value)
+            known = sum(p for k, p in self.beliefs().probabilities(self.board().wire(*slot)).items() if k in keys)
+            self._p_values[(slot, value)] = known
+        return known
 
     def uncut_slots(self) -> list[Slot]:
-        board = self.table.board()
+        board = self.board()
         return [(p, s, j) for p, rows in enumerate(board.stands) for s, row in enumerate(rows)
                 for j, w in enumerate(row) if w not in board.cut]
 
     def holds(self, value: Value) -> int:
         """How many wires of ``value`` I can see uncut now (cuttable or not)."""
-        board = self.table.board()
+        board = self.board()
         n = 0
         for s, row in enumerate(board.stands[self.player]):
             for j, w in enumerate(row):
@@ -398,12 +419,16 @@ class SuggestPolicy(BasePolicy):
     :func:`greedy_turn`."""
 
     mode, probabilities, use_detector = "exact", "exact", True
+    explain = False  # the rules read each suggestion's move and odds only; True where the rows are shown
 
     def ranking(self, view: View, equipment: tuple[str, ...]) -> list[dict[str, Any]]:
         policy = Ranking(red_cap=RED_CAP, seed=self.rng.randrange(2**31), equipment=equipment,
                          failure_token=not _no_failure_token(view))
+        runs = Analyses(compile_table(view.table), DEFAULT)
         out = suggest(view.table, player=view.player, mode=self.mode, probabilities=self.probabilities,
-                      policy=policy, cards=False)  # the simulator plays the cards its own way: no advice to compute
+                      policy=policy, cards=False,  # the simulator plays the cards its own way: no advice to compute
+                      explain=self.explain, analyses=runs)
+        view.adopt(runs)  # greedy's other rules read the marginals of the same analysis
         return out["suggestions"]
 
     def legal_ranking(self, view: View, pending: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -427,7 +452,7 @@ class SuggestPolicy(BasePolicy):
 
 def _middle(view: View, slots: list[Slot]) -> Slot:
     """The slot nearest the middle of its stand (leftmost on a tie)."""
-    sizes = {(p, st): len(row) for p, rows in enumerate(view.table.board().stands) for st, row in enumerate(rows)}
+    sizes = {(p, st): len(row) for p, rows in enumerate(view.board().stands) for st, row in enumerate(rows)}
     return min(slots, key=lambda x: (abs(x[2] - (sizes[x[:2]] - 1) / 2), x))
 
 
@@ -446,20 +471,6 @@ def _p_all_red(view: View, slots: Any) -> float:
     return q
 
 
-class _Cached:
-    """A view whose p_value is memoised (greedy_equipment scores thousands of detector options)."""
-
-    def __init__(self, view: View):
-        self.view, self.memo = view, {}
-        self.player, self.table, self.sim, self.uncut_slots = view.player, view.table, view.sim, view.uncut_slots
-
-    def p_value(self, slot: Slot, value: Value) -> float:
-        k = (slot, value)
-        if k not in self.memo:
-            self.memo[k] = self.view.p_value(slot, value)
-        return self.memo[k]
-
-
 def greedy_equipment(view: View, pending: dict[str, Any] | None, ranked: list[dict[str, Any]],
                      pick: Any = None) -> Action | None:
     """Greedy's use of the equipment (pending["equipment"]), one simple rule per card (the module
@@ -468,7 +479,6 @@ def greedy_equipment(view: View, pending: dict[str, Any] | None, ranked: list[di
         return None
     uses = {u["effect"]: u for u in pending["equipment"]}
     me = view.player
-    view = _Cached(view)
 
     def use(effect: str, option: Any) -> UseCard:
         return UseCard(uses[effect]["card"], _tupled(option))
@@ -493,7 +503,7 @@ def greedy_equipment(view: View, pending: dict[str, Any] | None, ranked: list[di
         return use("9.9", uses["9.9"]["options"][0])
     if "8" in uses:
         stands = [[x for x in view.uncut_slots() if x[:2] == (q, s)]
-                  for q, rows in enumerate(view.table.board().stands) if q != me for s in range(len(rows))]
+                  for q, rows in enumerate(view.board().stands) if q != me for s in range(len(rows))]
 
         def doubt(v: int) -> float:
             return sum(min(p, 1 - p) for p in (_p_any(view, st, v) for st in stands if st))
@@ -526,15 +536,15 @@ def greedy_equipment(view: View, pending: dict[str, Any] | None, ranked: list[di
         if p >= bar:
             return action
     if "11.11" in uses:
-        held = {value_of(k) for _, k in view.view.my_uncut()} - {RED}
+        held = {value_of(k) for _, k in view.my_uncut()} - {RED}
         scored_h = [(max((view.p_value(tuple(x), v) for v in held), default=0.0), tuple(x), st)
                     for x, st in uses["11.11"]["options"]]
         p, x, st = max(scored_h, key=lambda z: z[0])
         if p >= HOOK_AT:
             return use("11.11", (x, st))
     if "2" in uses and (best is None or best["p_success"] < MUG_BELOW):
-        counts = Counter(value_of(k) for _, k in view.view.my_uncut())
-        board = view.table.board()
+        counts = Counter(value_of(k) for _, k in view.my_uncut())
+        board = view.board()
         mine = set(counts)
 
         def value_at(x: Slot) -> Any:  # my own wire: certain in my view
@@ -551,7 +561,7 @@ def greedy_equipment(view: View, pending: dict[str, Any] | None, ranked: list[di
         if list(o) in [list(x) for x in uses["9"]["options"]]:
             return use("9", o)
     if "11" in uses and (best is None or best["p_success"] < MUG_BELOW):
-        board = view.table.board()
+        board = view.board()
         most = max(uses["11"]["options"], key=lambda q: (sum(1 for row in board.stands[q] for w in row
                                                               if w not in board.cut), -q))
         return use("11", most)
@@ -784,6 +794,7 @@ class LookaheadPolicy(SuggestPolicy):
     """Greedy's candidates replayed on exactly sampled deals (module docstring)."""
 
     name = "lookahead"
+    explain = True  # a decision's candidates are suggest's rows (the page shows them)
 
     def __init__(self, rng: random.Random, deals: int = DEALS, depth: int = DEPTH, width: int = WIDTH,
                  z: float = Z):

@@ -43,7 +43,7 @@ from ..engines import DEFAULT
 from ..table import Table
 from ..wires import Value
 from . import entropy, equipment, ranking, xy_ray
-from .analyses import Executor, Progress
+from .analyses import Analyses, Executor, Progress
 from .conditioning import Holding
 from .cuts import Cuts
 from .detectors import Detectors
@@ -57,7 +57,8 @@ __all__ = ["EQUIPMENT", "MODES", "PROBABILITIES", "Policy", "Progress", "Suggest
 def suggest(table: Table, *, player: int | None = None, mode: str = "exact", probabilities: str = "exact",
             top: int | None = None, engine: str = DEFAULT, policy: Policy = Policy(),
             executor: Executor | None = None, progress: Progress | None = None,
-            cache: entropy.Cache | None = None, cards: bool = True, moving: bool = True) -> dict[str, Any]:
+            cache: entropy.Cache | None = None, cards: bool = True, moving: bool = True,
+            explain: bool = True, analyses: Analyses | None = None) -> dict[str, Any]:
     """The CLI's ``suggest`` JSON for a validated table (``{"consistent": false, ...}`` if impossible).
 
     ``executor`` maps the entropy mode's branch analyses (with the columns
@@ -66,10 +67,19 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
     e.g. ``ProcessPoolExecutor().map``); ``progress(done, total)`` is called
     as those finish; ``cache`` (problem key -> H) may be kept across calls.
     ``cards``: add the equipment advice (equipment.py) for the cards the table's board lists;
-    ``moving``: the player is the one to move (else only "any time" cards are advised).
+    ``moving``: the player is the one to move (else only "any time" cards are advised);
+    ``explain``: False lists each suggestion as its move, odds and certainty only (no why-text,
+    bits, outcomes, p_strike, p_legal: ranking.Suggestion.json), in the same order, for a caller
+    that reads nothing else (the simulator's policies: a tenth of their time went to the JSON);
+    ``analyses``: a fresh :class:`~.analyses.Analyses` of the table's problem (``compile_table``)
+    with ``engine``, to run the analyses in and keep: the caller reads the table's beliefs from it
+    afterwards instead of analysing the table again (the simulator's views).
     """
     player = checked_player(table, player, mode, probabilities, top, engine, policy)
-    position = Position(table, player, engine, policy)
+    if analyses is not None and (analyses.runs or analyses.engine != engine):
+        # a run made before would change the equipment searches' budgets (Policy.equipment_budget)
+        raise ValueError("suggest: the analyses passed must be fresh and of the engine asked for")
+    position = Position(table, player, engine, policy, analyses)
     root = position.analyses.beliefs()
     if root is None:
         return analyze(table, engine)
@@ -90,7 +100,7 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
                               "incomplete": position.incomplete}
     if mode == "entropy":
         result["branch_analyses"] = branch_runs
-    result["suggestions"] = ranking.shown(listing, top, policy.red_cap)
+    result["suggestions"] = ranking.shown(listing, top, policy.red_cap, explain)
     result["total"] = len(listing)  # before `top`: how many a longer list would show
     if cards:  # after the list: the advice reads its moves, and its runs are not the list's "analyses"
         result.update(equipment.advise(position, holding, forced + calls, uses, moving))

@@ -278,3 +278,7 @@ def probability(b: Beliefs, pos: Pos, keys: frozenset[Key]) -> Fraction:
     row = b.weights[pos]
     return Fraction(sum(w for k, w in row.items() if k in keys), b.denominators[pos[0]])
 
+
+def possible(b: Beliefs, pos: Pos, keys: frozenset[Key]) -> bool:
+    """P(slot ``pos`` holds one of ``keys``) > 0 under ``b`` (deal weights are never negative)."""
+    return any(w for k, w in b.weights[pos].items() if k in keys)

@@ -10,9 +10,10 @@ from fractions import Fraction
 from typing import Any
 
 from ..beliefs import Beliefs
+from ..facts import Pos
 from ..table import SlotRef
-from ..wires import YELLOW, Value, value_of
-from .analyses import probability
+from ..wires import YELLOW, Key, Value, value_of
+from .analyses import Condition, possible, probability
 from .conditioning import Holding
 from .position import Position
 from .ranking import Suggestion, value_name
@@ -23,6 +24,13 @@ class Cuts:
 
     def __init__(self, position: Position, holding: Holding):
         self.position, self.holding = position, holding
+        # Every held value is called on every teammate slot: the calls on one slot under one
+        # condition share its keys and weights, the Fractions made of them and P(legal); the calls
+        # of one value share its keys.
+        self._laws: dict[tuple[Condition, Pos], list[tuple[Key, Value, int]]] = {}
+        self._fractions: dict[tuple[int, int], Fraction] = {}
+        self._p_legal: dict[Condition, Fraction] = {}
+        self._called: dict[tuple[Value, ...], frozenset[Key]] = {}
 
     def call(self, kind: str, target: SlotRef, values: tuple[Value, ...]) -> Suggestion | None:
         """Calling ``values`` on ``target``; None when the player cannot hold them."""
@@ -31,29 +39,54 @@ class Cuts:
         b = position.analyses.beliefs(condition)
         if b is None:
             return None
-        called = frozenset().union(*(position.deck.keys_of_value(v) for v in values))
+        called = self._called.get(values)
+        if called is None:
+            called = self._called[values] = frozenset().union(*(position.deck.keys_of_value(v) for v in values))
         outcomes: list[tuple[str, Any, Fraction]] = []
-        failures: dict[Value, Fraction] = {}
-        p_red = Fraction(0)
-        for key, p in b.exact(position.pos(target)).items():
+        # Deal weights over the slot's one denominator, summed as integers: the same exact
+        # probabilities as summing Fractions.
+        pos = position.pos(target)
+        den = b.denominators[pos[0]]
+        failures: dict[Value, int] = {}
+        success = red = 0
+        fraction = self._fraction
+        for key, value, w in self._law(condition, pos):
             if key in called:
                 # A yellow tile shows its printed n.1.
                 # A blue success shows nothing beyond the value (named when two were called).
-                shown = value_of(key) == YELLOW or len(values) > 1
-                outcomes.append(("success", key if shown else None, p))
+                shown = value == YELLOW or len(values) > 1
+                outcomes.append(("success", key if shown else None, fraction(w, den)))
+                success += w
             elif key in position.red_keys:
-                p_red += p
+                red += w
             else:
-                failures[value_of(key)] = failures.get(value_of(key), Fraction(0)) + p
-        p_success = sum((p for _, _, p in outcomes), Fraction(0))
+                failures[value] = failures.get(value, 0) + w
+        p_success, p_red = fraction(success, den), fraction(red, den)
         if position.policy.failure_token:
-            outcomes += [("token", v, p) for v, p in failures.items()]
+            outcomes += [("token", v, fraction(w, den)) for v, w in failures.items()]
         elif failures:
-            outcomes.append(("failure", None, sum(failures.values(), Fraction(0))))
+            outcomes.append(("failure", None, fraction(sum(failures.values()), den)))
         if p_red:
             outcomes.append(("red", None, p_red))
+        if condition not in self._p_legal:
+            self._p_legal[condition] = position.analyses.p_condition(condition)
         return Suggestion(kind, (target,), values, p_success, p_red, p_success == 1, outcomes,
-                          p_legal=position.analyses.p_condition(condition), tiebreak=position.rng.random())
+                          p_legal=self._p_legal[condition], tiebreak=position.rng.random())
+
+    def _law(self, condition: Condition, pos: Pos) -> list[tuple[Key, Value, int]]:
+        """The slot's possible keys under ``condition``, in order, with their values and deal weights."""
+        law = self._laws.get((condition, pos))
+        if law is None:
+            weights = self.position.analyses.beliefs(condition).weights[pos]  # type: ignore[union-attr]
+            law = self._laws[(condition, pos)] = [(k, value_of(k), weights[k]) for k in sorted(weights)]
+        return law
+
+    def _fraction(self, weight: int, den: int) -> Fraction:
+        """``weight / den`` as a Fraction, made once (Fractions are immutable: shared by the calls)."""
+        f = self._fractions.get((weight, den))
+        if f is None:
+            f = self._fractions[(weight, den)] = Fraction(weight, den)
+        return f
 
     def dual_cuts(self, values: list[Value]) -> list[Suggestion]:
         """Every legal dual cut: each uncut teammate slot x each value the player may hold."""
@@ -76,7 +109,7 @@ class Cuts:
         others += position.board.nano
         for v in values:
             keys = position.deck.keys_of_value(v)
-            if any(probability(root, pos, keys) > 0 for pos in others):
+            if any(possible(root, pos, keys) for pos in others):
                 continue
             mine = [(s, probability(root, position.pos(s), keys)) for s in position.visible(position.player)]
             if any(0 < p < 1 for _, p in mine):

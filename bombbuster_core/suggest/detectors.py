@@ -15,16 +15,17 @@ position's ``incomplete`` list.
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 from fractions import Fraction
-from itertools import combinations, count
+from itertools import accumulate, combinations, count
 from typing import Any
 
 from ..table import SlotRef
-from ..wires import Value
+from ..wires import Key, Value
 from .analyses import Condition, probability
 from .conditioning import Holding
 from .position import Position
-from .ranking import Suggestion
+from .ranking import Suggestion, exact_key
 
 DETECTOR_SIZE = {"double_detector": 2, "triple_detector": 3, "super_detector": 0}  # 0 = the whole stand
 Family = tuple[int, int, int]  # (teammate, stand, value): the candidates of one detector call
@@ -38,6 +39,9 @@ class Detectors:
         self.analyses, self.board, self.deck = position.analyses, position.board, position.deck
         self.policy, self.rng = position.policy, position.rng
         self.runs_before_kind = 0
+        self._slot_probabilities: dict[Family, list[Fraction] | None] = {}
+        self._key_weights: dict[Family, tuple[int, list[int], list[int], list[int]] | None] = {}
+        self._cumulative: dict[tuple[Condition, int], list[tuple[list[Key], list[int]]]] = {}
 
     def search(self, kind: str, values: list[Value]) -> list[Suggestion]:
         """The best ``per_kind`` uses of a detector, at most one per (stand, value), by branch and bound.
@@ -50,11 +54,11 @@ class Detectors:
         size = DETECTOR_SIZE[kind]
         cap = Fraction(self.policy.red_cap)
         self.runs_before_kind = self.analyses.runs
-        heap: list[tuple[Fraction, float, int, Any]] = []
+        heap: list[tuple[tuple[float, Fraction], float, int, Any]] = []
         order = count()  # keeps heap entries comparable without comparing their payloads
 
         def push(value: Fraction, exact: bool, family: Family, w: tuple[int, ...]) -> None:
-            heapq.heappush(heap, (-value, self.rng.random(), next(order), (exact, family, w)))
+            heapq.heappush(heap, (exact_key(-value), self.rng.random(), next(order), (exact, family, w)))
 
         for q, s in self.position.teammate_stands():
             run = self.position.sorted_run(q, s)
@@ -72,15 +76,18 @@ class Detectors:
                 if not isinstance(v, int):
                     continue  # detectors call blue values only
                 family = (q, s, v)
-                pv = self.slot_probabilities(family)
-                if pv is None or len(uncut) < max(size, 1):
+                weights = self.key_weights(family)
+                if weights is None or len(uncut) < max(size, 1):
                     continue
-                at_most, below = self.key_bounds(family)
+                # The bounds in integer deal weights over the stand's one denominator: the same
+                # order as the probabilities, without a Fraction per candidate.
+                den, hits, at_most, below = weights
                 for w in [tuple(uncut)] if size == 0 else combinations(uncut, size):
-                    chances = [pv[j] for j in w]
+                    chances = [hits[j] for j in w]
+                    top = max(chances)
                     # A wire that cannot be v adds nothing (a smaller detector does as well), and a
                     # wire that surely is v makes a plain dual cut certain.
-                    if max(chances) == 1 or (size and min(chances) == 0) or sum(p > 0 for p in chances) < 2:
+                    if top == den or (size and min(chances) == 0) or sum(p > 0 for p in chances) < 2:
                         continue
                     # Exactly, P(success) = sum of P(w = v) - sum over neighbours a < b in W of P(a = v = b)
                     # (see success), and P(a = v = b) = P(key a >= v, key b <= v) is at least
@@ -88,12 +95,12 @@ class Detectors:
                     # which has probability P(first <= v) - P(last < v).
                     # Finally, success = sum over i of P(w_i = v, key of w_i-1 < v) (w_i starts the hit),
                     # and each term is at most min(P(w_i = v), P(key of w_i-1 < v)).
-                    joints = sum((max(Fraction(0), at_most[b] - below[a]) for a, b in zip(w, w[1:])), Fraction(0))
-                    starts = pv[w[0]] + sum((min(pv[b], below[a]) for a, b in zip(w, w[1:])), Fraction(0))
-                    bound = min(sum(chances, Fraction(0)) - joints, at_most[w[0]] - below[w[-1]], starts)
-                    if bound <= max(chances):
+                    joints = sum(max(0, at_most[b] - below[a]) for a, b in zip(w, w[1:]))
+                    starts = hits[w[0]] + sum(min(hits[b], below[a]) for a, b in zip(w, w[1:]))
+                    bound = min(sum(chances) - joints, at_most[w[0]] - below[w[-1]], starts)
+                    if bound <= top:
                         continue  # cannot beat a plain dual cut on its likeliest wire
-                    push(bound, self.exclusive(family, w, pv), family, w)
+                    push(Fraction(bound, den), self.exclusive(family, w, hits), family, w)
         accepted: list[Suggestion] = []
         over_cap: list[Suggestion] = []
         done: set[Family] = set()
@@ -122,35 +129,60 @@ class Detectors:
         return budget is not None and self.analyses.runs - self.runs_before_kind >= budget
 
     def slot_probabilities(self, family: Family) -> list[Fraction] | None:
-        """P(slot = v) for every slot of the family's stand, given that the player holds v."""
-        q, s, v = family
-        b = self.analyses.beliefs(self.holding((v,)))
-        if b is None:
-            return None
-        keys = self.deck.keys_of_value(v)
-        sid = self.position.run_of(q, s)
-        return [probability(b, (sid, j), keys) for j in range(self.board.segments[sid].size)]
+        """P(slot = v) for every slot of the family's stand, given that the player holds v (kept:
+        the exact odds and the comparison with a plain dual cut read them)."""
+        if family not in self._slot_probabilities:
+            weights = self.key_weights(family)
+            self._slot_probabilities[family] = None if weights is None else [
+                Fraction(hit, weights[0]) for hit in weights[1]]
+        return self._slot_probabilities[family]
 
     def p_slot(self, family: Family, slot: int) -> Fraction:
         pv = self.slot_probabilities(family)
         return pv[slot] if pv is not None else Fraction(0)
 
-    def key_bounds(self, family: Family) -> tuple[list[Fraction], list[Fraction]]:
-        """Per slot of the stand: P(key <= v) and P(key < v), given that the player holds v."""
-        q, s, v = family
-        b = self.analyses.beliefs(self.holding((v,)))
-        assert b is not None
-        sid, key = self.position.run_of(q, s), 10 * v
-        n = self.board.segments[sid].size
-        at_most = [probability(b, (sid, j), frozenset(k for k in b.weights[(sid, j)] if k <= key)) for j in range(n)]
-        below = [probability(b, (sid, j), frozenset(k for k in b.weights[(sid, j)] if k < key)) for j in range(n)]
-        return at_most, below
+    def key_weights(self, family: Family) -> tuple[int, list[int], list[int], list[int]] | None:
+        """Per slot of the stand, given that the player holds v: the weight of the deals in which it
+        holds v, a key <= v and a key < v, over the one denominator of the stand (returned first);
+        None when the player cannot hold v.  Kept: the bounds and slot_probabilities read them."""
+        if family not in self._key_weights:
+            q, s, v = family
+            condition = self.holding((v,))
+            b = self.analyses.beliefs(condition)
+            if b is None:
+                self._key_weights[family] = None
+            else:
+                sid, key = self.position.run_of(q, s), 10 * v  # blue v's one key
+                hits, at_most, below = [], [], []
+                for keys, cumulative in self.cumulative(condition, sid):
+                    i = bisect_left(keys, key)
+                    at = cumulative[i + 1] - cumulative[i] if i < len(keys) and keys[i] == key else 0
+                    hits.append(at)
+                    at_most.append(cumulative[i] + at)
+                    below.append(cumulative[i])
+                self._key_weights[family] = (b.denominators[sid], hits, at_most, below)
+        return self._key_weights[family]
 
-    def exclusive(self, family: Family, w: tuple[int, ...], pv: list[Fraction]) -> bool:
-        """No two slots of ``w`` can both be v (the v-wires of a sorted stand are contiguous)."""
+    def cumulative(self, condition: Condition, sid: int) -> list[tuple[list[Key], list[int]]]:
+        """Per slot of the segment under ``condition``: its possible keys in order and the running
+        sums of their deal weights (from 0): every value's weights below and at its key by bisection."""
+        if (condition, sid) not in self._cumulative:
+            b = self.analyses.beliefs(condition)
+            assert b is not None
+            rows = []
+            for j in range(self.board.segments[sid].size):
+                row = b.weights[(sid, j)]
+                keys = sorted(row)
+                rows.append((keys, [0, *accumulate(row[k] for k in keys)]))
+            self._cumulative[(condition, sid)] = rows
+        return self._cumulative[(condition, sid)]
+
+    def exclusive(self, family: Family, w: tuple[int, ...], pv: list[Fraction] | list[int]) -> bool:
+        """No two slots of ``w`` can both be v (the v-wires of a sorted stand are contiguous).
+        ``pv``: each slot's P(slot = v), or its deal weight: only which are 0 matters."""
         return all(self.pair_exclusive(family, a, b, pv) for a, b in combinations(sorted(w), 2))
 
-    def pair_exclusive(self, family: Family, a: int, b: int, pv: list[Fraction]) -> bool:
+    def pair_exclusive(self, family: Family, a: int, b: int, pv: list[Fraction] | list[int]) -> bool:
         return b - a + 1 > self.deck.copies[10 * family[2]] or any(pv[j] == 0 for j in range(a, b + 1))
 
     def run_joint(self, family: Family) -> tuple[dict[tuple[int, int], Fraction], int] | None:

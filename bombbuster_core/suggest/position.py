@@ -14,18 +14,19 @@ from ..beliefs import Beliefs
 from ..facts import Pos, compile_table
 from ..table import SlotRef, Table
 from ..wires import RED, Value
-from .analyses import Analyses, probability
+from .analyses import Analyses, possible
 from .policy import Policy
 
 
 class Position:
-    """Player ``player`` to move at ``table``, analysed with ``engine``, ranked by ``policy``."""
+    """Player ``player`` to move at ``table``, analysed with ``engine`` (in ``analyses``, when the
+    caller keeps them), ranked by ``policy``."""
 
-    def __init__(self, table: Table, player: int, engine: str, policy: Policy):
+    def __init__(self, table: Table, player: int, engine: str, policy: Policy, analyses: Analyses | None = None):
         self.table, self.player, self.engine, self.policy = table, player, engine, policy
         self.deck = table.deck
         self.board = table.board()
-        self.analyses = Analyses(compile_table(table), engine)
+        self.analyses = Analyses(compile_table(table), engine) if analyses is None else analyses
         self.rng = random.Random(policy.seed)
         # M11's Number wires count as red: calling them explodes like a red.
         self.red_keys = self.deck.keys_of_value(RED) | (
@@ -56,8 +57,13 @@ class Position:
     def held_values(self, root: Beliefs) -> list[Value]:
         """Values the player holds with probability > 0 (certainly, when the player is the observer)."""
         mine = [self.pos(s) for s in self.visible(self.player)]
-        return [v for v in self.deck.values() if v != RED and v != self.table.red_value
-                and any(probability(root, pos, self.deck.keys_of_value(v)) > 0 for pos in mine)]
+        held = []
+        for v in self.deck.values():
+            if v != RED and v != self.table.red_value:
+                keys = self.deck.keys_of_value(v)
+                if any(possible(root, pos, keys) for pos in mine):
+                    held.append(v)
+        return held
 
     def sorted_run(self, q: int, s: int) -> tuple[int, int] | None:
         """(segment, offset) when the stand is its dealt sorted part in order, X/flipped wires aside

@@ -7,12 +7,14 @@ calls, solo cuts, "reveal your reds"), the uncertain dual cuts ranked by the
 mode, and the equipment uses; within a group :func:`rank_key` (exact mode)
 puts the calls within the red cap first, most likely, then most informative,
 then in a seeded random order.  :func:`shown` cuts the list to ``top`` and
-writes each suggestion's why-text and JSON (docs/suggestions.md).
+writes each suggestion's why-text and JSON (docs/suggestions.md), or only
+its move and odds for a caller that reads nothing else (the simulator).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from typing import Any, Iterable
 
@@ -40,12 +42,15 @@ class Suggestion:
     def p_strike(self) -> Fraction:
         return 1 - self.p_success - self.p_red
 
-    @property
+    @cached_property
     def bits(self) -> float:
-        """Entropy of the outcome, which is a function of the deal: the expected information."""
+        """Entropy of the outcome, which is a function of the deal: the expected information.
+        Kept: the ranking, the why-text and the JSON each read it (the outcomes never change)."""
         return entropy_bits(p for _, _, p in self.outcomes)
 
-    def json(self) -> dict[str, Any]:
+    def json(self, explain: bool = True) -> dict[str, Any]:
+        """The suggestion as JSON; without ``explain``, only the move, its odds and whether it is
+        certain (the fields a simulated player decides on: no why-text, bits or outcomes)."""
         row: dict[str, Any] = {"kind": self.kind}
         if self.kind in ("dual_cut", "xy_ray"):
             row["target"] = self.targets[0].json()
@@ -55,6 +60,9 @@ class Suggestion:
             row["values"] = list(self.values)
         elif self.values:
             row["value"] = self.values[0]
+        if not explain:
+            row.update({"p_success": float(self.p_success), "p_red": float(self.p_red), "certain": self.certain})
+            return row
         row.update({"p_success": float(self.p_success), "p_red": float(self.p_red), "p_strike": float(self.p_strike),
                     "bits": round(self.bits, 6), "certain": self.certain, "why": self.why,
                     "p_legal": float(self.p_legal),
@@ -77,7 +85,13 @@ def outcome_json(kind: str, what: Any, p: Fraction) -> dict[str, Any]:
 
 def entropy_bits(probabilities: Iterable[Fraction | float]) -> float:
     """Shannon entropy in bits of a distribution."""
-    return sum(-float(p) * math.log2(float(p)) for p in probabilities if p > 0) + 0.0
+    return sum(-x * math.log2(x) for x in map(_float, probabilities) if x > 0) + 0.0
+
+
+def _float(p: Fraction | float) -> float:
+    """float(p): a Fraction's numerator / denominator is what float() computes (correctly
+    rounded), without CPython 3.11's generic Rational.__float__ (a third of a list's ranking)."""
+    return p.numerator / p.denominator if isinstance(p, Fraction) else float(p)
 
 
 def value_name(v: Value) -> str:
@@ -85,11 +99,18 @@ def value_name(v: Value) -> str:
     return "yellow" if v == YELLOW else str(v)
 
 
+def exact_key(p: Fraction) -> tuple[float, Fraction]:
+    """A sort key that orders exactly as ``p``, compared faster: its float first (rounding is
+    monotone, so different floats order as the Fractions do), the Fraction only when they are equal."""
+    return (_float(p), p)
+
+
 def rank_key(sug: Suggestion, cap: float) -> tuple:
-    """Within the red cap: most likely first, then most informative, then a seeded random order."""
-    if float(sug.p_red) <= cap:
-        return (0, -sug.p_success, -sug.bits, sug.tiebreak)
-    return (1, sug.p_red, -sug.p_success, -sug.bits, sug.tiebreak)
+    """Within the red cap: most likely first, then most informative, then a seeded random order
+    (the lists of thousands of calls are sorted by exact keys at every decision of a simulated game)."""
+    if _float(sug.p_red) <= cap:
+        return (0, exact_key(-sug.p_success), -sug.bits, sug.tiebreak)
+    return (1, exact_key(sug.p_red), exact_key(-sug.p_success), -sug.bits, sug.tiebreak)
 
 
 def why_text(sug: Suggestion, cap: float) -> str:
@@ -127,9 +148,12 @@ def ordered(forced: list[Suggestion], calls: list[Suggestion], equipment: list[S
             + sorted(equipment, key=lambda c: rank_key(c, cap)))
 
 
-def shown(listing: list[Suggestion], top: int | None, cap: float) -> list[dict[str, Any]]:
-    """The JSON of the first ``top`` suggestions (all when None), each with its why-text."""
+def shown(listing: list[Suggestion], top: int | None, cap: float, explain: bool = True) -> list[dict[str, Any]]:
+    """The JSON of the first ``top`` suggestions (all when None), each with its why-text
+    (``explain``; else only the moves and their odds: Suggestion.json)."""
     out = listing if top is None else listing[:top]
+    if not explain:
+        return [s.json(explain) for s in out]
     for sug in out:
         sug.why = why_text(sug, cap)
     return [s.json() for s in out]
