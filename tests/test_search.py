@@ -132,6 +132,23 @@ def test_bad_bridge_params_are_errors_naming_the_field(params, fields) -> None:
         assert field in reply["error"]["message"]
 
 
+def test_the_work_bound_runs_fewer_iterations_where_analyses_cost_more() -> None:
+    """``work`` scales the iterations down by the table's size (as the lookahead's deals): a
+    5-player start runs fewer of the 8 asked than a late decision, and a bounded search is the
+    unbounded one with that many iterations."""
+    start, late = open_game(2, 8, 5, 0), open_game(8)
+    ran = {}
+    for name, game in (("start", start), ("late", late)):
+        raw = game.table(game.turn)
+        bounded = search({"table": raw, "iterations": 8, "horizon": 3, "seed": 1, "work": 40})
+        assert bounded["searched"]
+        ran[name] = bounded["iterations"]
+        assert search({"table": raw, "iterations": ran[name], "horizon": 3, "seed": 1}) == bounded
+    assert 1 <= ran["start"] < ran["late"] == 8
+    with pytest.raises(SimError, match="field 'work'"):
+        search({"table": late.table(late.turn), "work": 0})
+
+
 def test_the_bridge_answers_and_reports_each_iteration(decision) -> None:
     _, raw = decision
     heard = []

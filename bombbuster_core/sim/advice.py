@@ -34,7 +34,7 @@ from ..analysis import analyze, beliefs
 from ..beliefs import Inconsistent
 from ..engines import columns
 from ..facts import compile_table
-from ..table import load_table
+from ..table import Table, load_table
 from .game import SUPPORTED_TAGS, SimError
 from .policies import DEALS, DEPTH, RED_CAP, WIDTH, LookaheadPolicy, View
 
@@ -86,6 +86,13 @@ def _playable(raw: dict[str, Any], mode: str = "lookahead") -> None:
             raise SimError(f"{mode}: event {i} ({kind}) is beyond the base game the simulator plays")
 
 
+def work_unit(table: Table) -> float:
+    """What one rollout turn costs in ``work`` units on this table (module docstring): an analysis
+    of a view about as large as the table's."""
+    forward, _ = columns.plans(compile_table(table))
+    return 1 + columns.estimated_states(forward, MAX_WORK * STATES_PER_UNIT) / STATES_PER_UNIT
+
+
 def lookahead(params: dict[str, Any]) -> dict[str, Any]:
     """The bridge's ``lookahead``: params ``{"table", "deals"?, "depth"?, "width"?, "seed"?, "work"?}``."""
     seed = _checked(params, {"table", "deals", "depth", "width", "seed", "work"})
@@ -102,9 +109,7 @@ def lookahead(params: dict[str, Any]) -> dict[str, Any]:
         return analyze(table)  # {"consistent": false, "error", "event"}, as the other modes
     if "work" in params:
         work = _count(params, "work", 0, MAX_WORK)
-        forward, _ = columns.plans(compile_table(table))
-        unit = 1 + columns.estimated_states(forward, MAX_WORK * STATES_PER_UNIT) / STATES_PER_UNIT
-        deals = max(1, min(deals, int(work / ((width + 1) * max(1, depth - 1) * unit))))
+        deals = max(1, min(deals, int(work / ((width + 1) * max(1, depth - 1) * work_unit(table)))))
     result = {"consistent": True, "player": player, "mode": "lookahead", "red_cap": RED_CAP, "deals": 0,
               "depth": depth, "width": width, "seed": seed, "suggestions": []}
     view = View(raw, player)

@@ -14,7 +14,13 @@ JSON, each with the search's statistics:
   loss, an unfinished rollout its leaf value) and ``mean``.
 
 ``pick`` is the index of the chosen move (most visits, the earlier candidate
-on a tie), ``iterations`` the iterations done.  Root parallelism: the same
+on a tie), ``iterations`` the iterations done.
+
+``work`` (optional) bounds the search's work as the lookahead's bounds its
+rollouts (sim/advice.py): each iteration plays up to ``horizon`` turns, each
+an analysis of a view about as large as the table's (``advice.work_unit``),
+so at most ``work / (horizon units)`` iterations run (at least 1): fewer on a
+5-player start than late in a game, the same for the same table.  Root parallelism: the same
 request with different ``seed``\\ s on different workers gives the same
 candidates (the legal ranking is exact, whatever the seed); the sum of their
 visits and value sums is one search's root statistics over all their
@@ -43,7 +49,7 @@ from ..beliefs import EngineLimit, Inconsistent
 from ..engines.sampling import sample_table
 from ..table import load_table
 from ..wires import parse_key
-from .advice import _checked, _count, _playable
+from .advice import MAX_WORK, _checked, _count, _playable, work_unit
 from .game import Game, SimError, action_json
 from .ismcts import HORIZON, ITERATIONS, IsmctsPolicy, Searched
 from .policies import RED_CAP, View, action_of
@@ -56,12 +62,12 @@ if TYPE_CHECKING:
 
 # The page's bound: a request's work stays within a phone's patience (web/README-web.md, "Search").
 MAX_ITERATIONS, MAX_HORIZON = 2000, 20
-FIELDS = {"table", "iterations", "seed", "horizon"}
+FIELDS = {"table", "iterations", "seed", "horizon", "work"}
 PLAYED_KINDS = frozenset({"dual_cut", "double_detector", "solo_cut", "reveal_red"})  # policies.action_of's
 
 
 def search(params: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """The bridge's ``search``: params ``{"table", "iterations"?, "seed"?, "horizon"?}`` (module docstring);
+    """The bridge's ``search``: params ``{"table", "iterations"?, "seed"?, "horizon"?, "work"?}`` (module docstring);
     ``progress(done, iterations)`` hears each iteration."""
     seed = _checked(params, FIELDS)
     iterations = _count(params, "iterations", ITERATIONS, MAX_ITERATIONS)
@@ -74,6 +80,9 @@ def search(params: dict[str, Any], progress: Callable[[int, int], None] | None =
         beliefs(table)
     except Inconsistent:
         return analyze(table)  # {"consistent": false, "error", "event"}, as the other modes
+    if "work" in params:
+        work = _count(params, "work", 0, MAX_WORK)
+        iterations = max(1, min(iterations, int(work / (horizon * work_unit(table)))))
     result = {"consistent": True, "player": player, "mode": "search", "red_cap": RED_CAP, "seed": seed,
               "horizon": horizon, "iterations": 0, "searched": False, "pick": 0, "suggestions": []}
     if not View(raw, player).my_uncut():

@@ -2,7 +2,7 @@
 
 Tapping "Search" sends the bridge's `search` (bombbuster_core/sim/search_advice.py)
 to each worker of the phone's pool (2) with seeds 0 and 1 and half the page's
-iterations each; the panel shows the pick of their summed root statistics —
+iterations and work each; the panel shows the pick of their summed root statistics —
 the very move CPython's merge of the same two searches gives for the exported
 table — and the iterations done. Cancel stops it; "Run again" runs it again;
 tapping the pick pre-fills the recorder. A second test prints the page's time
@@ -24,7 +24,7 @@ from bombbuster_core.sim.search_advice import merged, search
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_lookahead import open_game  # noqa: E402
 
-PAGE_ITERATIONS = 8  # web/js/suggestions.js: SEARCH
+PAGE_ITERATIONS, PAGE_WORK = 8, 200  # web/js/suggestions.js: SEARCH
 PHONE_POOL = 2  # engine.js: PHONE_WORKERS
 
 
@@ -61,7 +61,8 @@ def test_search_mode_shows_the_merged_pick_cancels_and_prefills(new_context, ser
     assert f"{PAGE_ITERATIONS} iterations on {PHONE_POOL} workers" in page.inner_text(".suggestions .sug-iterations")
     table = export_table(page)
     share = PAGE_ITERATIONS // PHONE_POOL
-    expected = merged([search({"table": table, "iterations": share, "seed": seed}) for seed in range(PHONE_POOL)])
+    expected = merged([search({"table": table, "iterations": share, "seed": seed, "work": PAGE_WORK // PHONE_POOL})
+                       for seed in range(PHONE_POOL)])
     first = expected["suggestions"][expected["pick"]]
     pick = page.eval_on_selector(".suggestions [data-group='pick'] .suggestion", """b => ({
         kind: b.dataset.kind, targets: JSON.parse(b.dataset.targets), value: JSON.parse(b.dataset.value),

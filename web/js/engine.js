@@ -440,12 +440,13 @@ export function installScriptingApi(pool, extras = {}) {
 
 /**
  * Root-parallel ISMCTS: one `search` request per seed (seeds 0..n-1, n = `seeds`, by default the
- * pool's size), each with an equal share of `iterations` (default 50, the core's), as independent pool requests (one per
+ * pool's size), each with an equal share of `iterations` (default 50, the core's) and of `work` (optional: the
+ * core's bound by the table's size, sim/search_advice.py), as independent pool requests (one per
  * worker); their root statistics added up (mergeSearches). `onProgress(ms, {done, total})` hears
  * the iterations done over all of them (each worker reports every iteration); `signal` cancels
  * them all (their workers are terminated), and an error in one cancels the others.
  */
-function searchOnPool(pool, table, { iterations = 50, seeds = pool.size, horizon, onProgress, signal, fresh } = {}) {
+function searchOnPool(pool, table, { iterations = 50, seeds = pool.size, horizon, work, onProgress, signal, fresh } = {}) {
   const n = Math.max(1, Math.min(seeds, iterations));
   const stop = new AbortController();
   if (signal) {
@@ -460,7 +461,8 @@ function searchOnPool(pool, table, { iterations = 50, seeds = pool.size, horizon
       if (work) done[seed] = work.done;
       onProgress(performance.now() - began, { done: done.reduce((a, b) => a + b, 0), total: iterations });
     });
-    return pool.request("search", { table, iterations: share, seed, ...(horizon ? { horizon } : {}) },
+    const bound = work ? { work: Math.max(1, Math.floor((work * share) / iterations)) } : {};
+    return pool.request("search", { table, iterations: share, seed, ...(horizon ? { horizon } : {}), ...bound },
       { signal: stop.signal, fresh, onProgress: heard });
   });
   return Promise.all(requests).then(mergeSearches, (error) => {
