@@ -13,10 +13,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from math import factorial, prod
-from typing import Any
 
 from ...facts import Pos, Problem, SameValue, SameValueCount
 from ...wires import Key, value_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs the CLI's start-up (tests/test_cli.py)
+    from typing import Any
 
 State = dict[int, int]  # packed code -> exact weight (components packed, see _Prepared._pack)
 Exclusion = tuple[frozenset[Pos], frozenset[Key]]  # these slots hold none of these keys
