@@ -78,7 +78,7 @@ def sure_cuts(game: Game, pending: dict[str, Any]) -> list[Action]:
             out += [Tripwire(x) for x in uncut if x[0] != p and game.gameplay(game.key(x)) == YELLOW]
     own = [tuple(x) for x in pending["own_flipped"]]
     costly = [tuple(t) for t in pending["costly"]]
-    calls = []
+    calls: list[DualCut] = []
     for t in map(tuple, pending["targets"]):  # by seat, stand and slot
         v = game.gameplay(game.key(t))
         if v in pending["values"]:
