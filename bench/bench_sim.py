@@ -113,7 +113,7 @@ def compare_games(cells: list[tuple[int, int]], players: int, baseline: str) -> 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=200, help="deals drawn per sampler state (after its one preparation)")
-    ap.add_argument("--policies", default=",".join(POLICIES))
+    ap.add_argument("--policies", default=",".join(p for p, cls in POLICIES.items() if not cls.sees_the_deal))
     ap.add_argument("--budgets", default="8x3,16x4", help="lookahead budgets, DEALSxDEPTH, comma-separated")
     ap.add_argument("--games", help="greedy games instead, MISSION:GAMES comma-separated (needs --baseline)")
     ap.add_argument("--baseline", help="the checkout --games compares this one with")

@@ -293,7 +293,8 @@ def _sim_arguments(p_sa: argparse.ArgumentParser, p_to: argparse.ArgumentParser)
                       help="number of players, 2-5 (a sweep: a list or range, e.g. 2-5)")
     p_to.add_argument("--games", type=nonnegative, required=True, help="deals played by every policy")
     p_to.add_argument("--policy", action="append", choices=sorted(POLICIES), required=True,
-                      help="a policy to play (repeat the option for several)")
+                      help="a policy to play (repeat the option for several); sighted is FOR MEASUREMENT ONLY: "
+                           "it sees the true deal (greedy with perfect information, a ceiling, not a way to play)")
     p_to.add_argument("--seed", type=int, default=0, help="seed of the deals and of the policies' choices")
     p_to.add_argument("--no-equipment", dest="equipment", action="store_false",
                       help="deal no equipment cards (the same deals: what the equipment changes); logs from "

@@ -186,6 +186,9 @@ def test_policies_decide_from_the_view_and_play_legally() -> None:
         game.place_token(POLICIES["greedy"](rng).setup_token(View(game.table(p), p)))
     small = {"lookahead": {"deals": 3, "depth": 3, "width": 2}, "ismcts": {"iterations": 3, "horizon": 3}}
     policies = [POLICIES[name](random.Random(i), **small.get(name, {})) for i, name in enumerate(POLICIES)]
+    for policy in policies:
+        if policy.sees_the_deal:  # sighted: the measure that sees the deal (tests/test_sighted.py)
+            policy.watch(game)
     turn = 0
     while not game.over:
         policy = policies[turn % len(policies)]

@@ -24,9 +24,10 @@ import pytest
 from oracle import is_consistent
 
 from bombbuster_core.missions import BY_NUMBER
-from bombbuster_core.sim.game import (REFUSED, AbsentTokens, DoubleDetector, DualCut, Game, MultiCut, RevealRed,
+from bombbuster_core.sim.game import (REFUSED, AbsentTokens, DualCut, Game, MultiCut, RevealRed,
                                       SetupToken, SimError, SoloCut, Tripwire, _open_mission, new_game)
 from bombbuster_core.sim.policies import POLICIES, View
+from bombbuster_core.sim.sighted import succeeds
 from bombbuster_core.sim.verify import check_game, views
 from bombbuster_core.table import load_table
 from bombbuster_core.wires import key_json
@@ -37,19 +38,9 @@ RESULTS = {"win", "red", "detonator", "explosion", "stuck"}
 # ---------------------------------------------------------------- drivers
 
 
-def _good(game: Game, a: Any) -> bool:
-    if isinstance(a, DualCut):
-        return game.gameplay(game.key(a.target)) == a.value and (
-            a.own is None or game.gameplay(game.key(a.own)) == a.value)
-    if isinstance(a, DoubleDetector):
-        return any(game.gameplay(game.key(t)) == a.value for t in a.targets)
-    if isinstance(a, Tripwire):
-        return game.gameplay(game.key(a.target)) == "yellow"
-    return True
-
-
 def sighted_move(game: Game, rng: random.Random, skill: float = 0.97) -> Any:
-    """A test-only player who sees the deal: a right move with probability ``skill``, else any legal one."""
+    """A test-only player who sees the deal: a right move with probability ``skill``, else any legal one
+    (its slips reach the mechanics of failures; the ``sighted`` policy, sim/sighted.py, never slips)."""
     d = game.queue[0]
     moves = game.legal_moves()
     if d["kind"] == "turn":
@@ -73,7 +64,7 @@ def sighted_move(game: Game, rng: random.Random, skill: float = 0.97) -> Any:
             any(game.gameplay(game.key(x)) == v for x in game.cuttable(m.option)))]
         if holds:
             return rng.choice(holds)
-    ok = [a for a in moves if _good(game, a)]
+    ok = [a for a in moves if succeeds(game, a)]
     return rng.choice(ok) if ok and rng.random() < skill else rng.choice(moves)
 
 
@@ -100,6 +91,8 @@ def play_policy(mission: int, players: int, name: str, seed: int) -> Game:
     """As tournament.play_game: the policy decides every setup token and move from its view."""
     game = new_game(random.Random(f"{seed}-{mission}-{players}"), mission=mission, players=players)
     policy = POLICIES[name](random.Random(f"{seed}-{name}"))
+    if policy.sees_the_deal:
+        policy.watch(game)
     for p in game.setup_token_players():
         game.place_token(policy.setup_token(View(game.table(p), p)))
     while not game.over:

@@ -6,6 +6,8 @@
 * :mod:`.policies` — decision makers that see only their player's view.
 * :mod:`.ismcts` — the ``ismcts`` policy: a tree search over the player's
   information set on exactly sampled deals.
+* :mod:`.sighted` — the ``sighted`` policy, FOR MEASUREMENT ONLY: greedy
+  that sees the true deal (the ceiling of what information is worth).
 * :mod:`.tournament` — the same deals played by several policies, win rates
   with confidence intervals.
 """

@@ -1,4 +1,4 @@
-"""Policies for self-play: each decides from its own player's view only.
+"""Policies for self-play: each decides from its own player's view only (but ``sighted``, a measure).
 
 A policy sees a :class:`View` -- the player's table file (their own wires in
 ``me`` plus the public events, and ``meta.sim``: the mission's cards on the
@@ -90,6 +90,9 @@ and ``move(view)`` (a :mod:`.game` action for the pending decision).
   Budget: deals × (candidates) rollouts of ``depth`` turns, one analysis per
   rollout turn.  The rollouts replay the base game only (Game.restore), so in
   a mission with rules of its own (game.BASE_MISSIONS) lookahead plays greedy.
+* ``sighted``: FOR MEASUREMENT ONLY, the one policy that sees the true deal
+  (sim/sighted.py): greedy whose cut is a sure one whenever the truth offers
+  one -- the ceiling of what information is worth to greedy.
 
 Setup tokens: ``random`` points at a random allowed wire; the others at the
 allowed wire nearest the middle of their longest stand (leftmost on a tie):
@@ -288,6 +291,7 @@ class BasePolicy:
     choices that are not cuts follow the documented greedy rules (module docstring)."""
 
     name = "base"
+    sees_the_deal = False  # True only for the sighted policy (sim/sighted.py): measurement, not play
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -906,14 +910,15 @@ def _paired_se(sa: dict[str, Any], va: list[tuple[str, float]], sb: dict[str, An
 
 
 def __getattr__(name: str) -> Any:
-    """``POLICIES`` (name -> policy class), built on first use: the ``ismcts`` policy's module
-    builds on this one, so it can only join once this module is loaded, whichever comes first."""
+    """``POLICIES`` (name -> policy class), built on first use: the ``ismcts`` and ``sighted`` policies'
+    modules build on this one, so they can only join once this module is loaded, whichever comes first."""
     if name != "POLICIES":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from .ismcts import IsmctsPolicy
+    from .sighted import SightedPolicy
 
     registry: dict[str, type[BasePolicy]] = {cls.name: cls for cls in (
         RandomPolicy, GreedyPolicy, KeepDetectorPolicy, EntropySeedPolicy, EntropyExactPolicy, IsmctsPolicy,
-        LookaheadPolicy)}
+        LookaheadPolicy, SightedPolicy)}
     globals()["POLICIES"] = registry
     return registry

@@ -90,6 +90,8 @@ def play_game(task: tuple[int, int, int, str, int, str | None, dict[str, Any], b
     mission, players, seed, name, index, save, options, equipment = task
     game = new_game(random.Random(f"{seed}-{index}"), mission=mission, players=players, equipment=equipment)
     policy = POLICIES[name](random.Random(f"{seed}-{index}-{name}"), **options)
+    if policy.sees_the_deal:
+        policy.watch(game)
     spent, decisions = 0.0, 0
     for p in game.setup_token_players():
         t0 = time.perf_counter()
@@ -103,7 +105,7 @@ def play_game(task: tuple[int, int, int, str, int, str | None, dict[str, Any], b
         game.play(action)
     record = {"policy": name, "game": index, "result": game.result, "failed_cuts": game.strikes,
               "turns": game.turns, "decisions": decisions, "seconds": spent,
-              "settings": _settings(mission, players, seed, options, equipment)}
+              "settings": _settings(mission, players, seed, options, equipment, name)}
     if save:
         stem = os.path.join(save, f"{name}-{index:05d}")
         table = game.table()
@@ -121,10 +123,13 @@ def play_game(task: tuple[int, int, int, str, int, str | None, dict[str, Any], b
 SIM_VERSION = 2
 
 
-def _settings(mission: int, players: int, seed: int, options: dict[str, Any], equipment: bool) -> dict[str, Any]:
-    """What a game's record depends on besides its index and policy: a resumed log must match it."""
+def _settings(mission: int, players: int, seed: int, options: dict[str, Any], equipment: bool,
+              policy: str) -> dict[str, Any]:
+    """What a game's record depends on besides its index and policy: a resumed log must match it.
+    A policy that sees the true deal is marked ``"sees_the_deal": true`` (a ceiling, not a way to play)."""
+    sighted = {"sees_the_deal": True} if POLICIES[policy].sees_the_deal else {}
     return {"mission": mission, "players": players, "seed": seed, **({"budget": options} if options else {}),
-            "equipment": equipment, "sim": SIM_VERSION}
+            "equipment": equipment, "sim": SIM_VERSION, **sighted}
 
 
 class LogError(ValueError):
@@ -166,7 +171,7 @@ class _Cell:
                 raise OutputError(f"{save_option} {save}: cannot create this directory ({e.strerror})") from None
         budgets = {"lookahead": lookahead, "ismcts": ismcts}
         options = {name: dict(budgets.get(name) or {}) for name in policies}
-        logged = _logged(log, policies, games, {name: _settings(mission, players, seed, options[name], equipment)
+        logged = _logged(log, policies, games, {name: _settings(mission, players, seed, options[name], equipment, name)
                                                 for name in policies}) if resume and log else {}
         self.tasks = [(mission, players, seed, name, i, save, options[name], equipment) for i in range(games)
                       for name in policies if (name, i) not in logged]
@@ -555,7 +560,9 @@ def summary(records: list[dict[str, Any]], policies: list[str]) -> dict[str, Any
 def text(result: dict[str, Any]) -> str:
     """The summary as a plain table: seconds per decision over all decisions (mean) and the median
     of the games' own (README's Results: a busy machine's slow spells move the mean more)."""
-    return "\n".join(_policy_lines(result, header=True) + _pair_lines(result, "  "))
+    sighted = [r["policy"] for r in result["policies"] if POLICIES[r["policy"]].sees_the_deal]
+    note = [f"({', '.join(sighted)}: sees the true deal, FOR MEASUREMENT ONLY: a ceiling, not a way to play)"]
+    return "\n".join(_policy_lines(result, header=True) + note * bool(sighted) + _pair_lines(result, "  "))
 
 
 def _policy_lines(result: dict[str, Any], header: bool, cell: str = "") -> list[str]:
