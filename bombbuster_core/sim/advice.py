@@ -86,11 +86,16 @@ def _playable(raw: dict[str, Any], mode: str = "lookahead") -> None:
             raise SimError(f"{mode}: event {i} ({kind}) is beyond the base game the simulator plays")
 
 
-def work_unit(table: Table) -> float:
-    """What one rollout turn costs in ``work`` units on this table (module docstring): an analysis
-    of a view about as large as the table's."""
+def within_work(params: dict[str, Any], table: Table, count: int, turns: int) -> int:
+    """``count`` (deals, iterations) cut down so that ``count x turns`` rollout turns fit the
+    request's ``work`` (at least 1; ``count`` itself without one).  A turn is an analysis of a
+    view about as large as the table's: ``1 + states / STATES_PER_UNIT`` units (module docstring)."""
+    if "work" not in params:
+        return count
+    work = _count(params, "work", 0, MAX_WORK)
     forward, _ = columns.plans(compile_table(table))
-    return 1 + columns.estimated_states(forward, MAX_WORK * STATES_PER_UNIT) / STATES_PER_UNIT
+    unit = 1 + columns.estimated_states(forward, MAX_WORK * STATES_PER_UNIT) / STATES_PER_UNIT
+    return max(1, min(count, int(work / (turns * unit))))
 
 
 def lookahead(params: dict[str, Any]) -> dict[str, Any]:
@@ -107,9 +112,7 @@ def lookahead(params: dict[str, Any]) -> dict[str, Any]:
         beliefs(table)
     except Inconsistent:
         return analyze(table)  # {"consistent": false, "error", "event"}, as the other modes
-    if "work" in params:
-        work = _count(params, "work", 0, MAX_WORK)
-        deals = max(1, min(deals, int(work / ((width + 1) * max(1, depth - 1) * work_unit(table)))))
+    deals = within_work(params, table, deals, (width + 1) * max(1, depth - 1))
     result = {"consistent": True, "player": player, "mode": "lookahead", "red_cap": RED_CAP, "deals": 0,
               "depth": depth, "width": width, "seed": seed, "suggestions": []}
     view = View(raw, player)

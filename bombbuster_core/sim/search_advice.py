@@ -18,7 +18,7 @@ on a tie), ``iterations`` the iterations done.
 
 ``work`` (optional) bounds the search's work as the lookahead's bounds its
 rollouts (sim/advice.py): each iteration plays up to ``horizon`` turns, each
-an analysis of a view about as large as the table's (``advice.work_unit``),
+an analysis of a view about as large as the table's (``advice.within_work``),
 so at most ``work / (horizon units)`` iterations run (at least 1): fewer on a
 5-player start than late in a game, the same for the same table.  Root parallelism: the same
 request with different ``seed``\\ s on different workers gives the same
@@ -49,7 +49,7 @@ from ..beliefs import EngineLimit, Inconsistent
 from ..engines.sampling import sample_table
 from ..table import load_table
 from ..wires import parse_key
-from .advice import MAX_WORK, _checked, _count, _playable, work_unit
+from .advice import _checked, _count, _playable, within_work
 from .game import Game, SimError, action_json
 from .ismcts import HORIZON, ITERATIONS, IsmctsPolicy, Searched
 from .policies import RED_CAP, View, action_of
@@ -80,9 +80,7 @@ def search(params: dict[str, Any], progress: Callable[[int, int], None] | None =
         beliefs(table)
     except Inconsistent:
         return analyze(table)  # {"consistent": false, "error", "event"}, as the other modes
-    if "work" in params:
-        work = _count(params, "work", 0, MAX_WORK)
-        iterations = max(1, min(iterations, int(work / (horizon * work_unit(table)))))
+    iterations = within_work(params, table, iterations, horizon)
     result = {"consistent": True, "player": player, "mode": "search", "red_cap": RED_CAP, "seed": seed,
               "horizon": horizon, "iterations": 0, "searched": False, "pick": 0, "suggestions": []}
     if not View(raw, player).my_uncut():

@@ -228,7 +228,12 @@ def _backward(plan: _Plan, fwd: list[State], passes: list[list[State]] | None, f
         for slot, b in tally.items():
             got.setdefault(slot, []).append((t, b))
         if tag:  # the states before the key, untagged
-            back = {code: b for code, b in ((code, back.get(code | ((code & tag) << top))) for code in fwd[t]) if b}
+            untagged: State = {}
+            for code in fwd[t]:
+                b = back.get(code | ((code & tag) << top))
+                if b:
+                    untagged[code] = b
+            back = untagged
         after = back
     return got
 
