@@ -163,21 +163,24 @@ PAGE_REQUEST = """async ([method, table, params, cap]) => {
 }"""
 
 
-def measure_phone(browser, url: str) -> None:
-    """The issue-12 table: page (2 workers) vs the CLI's whole command, and the phone estimate."""
+def measure_phone(browser, url: str, only: str = "", repeat: int = REPEAT) -> None:
+    """The issue-12 table: page (2 workers) vs the CLI's whole command, and the phone estimate.
+    ``only``: just the rows whose state and request contain it (then no engine table)."""
     context = browser.new_context()
     page = context.new_page()
     time_to_ready(page, f"{url}?nosw&workers={PHONE_WORKERS}")
     wait_until(page, f"window.bombbuster.stats().then(s => s.length === {PHONE_WORKERS})")
     load = os.getloadavg()[0]
-    print(f"\nas a phone: {PHONE_WORKERS} workers; page s = best of {REPEAT} for analyses, one run for "
+    print(f"\nas a phone: {PHONE_WORKERS} workers; page s = best of {repeat} for analyses, one run for "
           f"suggestions; CPython s = the CLI's whole command (entropy with --jobs {PHONE_WORKERS}); "
           f"phone s = {PHONE_FACTOR} x page s; entropy capped at {ENTROPY_CAP_S:.0f} s; load average {load:.1f}")
     print(f"{'state':33} {'request':28} {'page s':>8} {'CPython s':>9} {'ratio':>6} {'phone s':>8}")
     for name, table in phone_states().items():
         for label, method, request_table, params in phone_requests(table):
+            if only not in f"{name} {label}":
+                continue
             entropy = params.get("mode") == "entropy"
-            runs = REPEAT if method == "analyze" else 1
+            runs = repeat if method == "analyze" else 1
             cap = ENTROPY_CAP_S if entropy else 600.0
             js_method = "analyze" if method == "analyze" else "suggest"
             pages = [page.evaluate(PAGE_REQUEST, [js_method, request_table, params, cap]) for _ in range(runs)]
@@ -187,7 +190,8 @@ def measure_phone(browser, url: str) -> None:
             ratio = f"{page_s / cli_s:6.2f}" if page_s and cli_s else f"{'-':>6}"
             print(f"{name:33} {label:28} {_capped(page_s, cap):>8} {_capped(cli_s, cap):>9} {ratio} "
                   f"{_capped(None if page_s is None else PHONE_FACTOR * page_s, PHONE_FACTOR * cap):>8}")
-    measure_engines(page)
+    if not only:
+        measure_engines(page)
     context.close()
 
 
@@ -273,6 +277,9 @@ def measure_site(browser, url: str, plain_url: str) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description="web-app measurements (python build.py measure [--phone])")
     ap.add_argument("--phone", action="store_true", help="only the 'as a phone' table (issue 12)")
+    ap.add_argument("--repeat", type=int, default=REPEAT, metavar="N", help=f"best of N for analyses (default {REPEAT})")
+    ap.add_argument("--only", default="", metavar="TEXT",
+                    help="with --phone: only the rows whose state and request contain TEXT, e.g. 'start (setup tokens) analysis, public'")
     args = ap.parse_args()
     dist = Path(os.environ.get("BOMBBUSTER_DIST") or build.DIST)
     chromium = os.environ.get("BOMBBUSTER_CHROMIUM", build.find_chromium() or "")
@@ -288,7 +295,7 @@ def main() -> int:
             print(f"Chromium {browser.version}, {os.cpu_count()} cores; Pyodide {build.PYODIDE_VERSION}")
             if not args.phone:
                 measure_site(browser, url, plain_url)
-            measure_phone(browser, url)
+            measure_phone(browser, url, args.only, args.repeat)
             browser.close()
     finally:
         server.shutdown()

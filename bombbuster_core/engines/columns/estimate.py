@@ -37,10 +37,25 @@ def estimated_states(plan: _Plan, limit: float = float("inf")) -> int:
     their values put random legal games up to 5,000x over (refusing them); without them
     the work lands within 0.4-11x of this on random 4-5-player full-rules games
     (bench/bench_budget.py), so it serves as the early refusal, and the sweep's own
-    count (:class:`~.sweep.Work`) is the bound.  Stops early once past ``limit``."""
+    count (:class:`~.sweep.Work`) is the bound.  Stops early once past ``limit``: the
+    running total at the first key that passes it.
+
+    The running totals are kept on the plan (the page's worker estimates one plan up to
+    three times per split analysis, ~1.6 ms each on a 5-player table): any limit is
+    answered from them as a run held to it would, or they are made again further."""
+    totals, complete = plan.running_estimate
+    if not complete and (not totals or totals[-1] <= limit):
+        totals, complete = plan.running_estimate = _running_totals(plan, limit)
+    return next((t for t in totals if t > limit), totals[-1] if totals else 0)
+
+
+def _running_totals(plan: _Plan, limit: float) -> tuple[list[int], bool]:
+    """The estimate's total after each key, up to the first past ``limit``; and whether all keys were
+    taken."""
     prep = plan.prep
     grouped = {s for g in prep.groups for s in g}
     singles = [s for s in prep.free if s not in grouped]
+    totals: list[int] = []
     total = placed = 0
     deals = 1
     for t, layer in enumerate(plan.layers):
@@ -63,10 +78,11 @@ def estimated_states(plan: _Plan, limit: float = float("inf")) -> int:
         if prep.free:
             deals = min(deals * comb(layer.copies + len(prep.free) - 1, len(prep.free) - 1), 1 << 64)
         total += min(n, deals * (layer.copies + 1)) * _cost(layer)
+        totals.append(total)
         placed = top
         if total > limit:
-            break
-    return total
+            return totals, False
+    return totals, True
 
 
 def _estimated_states(plan: _Plan) -> int:

@@ -129,6 +129,18 @@ class Join:
 
         return joint
 
+    def joints(self, i: int) -> list[tuple[int, int]]:
+        """(code, joint weight) of every forward state at key boundary i that some deal passes
+        through (:meth:`joiner`).  A run with no count or check spanning the boundary, one
+        component and no interchangeable stands joins by one lookup per state: the plain
+        case (most analyses) as one comprehension, without a call per state."""
+        fwd = self.fwd[i]
+        if self.span or self.check_span or self.components > 1 or self.group_fields:
+            joint = self.joiner(i)
+            return [(code, j) for code, w in fwd.items() if (j := joint(code, w))]
+        get, full = self.bwd[self.prep.n_layers - i].get, self.forward.full
+        return [(code, w * b) for code, w in fwd.items() if (b := get(full - code))]
+
     def beliefs(self) -> tuple[Beliefs, list[Beliefs | None]]:
         """The problem's beliefs and each variant's (None: no deal fits it), as :func:`analyze_excluding`."""
         prep, forward, problem, variants = self.prep, self.forward, self.problem, self.variants
@@ -150,15 +162,12 @@ class Join:
                            [(hist_of[s], forward.shift[s] - base, masks[hist_of[s]]) for s in chunk]))
         cumulative: dict[int, list[list[int]]] = {o: [] for o in owners}  # [boundary][j] = weight of fill > j
         for i in range(L + 1):
-            sums = [[0] * (mask + 1) for _, mask, _ in chunks]
-            joint = self.joiner(i)
-            for code, w in self.fwd[i].items():
-                j = joint(code, w)
-                if j:
-                    for (base, mask, _), chunk_sums in zip(chunks, sums):
-                        chunk_sums[(code >> base) & mask] += j
+            joints = self.joints(i)
             hist = {o: [0] * (forward.size[o] + 1) for o in owners}
-            for (_, _, members), chunk_sums in zip(chunks, sums):
+            for base, mask, members in chunks:
+                chunk_sums = [0] * (mask + 1)
+                for code, j in joints:
+                    chunk_sums[(code >> base) & mask] += j
                 for idx, h in enumerate(chunk_sums):
                     if h:
                         for o, off, m in members:

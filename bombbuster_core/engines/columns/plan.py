@@ -76,6 +76,8 @@ class _Plan:
     def __init__(self, prep: _Prepared, mirrored: bool):
         self.prep = prep
         self.mirrored = mirrored
+        # The work estimate's running totals, made when first asked (.estimate.estimated_states).
+        self.running_estimate: tuple[list[int], bool] = ([], False)
         shift = 0
         self.trackers: list[tuple[_Tracker, _Count]] = []
         for c in prep.counts:
