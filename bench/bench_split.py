@@ -33,6 +33,7 @@ from bench_analyze import WIRES, states  # noqa: E402
 from gamegen import random_game  # noqa: E402
 
 from bombbuster_core import bridge  # noqa: E402
+from bombbuster_core.engines import columns  # noqa: E402
 
 
 def ask(method: str, params: dict[str, Any]) -> tuple[dict[str, Any], float]:
@@ -41,20 +42,43 @@ def ask(method: str, params: dict[str, Any]) -> tuple[dict[str, Any], float]:
     return reply, time.process_time() - t0
 
 
+class Worker:
+    """What one page worker keeps between requests (plans, kept sweeps), swapped
+    into this process while it plays that worker: the home and the other worker of a split
+    request each find only what they made themselves."""
+
+    KEPT = ((columns, "_PLANS"), (bridge, "_KEPT"))
+
+    def __init__(self) -> None:
+        self.kept = [type(getattr(module, name))() for module, name in self.KEPT]
+
+    def ask(self, method: str, params: dict[str, Any]) -> tuple[dict[str, Any], float]:
+        saved = [getattr(module, name) for module, name in self.KEPT]
+        for (module, name), mine in zip(self.KEPT, self.kept):
+            setattr(module, name, mine)
+        try:
+            return ask(method, params)
+        finally:
+            for (module, name), theirs in zip(self.KEPT, saved):
+                setattr(module, name, theirs)
+
+
 def steps(method: str, params: dict[str, Any]) -> dict[str, Any]:
-    """CPU seconds of the whole request and of each step of its split form: per round, the reply
-    that asked for it and its tasks; then the last reply."""
-    _, whole = ask(method, params)
+    """CPU seconds of the whole request (on a new worker) and of each step of its split form
+    (a new home worker and a new other one): per round, the reply that asked for it and its
+    tasks; then the last reply."""
+    _, whole = Worker().ask(method, params)
+    home, other = Worker(), Worker()
     answers: list[dict[str, Any]] = []
     replies, tasks = [], []
     while True:
-        reply, spent = ask(method, {**params, "split": True, **({"answers": answers} if answers else {})})
+        reply, spent = home.ask(method, {**params, "split": True, **({"answers": answers} if answers else {})})
         replies.append(spent)
         if "pending" not in reply:
             assert "result" in reply, reply
             return {"whole": whole, "replies": replies, "tasks": tasks}
         pending = reply["pending"]
-        answered = [ask("task", task) for task in pending["tasks"]]
+        answered = [(home if task.get("home") else other).ask("task", task) for task in pending["tasks"]]
         tasks.append([s for _, s in answered])
         answers.append({"digest": pending["digest"], "results": [r["result"] for r, _ in answered]})
 
@@ -81,11 +105,11 @@ def main() -> int:
         if not b["tasks"]:
             print(f"  {name:26} whole {b['whole']:.3f}  not split (under SPLIT_MIN_STATES)")
             continue
-        (mirrored, forward), = b["tasks"]
-        first, last = b["replies"]
         path = critical_path(b)
-        print(f"  {name:26} whole {b['whole']:.3f}  first reply {first:.3f}  mirrored {mirrored:.3f}  "
-              f"forward {forward:.3f}  join {last:.3f}  critical path {path:.3f} = {path / b['whole']:.2f} x whole")
+        rounds = "  ".join(f"reply {r:.3f}  round {i + 1}: mirrored {ts[0]:.3f} forward {ts[1]:.3f}"
+                           for i, (r, ts) in enumerate(zip(b["replies"], b["tasks"])))
+        print(f"  {name:26} whole {b['whole']:.3f}  {rounds}  last reply {b['replies'][-1]:.3f}  "
+              f"critical path {path:.3f} = {path / b['whole']:.2f} x whole")
     print("suggestion list, public view (player 0): the analysis's sweeps on two workers")
     for name, table in public.items():
         b = best([steps("suggest", {"table": table, "player": 0}) for _ in range(args.repeat)])

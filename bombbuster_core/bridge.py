@@ -47,7 +47,8 @@ would otherwise do here, so the result is exactly the serial one:
   page's progress.
 
 ``task`` params: a task object; its result: the task's result.  ``stats``:
-this worker's caches (signature cache hits and misses, sweeps kept) and the tasks it ran.
+this worker's caches (signature cache hits and misses, sweeps and plans kept) and the tasks
+it ran; with ``"forget": true`` it then drops the kept sweeps and plans (measurements).
 
 ``lookahead`` and ``search`` (the page's modes that play the simulator's policies for the
 table's ``me``): params and results in sim/advice.py and sim/search_advice.py; ``search``
@@ -430,13 +431,21 @@ _TASKS_RUN: dict[str, int] = {}  # tasks this worker ran, by name (for stats: wh
 
 
 def _stats(params: Any, progress: Progress | None) -> dict[str, Any]:
-    _params(params, set(), set())
-    out: dict[str, Any] = {"kept_sweeps": len(_KEPT), "fanned_out_blocks": _FANNED_OUT[0],
-                           "tasks_run": dict(_TASKS_RUN)}
+    """This worker's caches and tasks; with ``"forget": true``, then drops what the columns engine
+    keeps between requests (plans, forward sweeps), so that a timed request repeated after it
+    costs what a new table's would (tests/e2e/measure.py)."""
+    p = _params(params, {"forget"}, set())
+    if not isinstance(p.get("forget", False), bool):
+        raise RequestError(f"params: field 'forget' must be true or false, not {p['forget']!r}")
+    out: dict[str, Any] = {"kept_sweeps": len(_KEPT), "kept_plans": columns.kept_plans(),
+                           "fanned_out_blocks": _FANNED_OUT[0], "tasks_run": dict(_TASKS_RUN)}
     signatures = sys.modules.get(f"{__package__}.engines.signatures")  # not loaded: never used here
     if signatures is not None:
         cache = signatures.CACHE
         out["signature_cache"] = {"hits": cache.hits, "misses": cache.misses, "bound": cache.max_signatures}
+    if p.get("forget"):
+        _KEPT.clear()
+        columns.forget_plans()
     return out
 
 

@@ -502,6 +502,23 @@ def test_default_budget_admits_every_legal_setup() -> None:
     assert worst[0] > 100_000  # the scan reaches the big tables (M64 5p: about 1.6 million)
 
 
+def test_estimate_kept_on_the_plan_answers_any_limit_as_a_new_run() -> None:
+    """estimated_states keeps its running totals on the plan: asked again with another limit
+    (higher, lower, none), it gives what a run held to that limit on a new plan gives."""
+    from bombbuster_core.facts import compile_table
+    from bombbuster_core.table import load_table
+
+    rng = random.Random("estimate-kept")
+    tables = [t for _, t in _setup_tables()]
+    for table in rng.sample(tables, 16):
+        problem = compile_table(load_table(table))
+        full = columns.estimated_states(columns._Plan(columns._Prepared(problem), True))
+        kept = columns._Plan(columns._Prepared(problem), True)
+        for limit in rng.sample([0, 1, full // 7, full // 2, full - 1, full, full + 1, float("inf")], 8):
+            new = columns._Plan(columns._Prepared(problem), True)
+            assert columns.estimated_states(kept, limit) == columns.estimated_states(new, limit), limit
+
+
 def test_estimate_is_close_to_the_states_visited() -> None:
     """On a 5-player public start with x-count tokens: the estimate is within 2x of the true count."""
     from bombbuster_core.facts import compile_table

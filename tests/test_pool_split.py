@@ -53,7 +53,8 @@ def fake_pool(method: str, params: dict[str, Any], *, forget_home: bool = False)
             assert "error" not in answer, answer
             results.append(answer["result"])
         if forget_home:
-            bridge._KEPT.clear()
+            assert ask("stats", {"forget": True})["result"]["kept_plans"] >= 1
+            assert ask("stats", {})["result"]["kept_plans"] == ask("stats", {})["result"]["kept_sweeps"] == 0
         answers.append({"digest": pending["digest"], "results": results})
 
 
@@ -109,6 +110,22 @@ def test_any_table_split_equals_serial(seed, monkeypatch):
     split, rounds = fake_pool("analyze", {"table": table})
     assert split == serial("analyze", {"table": table})
     assert len(rounds) <= 1
+
+
+def test_stats_forget_is_checked():
+    reply = ask("stats", {"forget": "yes"})
+    assert reply["error"]["message"] == "params: field 'forget' must be true or false, not 'yes'"
+
+
+def test_kept_plans_answer_as_new_ones():
+    """A worker keeps the plans of the last problems (columns.plans): the same table again, or
+    another and back, gives the same JSON as after forgetting them."""
+    other = _table("kept-plans", 4, False, True, 3)
+    first = serial("analyze", {"table": BIG})
+    assert ask("stats", {})["result"]["kept_plans"] >= 1
+    assert serial("analyze", {"table": other}) and serial("analyze", {"table": BIG}) == first
+    ask("stats", {"forget": True})
+    assert serial("analyze", {"table": BIG}) == first
 
 
 def test_small_table_is_not_split():

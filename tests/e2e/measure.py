@@ -147,7 +147,9 @@ def cli_seconds(method: str, table: dict, params: dict, cap: float) -> float | N
         os.unlink(f.name)
 
 
+# Fresh: no kept result, and no plan or sweep kept in a worker from the run before.
 PAGE_REQUEST = """async ([method, table, params, cap]) => {
+    await window.bombbuster.stats({forget: true});
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), cap * 1000);
     const t0 = performance.now();
@@ -196,6 +198,7 @@ def measure_phone(browser, url: str, only: str = "", repeat: int = REPEAT) -> No
 
 
 ENGINE_REQUEST = """async ([table, engine]) => {
+    await window.bombbuster.stats({forget: true});  // the signature cache stays: its second run shows it
     const t0 = performance.now();
     try {
         await window.bombbuster.analyze(table, {engine, fresh: true});

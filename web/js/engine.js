@@ -122,11 +122,12 @@ class PooledWorker {
     this.worker.postMessage({ id: job.id, message: job.message(this) });
   }
 
-  /** {wasmBytes, core} of this worker (core: the bridge's `stats`), once it is ready. */
-  stats() {
+  /** {wasmBytes, core} of this worker (core: the bridge's `stats`), once it is ready; `forget`: then
+   *  the worker drops the plans and sweeps it keeps between requests. */
+  stats(forget = false) {
     return new Promise((resolve) => {
       this.statsWaiter = resolve;
-      this.worker.postMessage({ type: "stats" });
+      this.worker.postMessage({ type: "stats", forget });
     });
   }
 
@@ -265,10 +266,10 @@ export class EnginePool {
     this.dispatch();
   }
 
-  /** Per ready worker: {wasmBytes, core, startup timings}. */
-  async stats() {
+  /** Per ready worker: {wasmBytes, core, startup timings}; `forget`: as PooledWorker.stats. */
+  async stats({ forget = false } = {}) {
     const ready = this.workers.filter((worker) => worker.ready);
-    return Promise.all(ready.map(async (worker) => ({ ...(await worker.stats()), startup: worker.timings })));
+    return Promise.all(ready.map(async (worker) => ({ ...(await worker.stats(forget)), startup: worker.timings })));
   }
 
   /** Cancel everything queued or running (terminates busy workers). */
@@ -424,8 +425,9 @@ export function installScriptingApi(pool, extras = {}) {
     /** Promise of {version} of the core running in the workers. */
     ping: () => pool.request("ping", {}),
     cancelAll: () => pool.cancelAll(),
-    /** Promise of [{wasmBytes, startup, core}] for each ready worker (diagnostics; core: the bridge's `stats`). */
-    stats: () => pool.stats(),
+    /** Promise of [{wasmBytes, startup, core}] for each ready worker (diagnostics; core: the bridge's `stats`);
+     *  {forget: true}: then each worker drops the plans and sweeps it keeps (timing a repeated request). */
+    stats: (options) => pool.stats(options),
     /** {hits, misses, entries, chars} of the results the pool keeps by exact request. */
     cacheStats: () => pool.cacheStats(),
     /** The engine of requests without an `engine` option: "columns" (default) or "signatures". */

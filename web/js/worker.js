@@ -9,8 +9,9 @@
 //               {type: "reply", id, reply}       reply = bridge JSON reply (string)
 //               {type: "fatal", error}           start-up failed
 //               {type: "crashed", id, error}     the runtime broke; replace this worker
-// {type: "stats"} in → {type: "stats", wasmBytes, core} out: the worker's linear memory size and
-// the bridge's `stats` (signature cache hits/misses, sweeps kept for split analyses).
+// {type: "stats", forget?} in → {type: "stats", wasmBytes, core} out: the worker's linear memory size and
+// the bridge's `stats` (signature cache hits/misses, sweeps and plans kept for split analyses;
+// `forget`: then drop them, so a timed request repeated costs what a new one does).
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const siteRoot = new URL("../", self.location).href;
@@ -68,7 +69,8 @@ self.onmessage = async (event) => {
   const { id, message, type } = event.data;
   const { handle, pyodide } = await starting;
   if (type === "stats") {
-    const core = JSON.parse(handle(JSON.stringify({ id: 0, method: "stats", params: {} }))).result;
+    const params = event.data.forget ? { forget: true } : {};
+    const core = JSON.parse(handle(JSON.stringify({ id: 0, method: "stats", params }))).result;
     self.postMessage({ type: "stats", wasmBytes: pyodide._module.HEAPU8.length, core });
     return;
   }

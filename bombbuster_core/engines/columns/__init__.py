@@ -113,8 +113,8 @@ from .sweep import Work, _about
 # few this module uses itself, which bridge.py and suggest.py reach here (_Plan, _Prepared,
 # _Zero, _about: the same objects, not copies).
 __all__ = ["BUDGET", "PARALLEL_MIN_STATES", "PARALLEL_SWEEPS", "SWEEPS_ELSEWHERE", "Exclusion", "State", "Swept",
-           "Variant", "Work", "analyze", "analyze_excluding", "check_budget", "estimated_states", "plans",
-           "restricted", "sweep_one", "worlds_excluding"]
+           "Variant", "Work", "analyze", "analyze_excluding", "check_budget", "estimated_states", "forget_plans",
+           "kept_plans", "plans", "restricted", "sweep_one", "worlds_excluding"]
 
 # Run the two sweeps in two processes (fork) when a table is big enough to pay
 # for it (~15 ms of fork + pickling).  Off by default: forking a process that
@@ -147,6 +147,16 @@ SWEEPS_ELSEWHERE: Callable[[_Plan, _Plan], tuple[list[State], list[State]] | Non
 # whoever asks), so a kept one answers as a new one would.
 KEPT_PLANS = 4
 _PLANS: OrderedDict[tuple[object, ...], tuple[_Plan, _Plan]] = OrderedDict()
+
+
+def kept_plans() -> int:
+    """How many problems' plans are kept (:func:`plans`)."""
+    return len(_PLANS)
+
+
+def forget_plans() -> None:
+    """Drop the kept plans: the next :func:`plans` of any problem makes them anew."""
+    _PLANS.clear()
 
 
 def plans(problem: Problem, variants: Sequence[Variant] = ()) -> tuple[_Plan, _Plan]:
