@@ -185,8 +185,11 @@ def measure_phone(browser, url: str, only: str = "", repeat: int = REPEAT) -> No
             runs = repeat if method == "analyze" else 1
             cap = ENTROPY_CAP_S if entropy else 600.0
             js_method = "analyze" if method == "analyze" else "suggest"
-            pages = [page.evaluate(PAGE_REQUEST, [js_method, request_table, params, cap]) for _ in range(runs)]
-            cli = [cli_seconds(method, request_table, params, cap) for _ in range(runs)]
+            # Page and CLI runs alternate, so a drift of this shared machine's speed moves both.
+            pages, cli = [], []
+            for _ in range(runs):
+                pages.append(page.evaluate(PAGE_REQUEST, [js_method, request_table, params, cap]))
+                cli.append(cli_seconds(method, request_table, params, cap))
             page_s = None if None in pages else min(pages)
             cli_s = None if None in cli else min(cli)
             ratio = f"{page_s / cli_s:6.2f}" if page_s and cli_s else f"{'-':>6}"
