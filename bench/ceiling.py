@@ -20,7 +20,7 @@ from collections import Counter
 
 sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
 
-from bombbuster_core.sim.tournament import LogError, _read_records, paired_difference, wilson  # noqa: E402
+from bombbuster_core.sim.tournament import LogError, paired_difference, read_records, wilson  # noqa: E402
 
 RESULTS = ("win", "red", "detonator", "explosion", "stuck")
 
@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("log", help="greedy's and sighted's games of the same deals")
     args = parser.parse_args(argv)
     try:
-        records = _read_records(args.log)
+        records = read_records(args.log)
     except LogError as e:
         print(f"ceiling: {e}", file=sys.stderr)
         return 2

@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 POLICY = "greedy"
+LOSSES = ("red", "detonator", "explosion", "stuck")  # the simulator's results other than "win" (sim/game.py)
+HARD = 0.10  # cells won less often than this get a line saying how their games were lost
 LOG_NAME = re.compile(r"m(\d\d)-p([2-5])\.log$")
 SERIES = {2: "#1b9e77", 3: "#d95f02", 4: "#4f46e5", 5: "#e7298a"}  # colour-blind-safe (Dark2)
 
@@ -69,10 +71,28 @@ def cells(log_dir: str) -> list[dict[str, Any]]:
             raise DifficultyError(f"{name}: not greedy's games of M{mission} {players}p by simulator version "
                                   f"{SIM_VERSION} with equipment: {s}")
         n, wins = len(records), sum(r["result"] == "win" for r in records)
+        losses = {kind: sum(r["result"] == kind for r in records) for kind in LOSSES}
+        if sum(losses.values()) != n - wins:
+            raise DifficultyError(f"{name}: a result other than {', '.join(('win',) + LOSSES)}")
         out.append({"mission": mission, "players": players, "games": n, "wins": wins, "ci95": list(wilson(wins, n)),
-                    "losses": {kind: sum(r["result"] == kind for r in records) for kind in ("red", "detonator")},
-                    "seed": s["seed"]})
+                    "losses": losses, "seed": s["seed"],
+                    # The dial starts `players` spaces from the skull (most missions): a detonator loss
+                    # with fewer failed cuts was moved there by something else (skips, costs, Nano).
+                    "detonator_few_failures": sum(r["result"] == "detonator" and r["failed_cuts"] < players
+                                                  for r in records)})
     return out
+
+
+def hard_cells(measured: list[dict[str, Any]]) -> str:
+    """A line per cell won less than HARD of the time: its losses by kind, and how many detonator
+    losses came with fewer failed cuts than players (the dial moved for another reason)."""
+    lines = []
+    for c in measured:
+        if c["wins"] < HARD * c["games"]:
+            kinds = ", ".join(f"{kind} {n}" for kind, n in c["losses"].items() if n)
+            lines.append(f"M{c['mission']} {c['players']}p: {c['wins']}/{c['games']} won; lost: {kinds}; detonator "
+                         f"with fewer failed cuts than players: {c['detonator_few_failures']}")
+    return "\n".join(lines)
 
 
 def refused() -> dict[int, str]:
@@ -190,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     print(markdown(measured, refusals))
     for m, why in refusals.items():
         print(f"\nM{m}: {why}")
+    print(f"\nCells won less than {HARD:.0%} of the time, and how their games were lost:\n{hard_cells(measured)}")
     games = sum(c["games"] for c in measured)
     print(f"\n{len(measured)} cells, {games} games, fewest in a cell: {min((c['games'] for c in measured), default=0)}")
     if args.write:

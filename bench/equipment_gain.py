@@ -17,7 +17,7 @@ import sys
 
 sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
 
-from bombbuster_core.sim.tournament import _read_records, paired_difference, wilson  # noqa: E402
+from bombbuster_core.sim.tournament import paired_difference, read_records, wilson  # noqa: E402
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 def games(path: str, equipment: bool) -> tuple[dict[int, dict[str, Any]], dict[str, Any]]:
     """The log's records by game, and its one setting (the other side's must match but for equipment)."""
-    records = _read_records(path)
+    records = read_records(path)
     settings = [r["settings"] for r in records]
     if not records or any(s != settings[0] for s in settings) or len({r["policy"] for r in records}) != 1:
         raise ValueError(f"{path}: not one policy's games with one setting")

@@ -492,7 +492,7 @@ class _client:
                 pass
 
 
-def _read_records(path: str) -> list[dict[str, Any]]:
+def read_records(path: str) -> list[dict[str, Any]]:
     """Every record of a :func:`run` log; :class:`LogError` when the file is not one."""
     try:
         with open(path, encoding="utf-8") as f:
@@ -511,7 +511,7 @@ def _logged(path: str, policies: list[str], games: int,
     if not os.path.exists(path):
         return {}
     kept = {}
-    for r in _read_records(path):
+    for r in read_records(path):
         if r["policy"] not in policies or r["game"] >= games:
             continue
         if r.get("settings") != settings[r["policy"]]:
@@ -527,7 +527,7 @@ def _logged(path: str, policies: list[str], games: int,
 def read_log(path: str, policies: list[str]) -> list[dict[str, Any]]:
     """The records of a :func:`run` log for the games every one of ``policies`` finished (a paired
     comparison needs both sides of a game), sorted as :func:`run` sorts them."""
-    by = {(r["policy"], r["game"]): r for r in _read_records(path) if r["policy"] in policies}
+    by = {(r["policy"], r["game"]): r for r in read_records(path) if r["policy"] in policies}
     games = sorted({g for _, g in by if all((name, g) in by for name in policies)})
     return [by[name, g] for name in policies for g in games]
 
