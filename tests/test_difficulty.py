@@ -16,9 +16,9 @@ import difficulty  # noqa: E402
 from bombbuster_core.sim.tournament import SIM_VERSION  # noqa: E402
 
 
-def record(game: int, result: str, **settings) -> str:
+def record(game: int, result: str, failed_cuts: int = 0, **settings) -> str:
     base = {"mission": 34, "players": 4, "seed": 2026, "equipment": True, "sim": SIM_VERSION}
-    return json.dumps({"policy": "greedy", "game": game, "result": result, "failed_cuts": 0, "turns": 9,
+    return json.dumps({"policy": "greedy", "game": game, "result": result, "failed_cuts": failed_cuts, "turns": 9,
                        "decisions": 9, "seconds": 0.1, "settings": {**base, **settings}})
 
 
@@ -40,7 +40,7 @@ def test_a_cell_counts_wins_with_wilson_interval_and_the_table_marks_what_is_not
                                               record(3, "detonator")])
     [cell] = difficulty.cells(log_dir)
     assert (cell["mission"], cell["players"], cell["games"], cell["wins"]) == (34, 4, 4, 2)
-    assert cell["losses"] == {"red": 1, "detonator": 1}
+    assert cell["losses"] == {"red": 1, "detonator": 1, "explosion": 0, "stuck": 0}
     assert cell["ci95"] == pytest.approx([0.15004, 0.84996], abs=1e-5)  # Wilson, z = 1.96, 2 of 4
     table = difficulty.markdown([cell], {54: "no audio"}).splitlines()
     assert table[0] == "| Mission | 4 players |"
@@ -65,3 +65,20 @@ def test_a_log_of_another_kind_of_game_is_refused(tmp_path, other):
 def test_the_missions_the_simulator_refuses_are_named_with_its_reason():
     refusals = difficulty.refused()
     assert list(refusals) == [54] and "audio" in refusals[54]
+
+
+def test_a_hard_cell_says_how_its_games_were_lost(tmp_path):
+    """A cell won under 10 %: its losses by kind, and the detonator losses with fewer failed cuts
+    than players (the dial moved by something else: skips, costs, Nano)."""
+    lines = [record(g, "detonator", failed_cuts=g % 5) for g in range(10)] + [record(10, "stuck"), record(11, "red")]
+    [cell] = difficulty.cells(write(tmp_path, "m34-p4.log", lines))
+    assert cell["detonator_few_failures"] == 8  # failed cuts 0-3 of 0-4, at 4 players
+    assert difficulty.hard_cells([cell]) == ("M34 4p: 0/12 won; lost: red 1, detonator 10, stuck 1; "
+                                             "detonator with fewer failed cuts than players: 8")
+    won = [record(g, "win") for g in range(12)]
+    assert difficulty.hard_cells(difficulty.cells(write(tmp_path, "m34-p4.log", won))) == ""
+
+
+def test_a_result_the_table_does_not_know_is_refused(tmp_path):
+    with pytest.raises(difficulty.DifficultyError, match="a result other than"):
+        difficulty.cells(write(tmp_path, "m34-p4.log", [record(0, "win"), record(1, "abandoned")]))
