@@ -229,8 +229,11 @@ def _place(movers: list[_Movers], cur: State) -> State:
     inner loop out again: a call per state would cost more than its work.)"""
     new: State = {}
     get = new.get
-    for code, w in cur.items():
-        for sh, mask, moves, _ in movers:
+    items = cur.items()
+    # Chunk by chunk, each over every state: a mover's fields are unpacked once, not once per
+    # state (7 % of the sweep in CPython and in Pyodide on a 5-player public start).
+    for sh, mask, moves, _ in movers:
+        for code, w in items:
             for d in moves[(code >> sh) & mask]:
                 nc = code + d
                 new[nc] = get(nc, 0) + w
