@@ -248,23 +248,34 @@ def _place_general(layer: _Layer, cur: State, left: int) -> State:
     new: State = {}
     get = new.get
     movers, weighted, masked, needs = layer.movers, layer.weighted, layer.masked, layer.needs
-    for code, w in cur.items():
-        spare = left
-        for sh, mask, short in needs:
-            spare -= short[(code >> sh) & mask]
-        if spare < 0:
-            continue
-        pick = 2 if spare else 3  # every move, or only those filling a must-fill slot
-        for mover in movers:
-            for d in mover[pick][(code >> mover[0]) & mover[1]]:
+    # Each state with the moves it may take: every move (2), or only those filling a must-fill
+    # slot (3) when the copies left are just enough for them; then mover by mover, as _place.
+    if needs:
+        todo = []
+        for code, w in cur.items():
+            spare = left
+            for sh, mask, short in needs:
+                spare -= short[(code >> sh) & mask]
+            if spare >= 0:
+                todo.append((code, w, 2 if spare else 3))
+    else:
+        todo = [(code, w, 2) for code, w in cur.items()]
+    for mover in movers:
+        sh, mask = mover[0], mover[1]
+        for code, w, pick in todo:
+            for d in mover[pick][(code >> sh) & mask]:
                 nc = code + d
                 new[nc] = get(nc, 0) + w
-        for mover in weighted:
-            for d, times in mover[pick][(code >> mover[0]) & mover[1]]:
+    for mover in weighted:
+        sh, mask = mover[0], mover[1]
+        for code, w, pick in todo:
+            for d, times in mover[pick][(code >> sh) & mask]:
                 nc = code + d
                 new[nc] = get(nc, 0) + w * times
-        for mover in masked:
-            for d, keep in mover[pick][(code >> mover[0]) & mover[1]]:
+    for mover in masked:
+        sh, mask = mover[0], mover[1]
+        for code, w, pick in todo:
+            for d, keep in mover[pick][(code >> sh) & mask]:
                 nc = code + d
                 new[nc] = get(nc, 0) + (w & keep)
     return new
