@@ -194,7 +194,7 @@ def _analyze(params: Any, progress: Progress | None) -> dict[str, Any]:
         if engine == "signatures":
             _signature_blocks(rounds, table)
             return analyze(table, engine)
-        with _sweeps_elsewhere(rounds, p["table"], table):
+        with _sweeps_elsewhere(rounds, p["table"], table, p.get("budget")):
             return analyze(table, engine)
 
 
@@ -204,10 +204,11 @@ _KEPT: OrderedDict[str, list[columns.State]] = OrderedDict()  # forward sweeps k
 
 
 @contextmanager
-def _sweeps_elsewhere(rounds: _Rounds, table: Any, loaded: Table) -> Iterator[None]:
+def _sweeps_elsewhere(rounds: _Rounds, table: Any, loaded: Table, budget: Any) -> Iterator[None]:
     """While analysing ``table`` (JSON; ``loaded``: it parsed), or suggesting from it: the sweep
     pair of its problem as a round of two tasks when it is big enough, the mirrored one pickled
-    back, the forward one kept at home."""
+    back, the forward one kept at home.  ``budget``: the request's state budget (None: the
+    default, which every worker has)."""
     problem = compile_table(loaded)
 
     def elsewhere(forward: columns._Plan, mirrored: columns._Plan) -> tuple[list[columns.State], list[columns.State]] | None:
@@ -219,10 +220,12 @@ def _sweeps_elsewhere(rounds: _Rounds, table: Any, loaded: Table) -> Iterator[No
             return None
         if columns.estimated_states(forward, SPLIT_MIN_STATES) < SPLIT_MIN_STATES:
             return None
-        # Each sweep runs under this request's budget, not the other worker's default.
-        budget = {"budget": columns.BUDGET} if columns.BUDGET != float("inf") else {}
-        back = {"table": table, "mirrored": True, **budget}
-        ahead = {"table": table, "mirrored": False, **budget}
+        # Each sweep runs under this request's budget; a request without one leaves it out, so
+        # the page can start the mirrored sweep before this round comes (web/js/engine.js,
+        # "speculative"): its task is then the table and the direction alone.
+        given = {} if budget is None else {"budget": budget}
+        back = {"table": table, "mirrored": True, **given}
+        ahead = {"table": table, "mirrored": False, **given}
         results = rounds.ask([{"task": "columns.sweep", "params": back},
                               {"task": "columns.sweep", "params": ahead, "home": True}], [0, 0])
         if "zero" in results:  # a sweep found no deal: as it would have here
@@ -336,10 +339,11 @@ def _suggest(params: Any, progress: Progress | None) -> dict[str, Any]:
                 raise RequestError("params: field 'equipment' must list equipment kinds")
             value = tuple(value)
         (policy if field in _POLICY_FIELDS else options)[field] = value
-    with _state_budget(options.pop("state_budget", None)):
+    state_budget = options.pop("state_budget", None)
+    with _state_budget(state_budget):
         if rounds is None:
             return suggest(table, policy=Policy(**policy), progress=progress, **options)
-        with _sweeps_elsewhere(rounds, p["table"], table):
+        with _sweeps_elsewhere(rounds, p["table"], table, state_budget):
             return suggest(table, policy=Policy(**policy), progress=progress, executor=_pool_map(rounds), **options)
 
 

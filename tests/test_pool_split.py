@@ -217,6 +217,11 @@ def test_the_request_s_budget_travels_with_its_sweeps():
     request allowed more work than the default must not be refused by the worker it splits to."""
     _, rounds = fake_pool("analyze", {"table": BIG, "budget": 10**12})
     assert [t["params"]["budget"] for t in rounds[0]["tasks"]] == [10**12, 10**12]
+    # Without one, the tasks carry none: the page starts the mirrored sweep before its round comes
+    # (web/js/engine.js, "speculative") from the table alone, and every worker has the default.
+    _, rounds = fake_pool("analyze", {"table": BIG})
+    assert rounds[0]["tasks"] == [{"task": "columns.sweep", "params": {"table": BIG, "mirrored": True}},
+                                  {"task": "columns.sweep", "params": {"table": BIG, "mirrored": False}, "home": True}]
     assert columns.BUDGET == 20_000_000  # the request's budget ends with it
     tight = {"task": "columns.sweep", "params": {"table": BIG, "mirrored": True, "budget": 1000}}
     assert ask("task", tight)["error"]["message"].startswith("too large")
@@ -240,8 +245,9 @@ def test_public_suggestion_list_splits_its_analysis():
     split, rounds = fake_pool("suggest", params)
     assert split == expected
     assert [[t["task"] for t in r["tasks"]] for r in rounds] == [["columns.sweep", "columns.sweep"]]
-    assert rounds[0]["tasks"][0]["params"] == {"table": BIG, "mirrored": True,  # the analysis's own task
-                                                "budget": columns.BUDGET}
+    assert rounds[0]["tasks"][0]["params"] == {"table": BIG, "mirrored": True}  # the analysis's own task
+    _, rounds = fake_pool("suggest", {**params, "state_budget": 10**9})
+    assert rounds[0]["tasks"][0]["params"] == {"table": BIG, "mirrored": True, "budget": 10**9}
     again, _ = fake_pool("suggest", params, forget_home=True)
     assert again == expected
 

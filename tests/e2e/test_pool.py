@@ -42,6 +42,33 @@ def core_stats(page) -> list[dict]:
     return [s["core"] for s in page.evaluate("window.bombbuster.stats()")]
 
 
+def test_an_analysis_after_a_split_one_starts_its_mirrored_sweep_at_once(page, server):
+    """Speculative (web/js/engine.js): once an analysis has split, the next one queues its mirrored
+    sweep with its first request. The round adopts it when it asks for it; a table too small to
+    split, or refused, drops it; every answer is the CLI's."""
+    two_workers(page, server.url)
+    speculations = "window.bombbuster.cacheStats().speculations"
+    other = _table("1-5-1", 5, False, 0)  # another 5-player public start: splits too
+    small = _table("small", 3, True, 4)
+    assert page.evaluate("t => window.bombbuster.analyze(t)", BIG) == cli_analyze(BIG)
+    assert page.evaluate(speculations) == {"adopted": 0, "dropped": 0}  # the first one cannot know
+    assert page.evaluate("t => window.bombbuster.analyze(t)", other) == cli_analyze(other)
+    assert page.evaluate(speculations) == {"adopted": 1, "dropped": 0}
+    assert sorted(s["tasks_run"].get("columns.sweep", 0) for s in core_stats(page)) == [2, 2]
+    assert page.evaluate("t => window.bombbuster.analyze(t)", small) == cli_analyze(small)
+    assert page.evaluate(speculations) == {"adopted": 1, "dropped": 1}
+    assert page.evaluate("t => window.bombbuster.analyze(t)", _table("small-2", 3, True, 4)) is not None
+    assert page.evaluate(speculations) == {"adopted": 1, "dropped": 1}  # no longer after a table that did not split
+    assert page.evaluate("t => window.bombbuster.analyze(t)", BIG) == cli_analyze(BIG)  # kept: no request
+    third = _table("1-5-2", 5, False, 0)
+    assert page.evaluate("t => window.bombbuster.analyze(t)", third) == cli_analyze(third)  # splits: not speculated
+    refused = page.evaluate("""t => window.bombbuster.analyze(t, {budget: 1000}).then(
+        () => "answered", (error) => error.message)""", other)
+    assert refused.startswith("too large")
+    assert page.evaluate(speculations) == {"adopted": 1, "dropped": 2}
+    assert page.evaluate("t => window.bombbuster.analyze(t)", other) == cli_analyze(other)  # the pool still works
+
+
 def test_split_analysis_equals_the_cli_and_repeats_from_the_kept_results(page, server):
     two_workers(page, server.url)
     assert page.evaluate("t => window.bombbuster.analyze(t)", BIG) == cli_analyze(BIG)
