@@ -157,3 +157,23 @@ def test_the_bridge_answers_and_reports_each_iteration(decision) -> None:
     reply = json.loads(handle(request, lambda done, total: heard.append((done, total))))
     assert reply["result"] == search({"table": page_table(raw), "iterations": 3, "horizon": 2, "seed": 9})
     assert heard == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_a_page_table_with_its_cards_is_searched_with_them() -> None:
+    """A page's table that lists its equipment (no card used yet, one unlocked) is restored with
+    its board: the search offers the card as the simulator's own view of the game does, with the
+    same candidates and statistics."""
+    from bombbuster_core.sim.game import new_game
+
+    game = new_game(random.Random(0), mission=4, players=4, equipment=True)
+    greedy = GreedyPolicy(random.Random(0))
+    for p in game.setup_token_players():
+        game.place_token(greedy.setup_token(View(game.table(p), p)))
+    for _ in range(3):
+        game.play(greedy.move(View(game.table(game.turn), game.turn)))
+    raw = game.table(game.turn)
+    assert "equipment" in raw and all(e.get("card") is None for e in raw["events"])
+    page = search({"table": page_table(raw), "iterations": 8, "horizon": 3, "seed": 1})
+    sim = search({"table": raw, "iterations": 8, "horizon": 3, "seed": 1})
+    assert page["searched"] and {"kind": "use_card", "card": "12"}.items() <= page["suggestions"][0]["move"].items()
+    assert [(s["move"], s["visits"]) for s in page["suggestions"]] == [(s["move"], s["visits"]) for s in sim["suggestions"]]

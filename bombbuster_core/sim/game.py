@@ -581,6 +581,20 @@ class Game:
             game.queue = [game._turn_decision(turn)]
         return game
 
+    def take_board(self, b: eq.BoardState) -> None:
+        """The equipment board as a table file's events leave it (Table.equipment_board): the cards
+        used, the characters spent, the cuts that unlock, and the mission's cards not on the board
+        (what False Bottom draws from).  Restored games play their cards from it."""
+        # the game counts no revealed red (no card unlocks by red)
+        self.card_cut = {v: n for v, n in b.cut.items() if v != RED}
+        self.characters = list(b.characters)
+        self.board = eq.BoardState(tuple(b.board), b.characters, self.card_cut)
+        self.board.used, self.board.character_used = set(b.used), list(b.character_used)
+        self.detectors_used = {p for p, (ch, used) in enumerate(zip(b.characters, b.character_used))
+                               if used and ch == eq.DEFAULT_CHARACTER}
+        pool = equipment_pool(mission_entry(self.mission), self.players)["pool"] if self.mission else []
+        self.pool = [c for c in pool if c not in b.board]
+
     # ------------------------------------------------------------ setup
     def _dial_start(self) -> int:
         if self.mission in (41, 55, 60, 62):
@@ -2101,17 +2115,8 @@ class Position:
         game.dial, game.strikes, game.result = self.dial, self.strikes, None
         for p, at, (seg, i), after in self.seen:
             game.seen[p].append({"at": at, "value": key_json(deal[seg][i]), "after": after})
-        b = self.board
-        if b is not None:
-            # the game counts no revealed red (no card unlocks by red)
-            game.card_cut = {v: n for v, n in b.cut.items() if v != RED}
-            game.characters = list(b.characters)
-            game.board = eq.BoardState(tuple(b.board), b.characters, game.card_cut)
-            game.board.used, game.board.character_used = set(b.used), list(b.character_used)
-            game.detectors_used = {p for p, (ch, used) in enumerate(zip(b.characters, b.character_used))
-                                   if used and ch == eq.DEFAULT_CHARACTER}
-            pool = equipment_pool(mission_entry(game.mission), game.players)["pool"] if game.mission else []
-            game.pool = [c for c in pool if c not in b.board]
+        if self.board is not None:
+            game.take_board(self.board)
         game._win_if_all_cut()
         game.queue = [] if game.over else [game._turn_decision(self.turn)]
         return game

@@ -35,7 +35,9 @@ candidate.
 A table with ``meta.sim`` (the simulator's own view) is searched as it is;
 a page's table has none, so it is first restored as the simulator's game at
 its events (Game.restore on one deal drawn from the posterior: what the
-player's view shows does not depend on the deal) with ``me`` to play.
+player's view shows does not depend on the deal) with ``me`` to play, and
+with the equipment board its events leave (Game.take_board), so the cards
+a table lists are searched as in the simulator's own view.
 Refusals are the lookahead's (sim/advice.py): what the simulator cannot
 replay, with a message naming the event or rule.  The same table, budget and
 seed give the same answer.
@@ -102,9 +104,14 @@ def search(params: dict[str, Any], progress: Callable[[int, int], None] | None =
 
 def _restored(raw: dict[str, Any], player: int) -> View:
     """The simulator's view of a page's table at its events, ``player`` to play (module docstring)."""
-    deal = sample_table(load_table(raw), 1, random.Random(0))[0]
+    table = load_table(raw)
+    deal = sample_table(table, 1, random.Random(0))[0]
     stands = [[parse_key(k) for k in row] for row in deal["stands"]]
     game = Game.restore(raw, stands, player, random.Random(0), frozenset(raw.get("meta", {}).get("rules", ())))
+    board = table.equipment_board()
+    if board is not None:  # the table's cards, as its events leave them: the search may use them
+        game.take_board(board)
+        game.queue = [] if game.over else [game._turn_decision(player)]
     own = game.table(player)
     # Game.restore plays a mission outside the base game as the base game: the policy must know
     # the table's own mission to refuse to search it.
