@@ -73,6 +73,9 @@ def test_split_analysis_equals_the_cli_and_repeats_from_the_kept_results(page, s
     two_workers(page, server.url)
     assert page.evaluate("t => window.bombbuster.analyze(t)", BIG) == cli_analyze(BIG)
     assert sum(s["kept_sweeps"] for s in core_stats(page)) == 1  # the forward sweep, kept at home
+    assert sum(s["kept_plans"] for s in core_stats(page)) >= 2  # each worker planned the table
+    page.evaluate("window.bombbuster.stats({forget: true})")  # measure.py times a repeated request so
+    assert [(s["kept_sweeps"], s["kept_plans"]) for s in core_stats(page)] == [(0, 0), (0, 0)]
     # one sweep on each worker, at once: the asking worker, free when the round came, once took
     # the mirrored task too and ran its own after it
     assert sorted(s["tasks_run"].get("columns.sweep", 0) for s in core_stats(page)) == [1, 1]
