@@ -112,6 +112,8 @@ function resetEquipment(setup) {
   setup.characters = {};
 }
 
+const HARD_SHARE = 0.1; // bench/difficulty.py's HARD: a cell won less often gets a word on why
+
 /** The simulator's measured win rate for the chosen mission and player count (difficulty.json, written by
  * bench/difficulty.py from the committed tournament logs), as a sentence; null before it loads. */
 function difficultyText(difficulty, mission, players) {
@@ -121,8 +123,13 @@ function difficultyText(difficulty, mission, players) {
   const cell = (difficulty.cells[String(mission)] || {})[String(players)];
   if (!cell) return `Difficulty: not measured yet with ${players} players.`;
   const pct = (x) => Math.round(100 * x);
+  // Under 10 %: what loses those games is the mission's own rules, which greedy play does not plan
+  // for (README, "The missions greedy almost never wins"), not the odds a team faces.
+  const hard = cell.wins < HARD_SHARE * cell.games
+    ? " Greedy play has no plan for this mission's own rules (skips, costs, races): a real team can do better."
+    : "";
   return `Difficulty: our simulator's greedy team won ${pct(cell.wins / cell.games)} % of ${cell.games} games `
-    + `with ${players} players and the equipment (95 % interval ${pct(cell.ci95[0])}–${pct(cell.ci95[1])} %).`;
+    + `with ${players} players and the equipment (95 % interval ${pct(cell.ci95[0])}–${pct(cell.ci95[1])} %).${hard}`;
 }
 
 function missionEntry(setup) {
