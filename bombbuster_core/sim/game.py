@@ -142,6 +142,11 @@ NOTES = {
 }
 MAX_TURNS = 2000  # far above any legal game: every turn cuts a wire, moves the dial or is one of a bounded run of skips
 MAX_DIAL = 5  # the dial's marked sections: 5 players' start is the farthest from the skull (rules.md §4)
+# Missions whose skipped turn (no value the player may cut: oxygen, M47's sums, M59's Nano, M65's
+# cards) moves the dial one space toward the skull.  Our reading of their cards, which rules.md
+# (§6) states only as "a skip carries no wire information"; it decides most of these missions'
+# games (README, "The missions greedy almost never wins"): take a mission out to play its skips free.
+SKIP_MOVES_THE_DIAL = frozenset({44, 47, 49, 59, 63, 65})
 NUMBERS = tuple(range(1, 13))
 CONSTRAINTS = "ABCDEFGHIJKL"
 _VALUE_RULES = {"A": lambda v: v % 2 == 0, "B": lambda v: v % 2 == 1, "C": lambda v: 1 <= v <= 6,
@@ -1384,7 +1389,7 @@ class Game:
                 self._absent_for(p, sorted(allowed - self._forbidden_values(), key=_vkey))
         if m == 32:
             st["skipped"] = True
-        if m in (44, 47, 49, 59, 63, 65) or (m == 38 and p != 0 and not self.over):
+        if m in SKIP_MOVES_THE_DIAL or (m == 38 and p != 0 and not self.over):
             self._advance_dial(1)
         if m == 59:
             st["nano_dir"] = -st["nano_dir"]
