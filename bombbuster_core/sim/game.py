@@ -550,10 +550,11 @@ class Game:
     # ------------------------------------------------------------ restore (the base game, for rollouts)
     @classmethod
     def restore(cls, table: dict[str, Any], stands: list[list[Key]], turn: int, rng: random.Random,
-                tags: frozenset[str] = frozenset()) -> Game:
+                tags: frozenset[str] = frozenset(), board: eq.BoardState | None = None) -> Game:
         """A base-game game at the state of a table file's events, played on the deal ``stands`` (players/stands
         order, keys in tenths): what a player who imagines that deal would simulate.  A finished
-        table gives a finished game (``result`` as the game that made it)."""
+        table gives a finished game (``result`` as the game that made it).  ``board``: the table's
+        equipment as its events leave it (:meth:`take_board`; None: the game plays no card)."""
         it = iter(stands)
         setup = {k: v for k, v in table.items() if k not in ("me", "events")}
         mission = table.get("meta", {}).get("mission")
@@ -579,6 +580,8 @@ class Game:
             elif kind == "disintegrator":
                 game.cut.update((x["player"], x["stand"], x["slot"]) for x in e["slots"])
             game.turns += kind != "info_token"
+        if board is not None:
+            game.take_board(board)
         game._win_if_all_cut()
         game.events, game.turn, game._begun = list(table["events"]), turn, True
         game._last = turn  # the next turn is the next player's after ``turn``, not the Captain's
@@ -2114,14 +2117,12 @@ class Position:
             return [[[deal[seg][i] for seg, i in row] for row in rows] for rows in layout]
 
         now = keys(self.now)
-        game = Game.restore(self.raw, [row for rows in now for row in rows], self.turn, rng, self.tags)
+        game = Game.restore(self.raw, [row for rows in now for row in rows], self.turn, rng, self.tags, self.board)
         game.dealt = keys(self.start)
         game.cut, game.tokened = set(self.cut), set(self.tokened)
         game.dial, game.strikes, game.result = self.dial, self.strikes, None
         for p, at, (seg, i), after in self.seen:
             game.seen[p].append({"at": at, "value": key_json(deal[seg][i]), "after": after})
-        if self.board is not None:
-            game.take_board(self.board)
         game._win_if_all_cut()
         game.queue = [] if game.over else [game._turn_decision(self.turn)]
         return game

@@ -36,7 +36,7 @@ A table with ``meta.sim`` (the simulator's own view) is searched as it is;
 a page's table has none, so it is first restored as the simulator's game at
 its events (Game.restore on one deal drawn from the posterior: what the
 player's view shows does not depend on the deal) with ``me`` to play, and
-with the equipment board its events leave (Game.take_board), so the cards
+with the equipment board its events leave (Game.restore's ``board``), so the cards
 a table lists are searched as in the simulator's own view.
 Refusals are the lookahead's (sim/advice.py): what the simulator cannot
 replay, with a message naming the event or rule.  The same table, budget and
@@ -107,11 +107,9 @@ def _restored(raw: dict[str, Any], player: int) -> View:
     table = load_table(raw)
     deal = sample_table(table, 1, random.Random(0))[0]
     stands = [[parse_key(k) for k in row] for row in deal["stands"]]
-    game = Game.restore(raw, stands, player, random.Random(0), frozenset(raw.get("meta", {}).get("rules", ())))
-    board = table.equipment_board()
-    if board is not None:  # the table's cards, as its events leave them: the search may use them
-        game.take_board(board)
-        game.queue = [] if game.over else [game._turn_decision(player)]
+    # with the table's cards as its events leave them: the search may use them
+    game = Game.restore(raw, stands, player, random.Random(0), frozenset(raw.get("meta", {}).get("rules", ())),
+                        table.equipment_board())
     own = game.table(player)
     # Game.restore plays a mission outside the base game as the base game: the policy must know
     # the table's own mission to refuse to search it.

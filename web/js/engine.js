@@ -388,7 +388,8 @@ class SplitCall {
     if (this.method === "analyze" && this.split && !this.answers.length) {
       this.pool.analysesSplit = Boolean(reply.pending && reply.pending.tasks[0].task === "columns.sweep");
     }
-    if (!reply.pending && spec) this.dropSpeculation(spec, Boolean(reply.error));
+    const adopted = Boolean(spec && reply.pending && JSON.stringify(reply.pending.tasks[0]) === spec.text);
+    if (spec && !adopted) this.dropSpeculation(spec, Boolean(reply.error));
     if (reply.error) return this.fail(new EngineError(reply.error.message));
     if (!reply.pending) {
       if (this.key) this.pool.keep(this.key, replyText);
@@ -412,8 +413,6 @@ class SplitCall {
         this.start();
       }
     };
-    const adopted = spec && JSON.stringify(tasks[0]) === spec.text;
-    if (spec && !adopted) this.dropSpeculation(spec, false);
     // Queue the whole round before dispatching: the asking worker is free now, and a task
     // dispatched alone would take it, leaving its own home task to wait behind it.
     tasks.forEach((task, i) => {
