@@ -33,9 +33,11 @@ import random
 from ..analysis import analyze, beliefs
 from ..beliefs import Inconsistent
 from ..engines import columns
+from ..engines.sampling import sample_table
 from ..facts import compile_table
 from ..table import Table, load_table
-from .game import SUPPORTED_TAGS, SimError
+from ..wires import parse_key
+from .game import SUPPORTED_TAGS, Game, SimError
 from .policies import DEALS, DEPTH, RED_CAP, WIDTH, LookaheadPolicy, View
 
 TYPE_CHECKING = False
@@ -98,6 +100,25 @@ def within_work(params: dict[str, Any], table: Table, count: int, turns: int) ->
     return max(1, min(count, int(work / (turns * unit))))
 
 
+def restored_view(raw: dict[str, Any], player: int) -> View:
+    """The simulator's view of a page's table at its events, ``player`` to play: Game.restore on one
+    deal drawn from the posterior (what the player's view shows does not depend on the deal), with
+    the equipment board its events leave, so the replay knows which cards and detectors are spent.
+    A table that is already the simulator's own view (``meta.sim``) is taken as it is."""
+    if raw.get("meta", {}).get("sim") is not None:
+        return View(raw, player)
+    table = load_table(raw)
+    deal = sample_table(table, 1, random.Random(0))[0]
+    stands = [[parse_key(k) for k in row] for row in deal["stands"]]
+    game = Game.restore(raw, stands, player, random.Random(0), frozenset(raw.get("meta", {}).get("rules", ())),
+                        table.equipment_board())
+    own = game.table(player)
+    # Game.restore plays a mission outside the base game as the base game: the policy must know
+    # the table's own mission to refuse to search it.
+    sim = {**own["meta"]["sim"], "mission": raw.get("meta", {}).get("mission")}
+    return View({**own, "meta": {**own["meta"], "sim": sim}}, player)
+
+
 def lookahead(params: dict[str, Any]) -> dict[str, Any]:
     """The bridge's ``lookahead``: params ``{"table", "deals"?, "depth"?, "width"?, "seed"?, "work"?}``."""
     seed = _checked(params, {"table", "deals", "depth", "width", "seed", "work"})
@@ -115,9 +136,9 @@ def lookahead(params: dict[str, Any]) -> dict[str, Any]:
     deals = within_work(params, table, deals, (width + 1) * max(1, depth - 1))
     result = {"consistent": True, "player": player, "mode": "lookahead", "red_cap": RED_CAP, "deals": 0,
               "depth": depth, "width": width, "seed": seed, "suggestions": []}
-    view = View(raw, player)
-    if not view.my_uncut():
+    if not View(raw, player).my_uncut():
         return result  # every wire of mine is cut: no move to make
+    view = restored_view(raw, player)
     decision = LookaheadPolicy(random.Random(seed), deals=deals, depth=depth, width=width).decide(view)
     picked = decision.suggestion
     others = sorted((r for r in decision.candidates if r is not picked), key=lambda r: -r["worth"])

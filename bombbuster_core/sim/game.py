@@ -563,7 +563,7 @@ class Game:
         for e in table["events"]:
             kind, actor = e["type"], e.get("actor")
             if kind in ("dual_cut", "detector"):
-                if kind == "detector":
+                if kind == "detector" and _spends_character(e):
                     game.detectors_used.add(actor)
                 if e["success"]:
                     target = e["target"] if kind == "dual_cut" else e["cut"]
@@ -2057,6 +2057,14 @@ class Game:
 def _depth(v: int) -> int:
     """M44/M54's oxygen cost of a value: 1-4 one token, 5-8 two, 9-12 three."""
     return 1 if v <= 4 else 2 if v <= 8 else 3
+
+
+def _spends_character(e: dict[str, Any]) -> bool:
+    """Whether a detector event spent its actor's Double Detector character: a double detector whose
+    ``card`` names the character, or names nothing (a table that does not list the equipment plays
+    the character).  The Triple and Super Detectors and the X or Y Ray are cards: they leave it."""
+    card = e.get("card", eq.CHARACTER)
+    return e.get("kind") == "double" and eq.CHARACTER in (card if isinstance(card, list) else [card])
 
 
 class Position:

@@ -88,8 +88,9 @@ and ``move(view)`` (a :mod:`.game` action for the pending decision).
   unless another's gain exceeds ``z`` paired standard errors (common random
   numbers make the paired error far smaller than the two errors apart).
   Budget: deals × (candidates) rollouts of ``depth`` turns, one analysis per
-  rollout turn.  The rollouts replay the base game only (Game.restore), so in
-  a mission with rules of its own (game.BASE_MISSIONS) lookahead plays greedy.
+  rollout turn.  The rollouts replay the base game only (game.Position: the
+  view's state with its equipment board), so in a mission with rules of its
+  own (game.BASE_MISSIONS) lookahead plays greedy; its cards are greedy's.
 * ``sighted``: FOR MEASUREMENT ONLY, the one policy that sees the true deal
   (sim/sighted.py): greedy whose cut is a sure one whenever the truth offers
   one -- the ceiling of what information is worth to greedy.
@@ -108,15 +109,15 @@ from ..analysis import beliefs
 from ..beliefs import Beliefs
 from ..board import Board
 from ..engines import DEFAULT, columns
-from ..engines.sampling import sample_table as sample
+from ..engines.sampling import Sampler
 from ..facts import compile_table
 from ..record import Record
 from ..suggest import Policy as Ranking, suggest
 from ..suggest.analyses import Analyses
 from ..table import Table, load_table
 from ..wires import RED, YELLOW, Key, Value, parse_key, value_of
-from .game import (BASE_MISSIONS, AbsentTokens, Action, Choose, DoubleDetector, DualCut, Game, MultiCut, RevealRed,
-                   SetupToken, Slot, SoloCut, Tripwire, UseCard, _tupled, action_from_json)
+from .game import (BASE_MISSIONS, AbsentTokens, Action, Choose, DoubleDetector, DualCut, Game, MultiCut, Position,
+                   RevealRed, SetupToken, Slot, SoloCut, Tripwire, UseCard, _tupled, action_from_json)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -808,14 +809,15 @@ class LookaheadPolicy(SuggestPolicy):
         self.deals, self.depth, self.width, self.z = deals, depth, width, z
 
     def turn(self, view: View, pending: dict[str, Any] | None) -> Action:
-        return self.decide(view).action
-
-    def decide(self, view: View) -> Decision:
-        pending = view.pending()
         if pending is not None and pending.get("equipment"):
             use = greedy_equipment(view, pending, self.legal_ranking(view, pending), choice)
             if use is not None:
-                return Decision(use, {}, 0, [])
+                return use  # the cards are greedy's: the search weighs calls and the Double Detector
+        return self.decide(view).action
+
+    def decide(self, view: View) -> Decision:
+        """The best call or Double Detector use (module docstring), with every candidate's estimate."""
+        pending = view.pending()
         if view.sim().get("mission") not in BASE_MISSIONS or (pending is not None and pending["kind"] != "turn"):
             # the rollouts replay the base game only: a mission with rules of its own is played as greedy
             action = greedy_turn(view, pending, self.legal_ranking(view, pending), choice, self.rng)
@@ -851,15 +853,16 @@ class LookaheadPolicy(SuggestPolicy):
         :func:`exact_move` from their own view of the imagined deal for
         ``depth - 1`` turns; an unfinished game is worth :func:`leaf_value`.
         """
-        deals = sample(view.table, self.deals, self.rng)
+        deals = Sampler(compile_table(view.table)).sample(self.deals, self.rng)
         seeds = [self.rng.randrange(2**31) for _ in deals]
-        tags = view.tags()
+        # the view's whole state, the equipment board included (which detectors are spent, what each
+        # card left): Game.restore alone reads the events, not what the cards did
+        position = Position(view.raw, view.table, view.player, view.tags())
         out: list[list[tuple[str, float]]] = [[] for _ in actions]
         for deal, seed in zip(deals, seeds):
-            stands = [[parse_key(k) for k in row] for row in deal["stands"]]
             for i, action in enumerate(actions):
                 rng = random.Random(seed)
-                game = Game.restore(view.raw, stands, view.player, rng, tags)
+                game = position.game(deal, rng)
                 game.play(action)
                 if game.result == "red":
                     out[i].append(("red", 0.0))

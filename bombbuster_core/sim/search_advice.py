@@ -48,11 +48,9 @@ import random
 
 from ..analysis import analyze, beliefs
 from ..beliefs import EngineLimit, Inconsistent
-from ..engines.sampling import sample_table
 from ..table import load_table
-from ..wires import parse_key
-from .advice import _checked, _count, _playable, within_work
-from .game import Game, SimError, action_json
+from .advice import _checked, _count, _playable, restored_view, within_work
+from .game import SimError, action_json
 from .ismcts import HORIZON, ITERATIONS, IsmctsPolicy, Searched
 from .policies import RED_CAP, View, action_of
 
@@ -88,33 +86,14 @@ def search(params: dict[str, Any], progress: Callable[[int, int], None] | None =
     if not View(raw, player).my_uncut():
         return {**result, "reason": "every wire of yours is cut: no move to make"}
     policy = IsmctsPolicy(random.Random(seed), iterations=iterations, horizon=horizon, progress=progress)
-    if raw.get("meta", {}).get("sim") is not None:
-        view = View(raw, player)
-        decision = policy.decide(view, view.pending())
+    try:
+        view = restored_view(raw, player)
+    except EngineLimit:
+        plain = policy.decide(View(raw, player), None)  # the base game's greedy, no search
+        decision = plain.replace(reason="the view is too large for the sampler's budget")
     else:
-        try:
-            view = _restored(raw, player)
-        except EngineLimit:
-            plain = policy.decide(View(raw, player), None)  # the base game's greedy, no search
-            decision = plain.replace(reason="the view is too large for the sampler's budget")
-        else:
-            decision = policy.decide(view, view.pending())
+        decision = policy.decide(view, view.pending())
     return {**result, **_statistics(decision, player)}
-
-
-def _restored(raw: dict[str, Any], player: int) -> View:
-    """The simulator's view of a page's table at its events, ``player`` to play (module docstring)."""
-    table = load_table(raw)
-    deal = sample_table(table, 1, random.Random(0))[0]
-    stands = [[parse_key(k) for k in row] for row in deal["stands"]]
-    # with the table's cards as its events leave them: the search may use them
-    game = Game.restore(raw, stands, player, random.Random(0), frozenset(raw.get("meta", {}).get("rules", ())),
-                        table.equipment_board())
-    own = game.table(player)
-    # Game.restore plays a mission outside the base game as the base game: the policy must know
-    # the table's own mission to refuse to search it.
-    sim = {**own["meta"]["sim"], "mission": raw.get("meta", {}).get("mission")}
-    return View({**own, "meta": {**own["meta"], "sim": sim}}, player)
 
 
 def _statistics(decision: Searched, player: int) -> dict[str, Any]:
