@@ -24,6 +24,7 @@ from bombbuster_core.facts import compile_table
 from bombbuster_core.sim.game import Game, Position, UseCard, new_game
 from bombbuster_core.sim.ismcts import IsmctsPolicy
 from bombbuster_core.sim.policies import GreedyPolicy, RandomPolicy, View, exact_move
+from bombbuster_core.sim import tournament
 from bombbuster_core.sim.tournament import run
 from bombbuster_core.table import load_table
 
@@ -212,6 +213,13 @@ def test_the_tournament_pairs_ismcts_with_greedy_on_the_same_deals(tmp_path) -> 
         assert deals[0] == deals[1]
     assert json.loads((tmp_path / "greedy-00000.deal.json").read_text())["stands"] != \
         json.loads((tmp_path / "greedy-00001.deal.json").read_text())["stands"]
+    # The pick rule changed (version 2): a log of the first rule's games is refused, not mixed in.
+    assert records[2]["settings"]["version"] == 2 and "version" not in records[0]["settings"]
+    old = tmp_path / "old.log"
+    old.write_text("".join(json.dumps({**r, "settings": {k: v for k, v in r["settings"].items() if k != "version"}})
+                           + "\n" for r in records))
+    with pytest.raises(tournament.LogError, match="with other settings"):
+        run(8, 4, 2, ["greedy", "ismcts"], seed=3, ismcts=budget, log=str(old), resume=True)
 
 
 def test_budget_refusals() -> None:

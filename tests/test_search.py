@@ -4,7 +4,7 @@
   iteration plays greedy's move; a page's table (no meta.sim) is searched as
   the simulator's own view of it.
 * Root parallelism: two seeds' candidates are the same moves, and their merge
-  adds their statistics up.
+  adds their statistics up; the pick rule (ismcts.pick) by hand.
 * Refusals and bad params name the field, event or rule, as the lookahead's.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from bombbuster_core.bridge import handle
 from bombbuster_core.sim.game import SimError, action_from_json
-from bombbuster_core.sim.ismcts import IsmctsPolicy
+from bombbuster_core.sim.ismcts import IsmctsPolicy, pick
 from bombbuster_core.sim.policies import GreedyPolicy, View
 from bombbuster_core.sim.search_advice import MAX_ITERATIONS, merged, search
 from tests.test_lookahead import greedy_game, open_game
@@ -40,7 +40,7 @@ def decision():
 def test_the_pick_is_the_policys_move_for_the_seed_and_budget(decision) -> None:
     game, raw = decision
     view = View(raw, game.turn)
-    for seed in (3, 1):  # seed 3: another candidate than greedy's
+    for seed in (3, 1):
         result = search({"table": raw, "iterations": 6, "horizon": 3, "seed": seed})
         assert result["searched"] and result["iterations"] == 6 and len(result["suggestions"]) > 1
         assert sum(s["visits"] for s in result["suggestions"]) == 6
@@ -49,6 +49,20 @@ def test_the_pick_is_the_policys_move_for_the_seed_and_budget(decision) -> None:
         assert all(s["mean"] == s["value_sum"] / s["visits"] for s in result["suggestions"] if s["visits"])
         # the page's table, without meta.sim: the same search
         assert search({"table": page_table(raw), "iterations": 6, "horizon": 3, "seed": seed}) == result
+
+
+def test_the_pick_keeps_greedys_move_unless_another_clears_a_standard_error() -> None:
+    """ismcts.pick by hand (visits, value sum; greedy's first).  Plus-two means: (20, 10) has
+    m = 11/22, variance 0.25/20; (20, 16) m = 17/22, variance 0.00878; the difference's standard error
+    sqrt(0.0125 + 0.00878) = 0.146."""
+    assert pick([(1, 1.0)]) == 0 and pick([(0, 0.0), (3, 3.0)]) == 0
+    assert pick([(3, 2.0), (1, 1.0)]) == 0  # one lucky visit (the best mean, not the most visits)
+    assert pick([(2, 1.0), (6, 4.0)]) == 0  # the most visited, a gain of 0.17 within its 0.41 error
+    assert pick([(20, 10.0), (20, 16.0)]) == 1  # a gain of 0.30 > 0.146
+    assert pick([(20, 10.0), (20, 16.0)], z=3.0) == 0  # 0.30 < 3 x 0.146
+    assert pick([(20, 10.0), (20, 12.0)]) == 0  # 0.10 < 0.157
+    assert pick([(20, 10.0), (20, 16.0), (20, 18.0)]) == 2  # of two that clear it, the larger gain
+    assert pick([(20, 10.0), (20, 18.0), (20, 16.0)]) == 1
 
 
 def test_one_iteration_plays_greedys_move(decision) -> None:
@@ -68,8 +82,7 @@ def test_two_seeds_have_the_same_candidates_and_their_merge_adds_up(decision) ->
     assert both["iterations"] == 12 and both["seeds"] == [2, 3]
     for s, x, y in zip(both["suggestions"], a["suggestions"], b["suggestions"]):
         assert s["visits"] == x["visits"] + y["visits"] and s["value_sum"] == x["value_sum"] + y["value_sum"]
-    visits = [s["visits"] for s in both["suggestions"]]
-    assert both["pick"] == visits.index(max(visits))  # the earlier candidate on a tie (here, of all four)
+    assert both["pick"] == pick([(s["visits"], s["value_sum"]) for s in both["suggestions"]])
     with pytest.raises(SimError, match="different candidates"):
         merged([a, {**b, "suggestions": b["suggestions"][::-1]}])
 

@@ -34,8 +34,16 @@ player; each iteration plays it on one determinization.
   and rollout together).  Value: a win 1, a loss 0, an unfinished game
   policies.leaf_value (half the share of wires cut, half the margin left by
   the failed cuts) -- the lookahead's evaluation.  The whole team shares it.
-* **The choice**: the root move with the most visits, the earlier candidate
-  on a tie -- so a budget of one iteration plays greedy's move.
+* **The choice** (:func:`pick`): greedy's move, unless another root move's
+  mean value beats greedy's by more than ``z`` standard errors of the
+  difference (the largest such gain wins).  The two means are independent
+  (UCT does not pair the determinizations), each with the variance
+  ``m(1 - m) / n`` of a mean of ``n`` values in [0, 1] (the largest a mean
+  ``m`` allows), ``m`` taken plus-two (``(total + 1) / (n + 2)``) so that a
+  move seen once or always winning is not certain.  Without it the first
+  measurement lost to greedy (README, "The ismcts policy": with about three
+  visits a candidate, the most visited move was often a lucky one); a budget
+  of one iteration visits greedy's move alone, so it plays greedy's move.
 
 No search where it cannot help or cannot be played: a certain move (greedy's
 certain cut, solo cut or reveal), a choice or a setup decision, a mission
@@ -65,8 +73,29 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-# Default budget of a decision: iterations, turns simulated per iteration, candidate calls, UCT's constant.
-ITERATIONS, HORIZON, WIDTH, EXPLORATION = 50, 6, 4, 0.7
+# Default budget of a decision: iterations, turns simulated per iteration, candidate calls, UCT's constant;
+# the standard errors another move's gain must clear to replace greedy's (pick).
+ITERATIONS, HORIZON, WIDTH, EXPLORATION, Z = 50, 6, 4, 0.7, 1.0
+
+
+def pick(stats: list[tuple[int, float]], z: float = Z) -> int:
+    """The root move played, by index into ``stats`` (per candidate, greedy's first: its visits and the
+    sum of its values): greedy's, unless another's mean beats it by more than ``z`` standard errors
+    (module docstring).  The page's Search merges its workers' roots with the same rule (web/js/engine.js)."""
+    def mean_and_variance(visits: int, total: float) -> tuple[float, float]:
+        m = (total + 1) / (visits + 2)  # plus-two: never 0 or 1
+        return total / visits, m * (1 - m) / visits
+
+    if not stats or not stats[0][0]:
+        return 0
+    m0, v0 = mean_and_variance(*stats[0])
+    best, gain = 0, 0.0
+    for i, (visits, total) in enumerate(stats[1:], 1):
+        if visits:
+            m, v = mean_and_variance(visits, total)
+            if m - m0 > z * math.sqrt(v + v0) and m - m0 > gain:
+                best, gain = i, m - m0
+    return best
 
 
 class Node:
@@ -120,16 +149,17 @@ class IsmctsPolicy(GreedyPolicy):
     """Greedy's moves improved by a search over the acting player's information set (module docstring)."""
 
     name = "ismcts"
+    version = 2  # 2: greedy's move unless another's clears a standard error (pick); 1 played the most visited
     explain = True  # a search's candidates are suggest's rows (the page shows them: search_advice.py)
 
     def __init__(self, rng: random.Random, iterations: int = ITERATIONS, seconds: float | None = None,
-                 horizon: int = HORIZON, width: int = WIDTH, exploration: float = EXPLORATION,
+                 horizon: int = HORIZON, width: int = WIDTH, exploration: float = EXPLORATION, z: float = Z,
                  progress: Callable[[int, int], None] | None = None):
         super().__init__(rng)
         if iterations < 1 or horizon < 1 or width < 1 or (seconds is not None and seconds <= 0):
             raise ValueError("ismcts: iterations, horizon and width must be at least 1, seconds above 0")
         self.iterations, self.seconds, self.horizon = iterations, seconds, horizon
-        self.width, self.c = width, exploration
+        self.width, self.c, self.z = width, exploration, z
         self.progress = progress  # hears (iterations done, the budget's iterations) after each iteration
 
     def turn(self, view: View, pending: dict[str, Any] | None) -> Action:
@@ -160,8 +190,8 @@ class IsmctsPolicy(GreedyPolicy):
         except EngineLimit:
             return unsearched("the view is too large for the sampler's budget")
         root = self.search(view, sampler, moves)
-        best = max(moves, key=lambda a: root.children[a].visits if a in root.children else 0)
-        return Searched(best, moves, root, ranked, None)
+        stats = [(root.children[a].visits, root.children[a].total) if a in root.children else (0, 0.0) for a in moves]
+        return Searched(moves[pick(stats, self.z)], moves, root, ranked, None)
 
     def candidates(self, view: View, pending: dict[str, Any], ranked: list[dict[str, Any]], greedy: Action,
                    plain: Action) -> list[Action]:

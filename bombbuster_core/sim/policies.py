@@ -293,6 +293,9 @@ class BasePolicy:
 
     name = "base"
     sees_the_deal = False  # True only for the sighted policy (sim/sighted.py): measurement, not play
+    # Raised when a change makes the policy play other moves in the same games: a resumed log's records
+    # name it (tournament.py) once it is above 1, so games of the old rule are not mixed in.
+    version = 1
 
     def __init__(self, rng: random.Random):
         self.rng = rng

@@ -13,8 +13,9 @@ JSON, each with the search's statistics:
 * ``visits``, ``value_sum`` (the values backed up through it: 1 a win, 0 a
   loss, an unfinished rollout its leaf value) and ``mean``.
 
-``pick`` is the index of the chosen move (most visits, the earlier candidate
-on a tie), ``iterations`` the iterations done.
+``pick`` is the index of the chosen move (ismcts.pick: greedy's, unless another
+candidate's mean beats it by more than a standard error), ``iterations`` the
+iterations done.
 
 ``work`` (optional) bounds the search's work as the lookahead's bounds its
 rollouts (sim/advice.py): each iteration plays up to ``horizon`` turns, each
@@ -24,8 +25,7 @@ so at most ``work / (horizon units)`` iterations run (at least 1): fewer on a
 request with different ``seed``\\ s on different workers gives the same
 candidates (the legal ranking is exact, whatever the seed); the sum of their
 visits and value sums is one search's root statistics over all their
-iterations, and the most visited candidate of the sum is the split search's
-pick.
+iterations, and ismcts.pick of the sum is the split search's pick.
 
 Where the policy plays greedy without a search (a certain move, a single
 candidate, a mission with rules of its own, a view too large to sample), the
@@ -51,7 +51,7 @@ from ..beliefs import EngineLimit, Inconsistent
 from ..table import load_table
 from .advice import _checked, _count, _playable, restored_view, within_work
 from .game import SimError, action_json
-from .ismcts import HORIZON, ITERATIONS, IsmctsPolicy, Searched
+from .ismcts import HORIZON, ITERATIONS, IsmctsPolicy, Searched, pick
 from .policies import RED_CAP, View, action_of
 
 TYPE_CHECKING = False
@@ -122,8 +122,7 @@ def _suggestion(a: Action, by_action: dict[Action, dict[str, Any]]) -> dict[str,
 
 def merged(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Several seeds' searches of one table added up (root parallelism, the module docstring): per
-    candidate the sums of ``visits`` and ``value_sum``, the pick the most visited (the earlier on a
-    tie), ``iterations`` their sum, ``seeds`` theirs.  The page's Search mode merges its workers' answers so."""
+    candidate the sums of ``visits`` and ``value_sum``, the pick ismcts.pick of those sums, ``iterations`` their sum, ``seeds`` theirs.  The page's Search mode merges its workers' answers so."""
     first = results[0]
     rows = [dict(s) for s in first["suggestions"]]
     keys = [repr(s["move"]) for s in rows]
@@ -135,8 +134,8 @@ def merged(results: list[dict[str, Any]]) -> dict[str, Any]:
             row["value_sum"] += s["value_sum"]
     for row in rows:
         row["mean"] = row["value_sum"] / row["visits"] if row["visits"] else 0.0
-    pick = max(range(len(rows)), key=lambda i: (rows[i]["visits"], -i)) if any(r["searched"] for r in results) \
+    chosen = pick([(row["visits"], row["value_sum"]) for row in rows]) if any(r["searched"] for r in results) \
         else first["pick"]
     rest = {k: v for k, v in first.items() if k != "seed"}
     return {**rest, "seeds": [r["seed"] for r in results], "iterations": sum(r["iterations"] for r in results),
-            "pick": pick, "suggestions": rows}
+            "pick": chosen, "suggestions": rows}

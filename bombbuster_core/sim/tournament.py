@@ -126,10 +126,14 @@ SIM_VERSION = 2
 def _settings(mission: int, players: int, seed: int, options: dict[str, Any], equipment: bool,
               policy: str) -> dict[str, Any]:
     """What a game's record depends on besides its index and policy: a resumed log must match it.
-    A policy that sees the true deal is marked ``"sees_the_deal": true`` (a ceiling, not a way to play)."""
-    sighted = {"sees_the_deal": True} if POLICIES[policy].sees_the_deal else {}
+    A policy that sees the true deal is marked ``"sees_the_deal": true`` (a ceiling, not a way to play);
+    a policy whose rule changed since its first logs names its ``version``."""
+    cls = POLICIES[policy]
+    marks = {"sees_the_deal": True} if cls.sees_the_deal else {}
+    if cls.version > 1:
+        marks["version"] = cls.version
     return {"mission": mission, "players": players, "seed": seed, **({"budget": options} if options else {}),
-            "equipment": equipment, "sim": SIM_VERSION, **sighted}
+            "equipment": equipment, "sim": SIM_VERSION, **marks}
 
 
 class LogError(ValueError):

@@ -529,7 +529,8 @@ function searchOnPool(pool, table, { iterations = 50, seeds = pool.size, horizon
 /**
  * Several seeds' `search` results of one table as one search (bombbuster_core/sim/search_advice.py,
  * `merged`): per candidate (the same moves in the same order) the sums of visits and value sums;
- * the pick the most visited, the earlier candidate on a tie.
+ * the pick by the policy's rule (bombbuster_core/sim/ismcts.py, `pick`): greedy's move (the first),
+ * unless another's mean beats it by more than Z standard errors of the difference.
  */
 export function mergeSearches(results) {
   const [first] = results;
@@ -545,14 +546,30 @@ export function mergeSearches(results) {
     });
   }
   for (const row of rows) row.mean = row.visits ? row.value_sum / row.visits : 0;
-  let pick = first.pick;
-  if (results.some((r) => r.searched)) {
-    pick = 0;
-    rows.forEach((row, i) => { if (row.visits > rows[pick].visits) pick = i; });
-  }
+  const pick = results.some((r) => r.searched) ? searchPick(rows) : first.pick;
   const { seed, ...rest } = first;
   return { ...rest, seeds: results.map((r) => r.seed), iterations: results.reduce((a, r) => a + r.iterations, 0),
     pick, suggestions: rows };
+}
+
+/** ismcts.py's `pick` (its docstring says why): a mean of n values in [0, 1] has variance at most
+ * m(1 - m)/n, m taken plus-two; another move replaces greedy's when its gain clears Z standard errors. */
+const SEARCH_Z = 1.0;
+function searchPick(rows) {
+  const meanAndVariance = ({ visits, value_sum: total }) => {
+    const m = (total + 1) / (visits + 2);
+    return [total / visits, m * (1 - m) / visits];
+  };
+  if (!rows.length || !rows[0].visits) return 0;
+  const [m0, v0] = meanAndVariance(rows[0]);
+  let best = 0;
+  let gain = 0;
+  rows.forEach((row, i) => {
+    if (i === 0 || !row.visits) return;
+    const [m, v] = meanAndVariance(row);
+    if (m - m0 > SEARCH_Z * Math.sqrt(v + v0) && m - m0 > gain) [best, gain] = [i, m - m0];
+  });
+  return best;
 }
 
 function stripCallbacks(options) {

@@ -18,7 +18,8 @@
 // - The Search mode asks every worker of the pool for the ismcts policy's
 //   search (bridge method `search`, bombbuster_core/sim/search_advice.py) with
 //   its own seed and share of the iterations, and adds their root statistics up
-//   (engine.js, searchOnPool): the most visited move is the pick. It shows the
+//   (engine.js, searchOnPool): the pick is greedy's move unless another's mean
+//   beats it by more than a standard error (ismcts.py, pick). It shows the
 //   iterations done as the workers report them; Cancel stops every worker.
 // - With the board followed (the table lists its equipment), the exact list is
 //   followed by a second request with `cards: true`: the core's advice for each
