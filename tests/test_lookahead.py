@@ -139,9 +139,9 @@ def test_page_lookahead_refusals() -> None:
             lookahead({"table": raw, field: bad})
     with pytest.raises(SimError, match="unknown field 'budget'"):
         lookahead({"table": raw, "budget": 3})
-    equipment = {**raw, "events": raw["events"] + [{"type": "equipment", "actor": 0, "card": "rewinder"}]}
-    with pytest.raises(SimError, match=r"event \d+ \(equipment\)"):
-        lookahead({"table": equipment})
+    absent = {**raw, "events": raw["events"] + [{"type": "absent", "player": 1, "values": [5]}]}
+    with pytest.raises(SimError, match=r"event \d+ \(absent\) is beyond the base game"):
+        lookahead({"table": absent})
     impossible = {**raw, "events": raw["events"] + [
         {"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 0}, "value": 12},
         {"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 1}, "value": 1}]}

@@ -109,9 +109,9 @@ def test_refusals_as_the_lookaheads() -> None:
             search({"table": raw, field: bad})
     with pytest.raises(SimError, match="unknown field 'deals'"):
         search({"table": raw, "deals": 3})
-    equipment = {**raw, "events": raw["events"] + [{"type": "equipment", "actor": 0, "card": "rewinder"}]}
-    with pytest.raises(SimError, match=r"search: event \d+ \(equipment\)"):
-        search({"table": equipment})
+    absent = {**raw, "events": raw["events"] + [{"type": "absent", "player": 1, "values": [5]}]}
+    with pytest.raises(SimError, match=r"search: event \d+ \(absent\) is beyond the base game"):
+        search({"table": absent})
     with pytest.raises(SimError, match="search: the simulator does not play the rule"):
         search({"table": {**raw, "meta": {**raw["meta"], "rules": ["parity_tokens"]}}})
 
@@ -190,3 +190,82 @@ def test_a_page_table_with_its_cards_is_searched_with_them() -> None:
     sim = search({"table": raw, "iterations": 8, "horizon": 3, "seed": 1})
     assert page["searched"] and {"kind": "use_card", "card": "12"}.items() <= page["suggestions"][0]["move"].items()
     assert [(s["move"], s["visits"]) for s in page["suggestions"]] == [(s["move"], s["visits"]) for s in sim["suggestions"]]
+
+
+# Simulated games (greedy on even seeds, random on odd) and what each one has in its events.
+RESTORED = [(4, 4, 0, "plain"), (4, 4, 1, "plain"), (5, 3, 8, "a failure under the Stabilizer"),
+            (3, 3, 8, "a Walkie-Talkies swap"), (8, 5, 2, "the Rewinder"), (15, 4, 8, "the Emergency Batteries"),
+            (7, 4, 0, "the Coffee Mug"), (10, 4, 3, "False Bottom"), (8, 5, 6, "a Triple or Super Detector")]
+TELLS = {"a failure under the Stabilizer": lambda e: e.get("stabilizer") and not e["success"],
+         "a Walkie-Talkies swap": lambda e: e["type"] == "swap",
+         "the Rewinder": lambda e: e["type"] == "equipment" and e["card"] == "6",
+         "the Emergency Batteries": lambda e: e["type"] == "equipment" and e["card"] == "7",
+         "the Coffee Mug": lambda e: e["type"] == "equipment" and e["card"] == "11",
+         "False Bottom": lambda e: e["type"] == "equipment" and e["card"] == "Y",
+         "a Triple or Super Detector": lambda e: e["type"] == "detector" and e.get("card") in ("3", "5"),
+         "plain": lambda e: True}
+
+
+@pytest.mark.parametrize("mission,players,seed,has", RESTORED)
+def test_a_page_table_is_restored_as_the_simulators_own_view(mission, players, seed, has) -> None:
+    """At every turn of a simulated game with the equipment, the view rebuilt from the page's table
+    (no meta.sim) is the simulator's own: the same table file, dial, failed cuts and pending decision
+    (what is legal, the usable cards and their options)."""
+    from bombbuster_core.sim.advice import restored_view
+    from bombbuster_core.sim.game import new_game
+    from bombbuster_core.sim.policies import RandomPolicy
+
+    game = new_game(random.Random(seed), mission=mission, players=players)
+    policy = (RandomPolicy if seed % 2 else GreedyPolicy)(random.Random(seed))
+    for p in game.setup_token_players():
+        game.place_token(policy.setup_token(View(game.table(p), p)))
+    told = False
+    while not game.over:
+        p = game.turn
+        raw = game.table(p)
+        if game.queue and game.queue[0]["kind"] == "turn":
+            rebuilt = restored_view(page_table(raw), p).raw
+            sim = raw["meta"]["sim"]
+            where = f"after event {len(raw['events'])}"
+            assert rebuilt["meta"]["sim"]["pending"] == sim["pending"], where
+            assert (rebuilt["meta"]["sim"]["dial"], rebuilt["meta"]["sim"]["strikes"]) == (sim["dial"], sim["strikes"]), where
+            assert {k: v for k, v in rebuilt.items() if k != "meta"} == {k: v for k, v in raw.items() if k != "meta"}, where
+            told = told or any(TELLS[has](e) for e in raw["events"])
+        game.play(policy.move(View(raw, p)))
+    assert told, f"no turn after {has}"  # the case this game is here for was checked
+
+
+def test_the_rewinder_by_its_name_or_its_id_moves_the_dial_back() -> None:
+    from bombbuster_core.sim.advice import restored_view
+
+    game = greedy_game(4, 4, 12, 6)
+    raw = page_table(game.table(game.turn))
+    assert game.strikes and not raw.get("equipment")  # a failure to rewind; a board not followed
+    dial = restored_view(raw, game.turn).raw["meta"]["sim"]["dial"]
+    for card in ("6", "rewinder"):
+        rewound = {**raw, "events": raw["events"] + [{"type": "equipment", "actor": game.turn, "card": card}]}
+        assert restored_view(rewound, game.turn).raw["meta"]["sim"]["dial"] == dial + 1
+
+
+def test_a_page_table_after_card_uses_gets_the_simulators_answers() -> None:
+    """After the Rewinder, a Super Detector and other cards (M8, 5 players, seed 2 of RESTORED's
+    kind): the page's table is searched and looked ahead as the simulator's own view."""
+    from bombbuster_core.sim.advice import lookahead
+    from bombbuster_core.sim.game import new_game
+
+    game = new_game(random.Random(2), mission=8, players=5)
+    greedy = GreedyPolicy(random.Random(2))
+    for p in game.setup_token_players():
+        game.place_token(greedy.setup_token(View(game.table(p), p)))
+    asked = 0
+    while not game.over:
+        raw = game.table(game.turn)
+        rewound = any(e["type"] == "equipment" and e["card"] == "6" for e in raw["events"])
+        if rewound and game.queue[0]["kind"] == "turn" and asked < 2:
+            asked += 1
+            params = {"iterations": 4, "horizon": 2, "seed": 5}
+            assert search({"table": page_table(raw), **params}) == search({"table": raw, **params})
+            params = {"deals": 3, "depth": 2, "seed": 5}
+            assert lookahead({"table": page_table(raw), **params}) == lookahead({"table": raw, **params})
+        game.play(greedy.move(View(raw, game.turn)))
+    assert asked == 2

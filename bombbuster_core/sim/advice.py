@@ -20,10 +20,12 @@ cost of loading and compiling a view).  The deals drawn are then at most
 5-player start than late in a game.  The bound is a function of the table,
 so the same request still gives the same answer.
 
-The simulator plays the base game only, so a table it cannot replay is
-refused with a clear message (naming the event or rule), never approximated:
-equipment and mission events, X or flipped stands, Nano, counts-as-red
-Number cards, rule tags outside ``game.SUPPORTED_TAGS``, or no ``me``.
+The simulator replays the base game and its equipment (:func:`restored_view`:
+the dial, the board, moved wires, as in its own view), so a table it cannot
+replay is refused with a clear message (naming the event or rule), never
+approximated: mission events (:data:`PLAYED_EVENTS`), X or flipped stands,
+Nano, counts-as-red Number cards, rule tags outside ``game.SUPPORTED_TAGS``,
+or no ``me``.
 The same table, budget and seed give the same answer.
 """
 from __future__ import annotations
@@ -33,11 +35,11 @@ import random
 from ..analysis import analyze, beliefs
 from ..beliefs import Inconsistent
 from ..engines import columns
-from ..engines.sampling import sample_table
+from ..engines.sampling import TableSampler
 from ..facts import compile_table
 from ..table import Table, load_table
 from ..wires import parse_key
-from .game import SUPPORTED_TAGS, Game, SimError
+from .game import BASE_MISSIONS, SUPPORTED_TAGS, Game, Position, SimError
 from .policies import DEALS, DEPTH, RED_CAP, WIDTH, LookaheadPolicy, View
 
 TYPE_CHECKING = False
@@ -45,7 +47,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 STATES_PER_UNIT = 2000  # bench/bench_sim.py: a view's analysis ~ (1 + states / 2000) x that of a small one
-PLAYED_EVENTS = frozenset({"info_token", "dual_cut", "detector", "solo_cut", "reveal_red"})
+# The events the simulator plays in a base-game mission: the turns, and every card's (restored_view
+# rebuilds the simulator's state after them: tests/test_search.py).
+PLAYED_EVENTS = frozenset({"info_token", "dual_cut", "detector", "solo_cut", "reveal_red", "label", "radar",
+                           "equipment", "move", "swap", "fast_pass", "disintegrator"})
 # The page's bound: a phone answers within 10 s (budget figures: README, "Self-play").
 MAX_DEALS, MAX_DEPTH, MAX_WIDTH, MAX_WORK = 64, 8, 6, 100_000
 
@@ -83,9 +88,8 @@ def _playable(raw: dict[str, Any], mode: str = "lookahead") -> None:
     if tags:
         raise SimError(f"{mode}: the simulator does not play the rule(s) {', '.join(tags)}")
     for i, e in enumerate(raw["events"]):
-        if e["type"] not in PLAYED_EVENTS or (e["type"] == "detector" and e.get("kind") != "double"):
-            kind = e["type"] if e["type"] != "detector" else f"{e.get('kind')} detector"
-            raise SimError(f"{mode}: event {i} ({kind}) is beyond the base game the simulator plays")
+        if e["type"] not in PLAYED_EVENTS:
+            raise SimError(f"{mode}: event {i} ({e['type']}) is beyond the base game the simulator plays")
 
 
 def within_work(params: dict[str, Any], table: Table, count: int, turns: int) -> int:
@@ -101,17 +105,24 @@ def within_work(params: dict[str, Any], table: Table, count: int, turns: int) ->
 
 
 def restored_view(raw: dict[str, Any], player: int) -> View:
-    """The simulator's view of a page's table at its events, ``player`` to play: Game.restore on one
-    deal drawn from the posterior (what the player's view shows does not depend on the deal), with
-    the equipment board its events leave, so the replay knows which cards and detectors are spent.
-    A table that is already the simulator's own view (``meta.sim``) is taken as it is."""
+    """The simulator's view of a page's table at its events, ``player`` to play, on one deal drawn
+    from the posterior (what the player's view shows does not depend on the deal): Game.restore gives
+    the dial and failed cuts its events leave, then, in a base-game mission, game.Position the whole
+    state (the equipment board, moved wires and what the player saw of them), as in the simulator's
+    own view (tests/test_search.py checks the two agree at every turn of simulated games).  A table
+    that is already the simulator's own view (``meta.sim``) is taken as it is."""
     if raw.get("meta", {}).get("sim") is not None:
         return View(raw, player)
     table = load_table(raw)
-    deal = sample_table(table, 1, random.Random(0))[0]
-    stands = [[parse_key(k) for k in row] for row in deal["stands"]]
-    game = Game.restore(raw, stands, player, random.Random(0), frozenset(raw.get("meta", {}).get("rules", ())),
-                        table.equipment_board())
+    sampler = TableSampler(table)
+    deal = sampler.sampler.draw(random.Random(0))
+    now = [[parse_key(k) for k in row] for row in sampler.convert(deal)["stands"]]
+    tags = frozenset(raw.get("meta", {}).get("rules", ()))
+    game = Game.restore(raw, now, player, random.Random(0), tags, table.equipment_board())
+    if raw.get("meta", {}).get("mission") in BASE_MISSIONS:
+        detonator = {"dial": game.dial, "strikes": game.strikes}
+        with_sim = {**raw, "meta": {**raw.get("meta", {}), "sim": detonator}}
+        game = Position(with_sim, table, player, tags).game(deal, random.Random(0))
     own = game.table(player)
     # Game.restore plays a mission outside the base game as the base game: the policy must know
     # the table's own mission to refuse to search it.

@@ -553,8 +553,10 @@ class Game:
                 tags: frozenset[str] = frozenset(), board: eq.BoardState | None = None) -> Game:
         """A base-game game at the state of a table file's events, played on the deal ``stands`` (players/stands
         order, keys in tenths): what a player who imagines that deal would simulate.  A finished
-        table gives a finished game (``result`` as the game that made it).  ``board``: the table's
-        equipment as its events leave it (:meth:`take_board`; None: the game plays no card)."""
+        table gives a finished game (``result`` as the game that made it).  The dial and the failed
+        cuts as the events leave them (a failure under the Stabilizer counts but holds the dial; the
+        Rewinder moves it back).  ``board``: the table's equipment as its events leave it
+        (:meth:`take_board`; None: the game plays no card)."""
         it = iter(stands)
         setup = {k: v for k, v in table.items() if k not in ("me", "events")}
         mission = table.get("meta", {}).get("mission")
@@ -571,10 +573,14 @@ class Game:
                                      (actor, e["actor_slot"]["stand"], e["actor_slot"]["slot"])))
                 elif e.get("exploded"):  # a red cut: the game ended on it, the dial did not move
                     game.result = "red"
+                elif e.get("stabilizer"):  # the Stabilizer: a failed cut that leaves the dial where it is
+                    game.strikes += 1
                 else:
                     game._fail(actor)
-            elif kind == "equipment" and e.get("card") in ("7", "emergency_batteries"):
+            elif kind == "equipment" and "7" in _cards(e):
                 game.detectors_used -= set(e.get("characters", ()))
+            elif kind == "equipment" and "6" in _cards(e):  # the Rewinder
+                game._rewind()
             elif kind in ("solo_cut", "reveal_red", "fast_pass"):
                 game.cut.update((actor, x["stand"], x["slot"]) for x in e["slots"])
             elif kind == "disintegrator":
@@ -2059,12 +2065,19 @@ def _depth(v: int) -> int:
     return 1 if v <= 4 else 2 if v <= 8 else 3
 
 
+def _cards(e: dict[str, Any]) -> set[str]:
+    """The cards an event names in its ``card`` field (one, or a list), by printed ID: an ``equipment``
+    event may name its card by its pre-ID name (equipment.card_id), which the table accepts."""
+    card = e.get("card")
+    named = card if isinstance(card, list) else [card] if isinstance(card, str) else []
+    return {eq.NAMED.get(c, c) for c in named}
+
+
 def _spends_character(e: dict[str, Any]) -> bool:
     """Whether a detector event spent its actor's Double Detector character: a double detector whose
     ``card`` names the character, or names nothing (a table that does not list the equipment plays
     the character).  The Triple and Super Detectors and the X or Y Ray are cards: they leave it."""
-    card = e.get("card", eq.CHARACTER)
-    return e.get("kind") == "double" and eq.CHARACTER in (card if isinstance(card, list) else [card])
+    return e.get("kind") == "double" and ("card" not in e or eq.CHARACTER in _cards(e))
 
 
 class Position:
