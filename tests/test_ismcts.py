@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pytest
@@ -250,3 +251,16 @@ def test_a_seconds_budget_searches_at_least_once_and_plays_legally() -> None:
     root = policy.search(view, Sampler(compile_table(view.table)), moves)
     assert root.visits == 1 and root.children[moves[0]].visits == 1
     assert game.is_legal(IsmctsPolicy(random.Random(4), seconds=0.05, horizon=2).move(view))
+
+
+def test_a_search_that_keeps_greedys_move_plays_greedys_game() -> None:
+    """Common random numbers (tournament.py): a search policy's greedy choices come from greedy's own
+    stream and its search from another, so with a bar no gain clears (z infinite) ismcts and lookahead
+    play greedy's very games, cards included — their pairs differ only where a decision did."""
+    def played(records: list[dict]) -> list[tuple]:
+        return [(r["game"], r["result"], r["failed_cuts"], r["turns"], r["decisions"]) for r in records]
+
+    greedy = run(8, 4, 3, ["greedy"], seed=11)
+    ismcts = run(8, 4, 3, ["ismcts"], seed=11, ismcts={"iterations": 3, "horizon": 2, "z": math.inf})
+    lookahead = run(8, 4, 3, ["lookahead"], seed=11, lookahead={"deals": 2, "depth": 2, "width": 2, "z": math.inf})
+    assert played(ismcts) == played(greedy) == played(lookahead)

@@ -149,13 +149,17 @@ class IsmctsPolicy(GreedyPolicy):
     """Greedy's moves improved by a search over the acting player's information set (module docstring)."""
 
     name = "ismcts"
-    version = 2  # 2: greedy's move unless another's clears a standard error (pick); 1 played the most visited
+    # 2: greedy's move unless another's clears a standard error (pick; 1 played the most visited), and
+    # greedy's choices from greedy's stream, the determinizations from search_rng (tournament.py)
+    version = 2
+    rng_stream = "greedy"
     explain = True  # a search's candidates are suggest's rows (the page shows them: search_advice.py)
 
     def __init__(self, rng: random.Random, iterations: int = ITERATIONS, seconds: float | None = None,
                  horizon: int = HORIZON, width: int = WIDTH, exploration: float = EXPLORATION, z: float = Z,
-                 progress: Callable[[int, int], None] | None = None):
+                 progress: Callable[[int, int], None] | None = None, search_rng: random.Random | None = None):
         super().__init__(rng)
+        self.search_rng = search_rng if search_rng is not None else rng  # determinizations, rollouts
         if iterations < 1 or horizon < 1 or width < 1 or (seconds is not None and seconds <= 0):
             raise ValueError("ismcts: iterations, horizon and width must be at least 1, seconds above 0")
         self.iterations, self.seconds, self.horizon = iterations, seconds, horizon
@@ -169,7 +173,8 @@ class IsmctsPolicy(GreedyPolicy):
         """The move and the search behind it (the root's statistics, or why there was none)."""
         ranked = self.legal_ranking(view, pending)
         use = greedy_equipment(view, pending, ranked, choice)
-        plain = greedy_turn(view, pending, ranked, choice, self.rng)
+        # greedy's stream is drawn as greedy draws it: greedy_turn only when greedy plays no card
+        plain = greedy_turn(view, pending, ranked, choice, self.rng if use is None else self.search_rng)
         greedy = use if use is not None else plain
 
         def unsearched(reason: str) -> Searched:
@@ -218,7 +223,7 @@ class IsmctsPolicy(GreedyPolicy):
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while done < 1 or (done < self.iterations if deadline is None else time.perf_counter() < deadline):
-            rng = random.Random(self.rng.randrange(2**63))
+            rng = random.Random(self.search_rng.randrange(2**63))
             game = position.game(sampler.draw(rng), rng)
             self.iterate(root, game, view.player, moves, rng)
             done += 1

@@ -296,6 +296,9 @@ class BasePolicy:
     # Raised when a change makes the policy play other moves in the same games: a resumed log's records
     # name it (tournament.py) once it is above 1, so games of the old rule are not mixed in.
     version = 1
+    # A search policy's tournament stream for its greedy choices ("greedy": greedy's own), its search
+    # drawing from a stream of its own (``search_rng``); None: the policy's name (tournament.py).
+    rng_stream: str | None = None
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -804,28 +807,33 @@ class LookaheadPolicy(SuggestPolicy):
     name = "lookahead"
     explain = True  # a decision's candidates are suggest's rows (the page shows them)
 
+    version = 2  # 2: greedy's choices from greedy's stream, the deals from search_rng (tournament.py)
+    rng_stream = "greedy"
+
     def __init__(self, rng: random.Random, deals: int = DEALS, depth: int = DEPTH, width: int = WIDTH,
-                 z: float = Z):
+                 z: float = Z, search_rng: random.Random | None = None):
         super().__init__(rng)
         if deals < 1 or depth < 1 or width < 1:
             raise ValueError("lookahead: deals, depth and width must be at least 1")
         self.deals, self.depth, self.width, self.z = deals, depth, width, z
+        self.search_rng = search_rng if search_rng is not None else rng  # the deals and rollout seeds
 
     def turn(self, view: View, pending: dict[str, Any] | None) -> Action:
-        if pending is not None and pending.get("equipment"):
-            use = greedy_equipment(view, pending, self.legal_ranking(view, pending), choice)
-            if use is not None:
-                return use  # the cards are greedy's: the search weighs calls and the Double Detector
-        return self.decide(view).action
+        ranked = self.legal_ranking(view, pending)  # once, as greedy ranks: the same draws of greedy's stream
+        use = greedy_equipment(view, pending, ranked, choice)
+        if use is not None:
+            return use  # the cards are greedy's: the search weighs calls and the Double Detector
+        return self.decide(view, ranked).action
 
-    def decide(self, view: View) -> Decision:
-        """The best call or Double Detector use (module docstring), with every candidate's estimate."""
+    def decide(self, view: View, ranked: list[dict[str, Any]] | None = None) -> Decision:
+        """The best call or Double Detector use (module docstring), with every candidate's estimate;
+        ``ranked``: the legal ranking when the caller has it."""
         pending = view.pending()
+        if ranked is None:
+            ranked = self.legal_ranking(view, pending)
         if view.sim().get("mission") not in BASE_MISSIONS or (pending is not None and pending["kind"] != "turn"):
             # the rollouts replay the base game only: a mission with rules of its own is played as greedy
-            action = greedy_turn(view, pending, self.legal_ranking(view, pending), choice, self.rng)
-            return Decision(action, {}, 0, [])
-        ranked = self.legal_ranking(view, pending)
+            return Decision(greedy_turn(view, pending, ranked, choice, self.rng), {}, 0, [])
         base = choice(ranked)
         if base["certain"]:
             return Decision(action_of(base, view.player), base, 0, [])
@@ -856,8 +864,8 @@ class LookaheadPolicy(SuggestPolicy):
         :func:`exact_move` from their own view of the imagined deal for
         ``depth - 1`` turns; an unfinished game is worth :func:`leaf_value`.
         """
-        deals = Sampler(compile_table(view.table)).sample(self.deals, self.rng)
-        seeds = [self.rng.randrange(2**31) for _ in deals]
+        deals = Sampler(compile_table(view.table)).sample(self.deals, self.search_rng)
+        seeds = [self.search_rng.randrange(2**31) for _ in deals]
         # the view's whole state, the equipment board included (which detectors are spent, what each
         # card left): Game.restore alone reads the events, not what the cards did
         position = Position(view.raw, view.table, view.player, view.tags())

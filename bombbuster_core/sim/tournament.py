@@ -2,7 +2,12 @@
 
 Game ``i`` of a tournament with seed ``S`` is dealt from ``Random(f"{S}-{i}")``
 for every policy (a paired comparison: each policy meets the same deals);
-the policy's own random choices come from ``Random(f"{S}-{i}-{policy}")``.
+the policy's own random choices come from ``Random(f"{S}-{i}-{policy}")``,
+except for the search policies (lookahead, ismcts: ``rng_stream``), whose
+greedy choices (the ranking's tie-breaks) come from greedy's stream
+``Random(f"{S}-{i}-greedy")`` and whose search from ``Random(f"{S}-{i}-{policy}-search")``:
+where the search keeps greedy's move, its game stays greedy's game, so the
+pairs differ only where a decision did (common random numbers).
 A game's numbers therefore depend on (seed, i, policy) only, so any number
 of worker processes gives the same tables (decision times aside).
 
@@ -89,7 +94,9 @@ def play_game(task: tuple[int, int, int, str, int, str | None, dict[str, Any], b
     whether the mission's equipment is dealt) -> its record."""
     mission, players, seed, name, index, save, options, equipment = task
     game = new_game(random.Random(f"{seed}-{index}"), mission=mission, players=players, equipment=equipment)
-    policy = POLICIES[name](random.Random(f"{seed}-{index}-{name}"), **options)
+    cls = POLICIES[name]
+    search = {"search_rng": random.Random(f"{seed}-{index}-{name}-search")} if cls.rng_stream else {}
+    policy = cls(random.Random(f"{seed}-{index}-{cls.rng_stream or name}"), **options, **search)
     if policy.sees_the_deal:
         policy.watch(game)
     spent, decisions = 0.0, 0
