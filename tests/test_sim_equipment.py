@@ -118,6 +118,18 @@ def test_a_card_unlocks_on_its_second_cut_and_is_spent_once() -> None:
     ok(game)
 
 
+def test_the_rewinder_never_moves_the_dial_past_its_start() -> None:
+    """2 players: the dial starts 2 spaces from the skull; the Rewinder is not usable there (the page's
+    detonator, web/js/gamestate.js, reads it so), and one space lower it moves the dial back to 2."""
+    game = board(custom(4, [[4], [4]], [[[10, 60, 60, 70]], [[10, 60, 60, 70]]]), ["6"])
+    game.play(DualCut((1, 0, 1), 6))  # the Rewinder unlocks
+    assert game.dial == 2 and "6" not in uses(game)
+    game.dial = 1
+    assert "6" in uses(game)
+    game.play(UseCard("6"))
+    assert game.dial == 2
+
+
 def test_the_stabilizer_keeps_the_dial_and_a_red_target_does_not_explode() -> None:
     game = board(custom(4, [[4], [4]], [[[10, 20, 90, 90]], [[15, 20, 30, 90]]]),
                  ["9"])
@@ -219,9 +231,12 @@ def test_the_emergency_drop_turns_used_cards_face_up_again() -> None:
     assert game.dial == dial + 1 and "6" not in uses(game)
     game.play(UseCard("3.3"))
     assert game.events[-1] == {"type": "equipment", "card": "3.3", "actor": 1}
-    assert "6" in uses(game) and "3.3" not in uses(game)
+    assert "3.3" not in uses(game)
+    assert "6" not in uses(game)  # face up again, but the dial is back at 2 players' start
+    game.dial -= 1  # a failure's worth
+    assert "6" in uses(game)
     game.play(UseCard("6"))
-    assert game.dial == dial + 2
+    assert game.dial == dial + 1
     ok(game)
 
 

@@ -141,7 +141,6 @@ NOTES = {
     66: "the Bunker card and audio file guide the cuts (undocumented): played as the base game",
 }
 MAX_TURNS = 2000  # far above any legal game: every turn cuts a wire, moves the dial or is one of a bounded run of skips
-MAX_DIAL = 5  # the dial's marked sections: 5 players' start is the farthest from the skull (rules.md §4)
 # Missions whose skipped turn (no value the player may cut: oxygen, M47's sums, M59's Nano, M65's
 # cards) moves the dial one space toward the skull.  Our reading of their cards, which rules.md
 # (§6) states only as "a skip carries no wire information"; it decides most of these missions'
@@ -152,6 +151,8 @@ CONSTRAINTS = "ABCDEFGHIJKL"
 _VALUE_RULES = {"A": lambda v: v % 2 == 0, "B": lambda v: v % 2 == 1, "C": lambda v: 1 <= v <= 6,
                 "D": lambda v: 7 <= v <= 12, "E": lambda v: 4 <= v <= 9, "F": lambda v: not 4 <= v <= 9}
 
+
+DIAL_SECTIONS = 5  # the dial's marked sections: 5 players' start is the farthest from the skull (rules.md §4)
 
 # Equipment the engine plays (rules.md §5); False Bottom (Y) plays itself when it unlocks.
 _PLAYED_CARDS = frozenset({"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "2.2", "3.3", "9.9", "10.10",
@@ -580,7 +581,7 @@ class Game:
             elif kind == "equipment" and "7" in _cards(e):
                 game.detectors_used -= set(e.get("characters", ()))
             elif kind == "equipment" and "6" in _cards(e):  # the Rewinder
-                game._rewind()
+                game._rewind(card=True)
             elif kind in ("solo_cut", "reveal_red", "fast_pass"):
                 game.cut.update((actor, x["stand"], x["slot"]) for x in e["slots"])
             elif kind == "disintegrator":
@@ -1178,8 +1179,17 @@ class Game:
         if self.dial <= 0:
             self.result = "detonator"
 
-    def _rewind(self) -> None:
-        self.dial = min(self.dial + 1, max(MAX_DIAL, self.dial_start))
+    def _rewind(self, card: bool = False) -> None:
+        """The dial one space back: by the Rewinder (``card``) never past the start for this many
+        players, nor M51's start a space further back (rules.md §4 gives no cap; the S3 code's
+        ``detonatorMax = players`` reads so, and the page's detonator, web/js/gamestate.js, agrees).
+        A mission's own moves back (M41's tripwire, M55/M60's challenges, M62's numbers) may reach the
+        dial's 5 marked sections: the reading their difficulty figures were played with (the page
+        stops M41's at the standard start: a disagreement the cards should settle)."""
+        self.dial = min(self.dial + 1, self._rewinder_limit() if card else max(DIAL_SECTIONS, self.dial_start))
+
+    def _rewinder_limit(self) -> int:
+        return max(self.players, self.dial_start)
 
     def _fail(self, actor: int) -> None:
         """A failed cut: the dial advances (2 under constraint L; M53 moves Nano instead)."""
@@ -1623,7 +1633,7 @@ class Game:
             return [x for x in self.slots(p) if not self.special.get(x) and x not in self.tokened
                     and isinstance(self.gameplay(self.key(x)), int) and self._stand_count(x) == 1]
         if kind == "6":
-            return [None] if m != 53 and self.dial < max(MAX_DIAL, self.dial_start) else []
+            return [None] if m != 53 and self.dial < self._rewinder_limit() else []
         if kind == "7":
             used = [q for q in range(self.players) if self.board and self.board.character_used[q]]
             return [(q,) for q in used] + [pair for pair in combinations(used, 2)]
@@ -1726,7 +1736,7 @@ class Game:
             self.events.append(self._by(e, p, card))
             self.tokened.add(o)
         elif kind == "6":
-            self._rewind()
+            self._rewind(card=True)
             self.events.append({"type": "equipment", "card": "6", "actor": p})
         elif kind == "7":
             assert self.board is not None
