@@ -264,3 +264,23 @@ def test_a_search_that_keeps_greedys_move_plays_greedys_game() -> None:
     ismcts = run(8, 4, 3, ["ismcts"], seed=11, ismcts={"iterations": 3, "horizon": 2, "z": math.inf})
     lookahead = run(8, 4, 3, ["lookahead"], seed=11, lookahead={"deals": 2, "depth": 2, "width": 2, "z": math.inf})
     assert played(ismcts) == played(greedy) == played(lookahead)
+
+
+def test_search_gain_prints_the_paired_comparison_from_a_log(tmp_path, capsys) -> None:
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parent.parent / "bench" / "search_gain.py"
+    spec = importlib.util.spec_from_file_location("search_gain", path)
+    search_gain = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(search_gain)
+    log = tmp_path / "g.log"
+    records = run(8, 4, 3, ["greedy", "ismcts"], seed=11, ismcts={"iterations": 3, "horizon": 2, "z": math.inf},
+                  log=str(log))
+    assert search_gain.main([str(log), "ismcts"]) == 0
+    out = capsys.readouterr().out
+    wins = sum(r["result"] == "win" for r in records if r["policy"] == "greedy")
+    assert "3 paired games" in out and f"greedy        {wins}/3" in out
+    assert "greedy's very game: 3 of 3" in out and "won by ismcts only: 0; by greedy only: 0" in out
+    assert "ismcts - greedy +0.000" in out
+    assert search_gain.main([str(log), "lookahead"]) == 2  # no lookahead game in it
