@@ -48,6 +48,12 @@ if TYPE_CHECKING:
 
 MISSIONS = range(1, 67)
 PLAYERS = range(2, 6)
+# Missions with no rules of their own beyond their tags (None: a wire set, a page's own table): their
+# game is the base game, so the detonator dial moves by failed cuts, the Stabilizer and the Rewinder
+# alone (dial.py) and the simulator's replay plays them exactly (sim/game.py).  The others start the
+# dial elsewhere (M41, M51, M53, M55, M60, M62) or move it by their own rules (constraint L, M37, M45,
+# M51, M56, M64's flipped wires, M41's tripwires, M55/M60's challenges...).
+BASE_MISSIONS = frozenset({None, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 19, 25, 30, 42, 50, 66})
 _NUMBER_RANGE = (1, 12)  # Number cards (M11)
 
 

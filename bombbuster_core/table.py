@@ -15,6 +15,7 @@ from .board import (FLIP, FLIP_HIGH, FLIP_LOW, FLIP_PAIR, PLAIN, SPECIAL_SLOTS, 
                     segments_and_layout)
 from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, Event, FastPass, InfoToken, Label,
                      Move, MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, cut_by, exploded)
+from .missions import MISSIONS
 from .record import Record
 from .wires import (MAX_NUMBER, RED, YELLOW, Deck, Key, Pool, Value, WireError, colour, key_str, parse_key,
                     parse_value, shown, value_of)
@@ -72,9 +73,11 @@ class Table(Record):
     """A validated table.  ``my_stands`` is my hand as dealt (None: my own flipped wire);
     ``seen`` the other wires I have seen, by identity; ``red_value`` M11's blue value that
     counts as red; ``nano`` M43's pool size; ``equipment`` the cards on the board at the start
-    (None: not listed, so not followed); ``uses`` what each event spent."""
+    (None: not listed, so not followed); ``uses`` what each event spent; ``mission`` the mission
+    card's number from ``meta.mission`` (None: not given), read for the dial alone (dial.py)."""
 
-    __slots__ = ("players", "deck", "me", "my_stands", "events", "nano", "red_value", "seen", "equipment", "uses")
+    __slots__ = ("players", "deck", "me", "my_stands", "events", "nano", "red_value", "seen", "equipment", "uses",
+                 "mission")
     players: tuple[Player, ...]
     deck: Deck
     me: int | None  # observer's player index; None = public view
@@ -85,12 +88,14 @@ class Table(Record):
     seen: tuple[tuple[Wire, Key], ...]
     equipment: tuple[eq.CardId, ...] | None
     uses: tuple[Use, ...]
+    mission: int | None
 
     def __init__(self, players: tuple[Player, ...], deck: Deck, me: int | None,
                  my_stands: tuple[tuple[Key | None, ...], ...], events: tuple[Event, ...], nano: int = 0,
                  red_value: int | None = None, seen: tuple[tuple[Wire, Key], ...] = (),
-                 equipment: tuple[eq.CardId, ...] | None = None, uses: tuple[Use, ...] = ()):
-        super().__init__(players, deck, me, my_stands, events, nano, red_value, seen, equipment, uses)
+                 equipment: tuple[eq.CardId, ...] | None = None, uses: tuple[Use, ...] = (),
+                 mission: int | None = None):
+        super().__init__(players, deck, me, my_stands, events, nano, red_value, seen, equipment, uses, mission)
 
     def deal(self) -> tuple[list[Segment], list[list[list[Wire]]]]:
         """The deal's segments and every stand's wires at the deal (board.py)."""
@@ -231,12 +236,25 @@ def load_table(obj: Any) -> Table:
         held = f"the stands hold {dealt - nano} wires" + (f" and Nano {nano}" if nano else "")
         raise top.fail("players", f"{held} but {deck.in_play} are in play")
     table = Table(players, deck, None, (), (), nano, red_value,
-                  equipment=_parse_equipment(top) if "equipment" in obj else None)
+                  equipment=_parse_equipment(top) if "equipment" in obj else None, mission=_parse_mission(top))
     me, my_stands, seen_raw = _parse_me(obj.get("me"), table)
     table = table.replace(me=me, my_stands=my_stands)
     parser = _EventParser(table, seen_raw)
     events = parser.parse_all(top.list("events") if "events" in obj else [])
     return table.replace(events=tuple(events), seen=tuple(parser.seen), uses=tuple(parser.uses))
+
+
+def _parse_mission(top: _Reader) -> int | None:
+    """``meta.mission``, the only part of ``meta`` the core reads (the dial's start and rules: dial.py);
+    None when the table names no mission."""
+    meta = top.obj.get("meta")
+    if not isinstance(meta, dict) or meta.get("mission") is None:
+        return None
+    number = meta["mission"]
+    if not isinstance(number, int) or isinstance(number, bool) or number not in MISSIONS:
+        raise top.fail("meta", f"'mission' must be a mission card's number ({MISSIONS[0]}-{MISSIONS[-1]}) or null, "
+                               f"got {shown(number)}")
+    return number
 
 
 def _parse_equipment(top: _Reader) -> tuple[eq.CardId, ...]:

@@ -106,7 +106,7 @@ from itertools import combinations
 
 from .. import equipment as eq
 from ..board import segments_and_layout
-from ..missions import equipment_pool, even_deal, mission as mission_entry, new_table, stands_per_player
+from ..missions import BASE_MISSIONS, equipment_pool, even_deal, mission as mission_entry, new_table, stands_per_player
 from ..record import Record
 from ..table import _SHAPES as STAND_SHAPES
 from ..wires import RED, YELLOW, Key, Value, key_json, parse_key, value_of
@@ -123,8 +123,6 @@ Slot = tuple[int, int, int]  # (player, stand, slot)
 # Tags the base-game replay (Game.restore, the lookahead's rollouts, advice.py) plays.
 SUPPORTED_TAGS = frozenset({"no_equipment", "no_setup_tokens", "captain_no_setup_token", "no_double_detector",
                             "memory_mode", "new_characters", "double_numbered_equipment"})
-# Missions whose rules the base-game replay plays exactly (None: a wire set, a page's table).
-BASE_MISSIONS = frozenset({None, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 19, 25, 30, 42, 50, 66})
 # Missions whose rules cannot be simulated, and why.
 REFUSED = {54: "its 11 red wires lie on the card and enter play by the mission's audio track, which no source "
                "documents (rules.md §1.2 [U])"}

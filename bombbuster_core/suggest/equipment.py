@@ -18,7 +18,7 @@ card reads what:
   (conditioning.py); Walkie-Talkies: "a teammate holds v" as packed world
   counts; Disintegrator: slot marginals;
 * the detectors and the X-or-Y ray: the list's equipment uses;
-* Rewinder, Emergency Batteries, Emergency Drop, False Bottom: the board.
+* Rewinder: the dial (dial.py); Emergency Batteries, Emergency Drop, False Bottom: the board.
 
 Each card's engine runs count against the policy's ``equipment_budget``
 (advice.py); what the budget cut short is named in the card's ``incomplete``.
@@ -30,6 +30,7 @@ from typing import Any, Callable
 
 from .. import equipment as eq
 from ..beliefs import EngineLimit
+from ..dial import dial
 from ..table import SlotRef
 from ..wires import RED, Value, value_of
 from . import marks, radar
@@ -277,8 +278,21 @@ class Advisor:
 
     # -- cards without odds
     def rewinder(self, incomplete: list[str]) -> Row:
-        return {"verdict": "keep", "candidates": [],
-                "why": "dial -1: use it when the dial is one space from the skull (the core does not follow the dial)"}
+        # Using it as soon as the dial has moved is never worse than later: the dial ends where it would,
+        # and a used card may come back (Emergency Drop).  At its start it cannot move back (dial.py).
+        now = dial(self.position.table)
+        if now is None:
+            mission = self.position.table.mission
+            return {"verdict": "keep", "candidates": [],
+                    "why": f"dial -1: mission {mission} moves the dial by rules of its own, which the core does not "
+                           "follow; use it once the dial has moved from its start"}
+        left = now.failures_left
+        allowed = "the next failure explodes" if left == 0 else f"{left} more failure{'s' if left > 1 else ''} allowed"
+        if now.moved:
+            return {"verdict": "use now", "candidates": [],
+                    "why": f"dial -1: it has moved {now.moved} space{'s' if now.moved > 1 else ''} ({allowed}); "
+                           "one more failure survived"}
+        return {"verdict": "keep", "candidates": [], "why": f"the dial is at its start ({allowed}): nothing to move back"}
 
     def coffee_mug(self, incomplete: list[str]) -> Row:
         cap = self.position.policy.red_cap
