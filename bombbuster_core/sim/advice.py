@@ -106,9 +106,9 @@ def within_work(params: dict[str, Any], table: Table, count: int, turns: int) ->
 
 def restored_view(raw: dict[str, Any], player: int) -> View:
     """The simulator's view of a page's table at its events, ``player`` to play, on one deal drawn
-    from the posterior (what the player's view shows does not depend on the deal): Game.restore gives
-    the dial and failed cuts its events leave, then, in a base-game mission, game.Position the whole
-    state (the equipment board, moved wires and what the player saw of them), as in the simulator's
+    from the posterior (what the player's view shows does not depend on the deal): in a base-game
+    mission game.Position gives the whole state (the dial and failed cuts its events leave, the
+    equipment board, moved wires and what the player saw of them), as in the simulator's
     own view (tests/test_search.py checks the two agree at every turn of simulated games).  A table
     that is already the simulator's own view (``meta.sim``) is taken as it is."""
     if raw.get("meta", {}).get("sim") is not None:
@@ -116,13 +116,12 @@ def restored_view(raw: dict[str, Any], player: int) -> View:
     table = load_table(raw)
     sampler = TableSampler(table)
     deal = sampler.sampler.draw(random.Random(0))
-    now = [[parse_key(k) for k in row] for row in sampler.convert(deal)["stands"]]
     tags = frozenset(raw.get("meta", {}).get("rules", ()))
-    game = Game.restore(raw, now, player, random.Random(0), tags, table.equipment_board())
     if raw.get("meta", {}).get("mission") in BASE_MISSIONS:
-        detonator = {"dial": game.dial, "strikes": game.strikes}
-        with_sim = {**raw, "meta": {**raw.get("meta", {}), "sim": detonator}}
-        game = Position(with_sim, table, player, tags).game(deal, random.Random(0))
+        game = Position(raw, table, player, tags).game(deal, random.Random(0))
+    else:
+        now = [[parse_key(k) for k in row] for row in sampler.convert(deal)["stands"]]
+        game = Game.restore(raw, now, player, random.Random(0), tags, table.equipment_board())
     own = game.table(player)
     # Game.restore plays a mission outside the base game as the base game: the policy must know
     # the table's own mission to refuse to search it.

@@ -2096,7 +2096,8 @@ class Position:
     engines/sampling.py's ``Deal``: per segment its sorted keys): the stands as dealt and as they
     are now (Grappling Hook / Walkie-Talkies moves replayed), the cut wires, the tokened wires, what
     each player saw of a moved wire (their ``seen``, read from that deal), the dial and failed cuts
-    as meta.sim shows them (the Rewinder and the Stabilizer move them otherwise than a failure), and
+    as meta.sim shows them (the simulator's own view) or else as :meth:`Game.restore` replays them
+    from the events (the Rewinder and the Stabilizer included), and
     the equipment board as the table's events leave it (cards used, characters spent, cuts that
     unlock, the mission's cards not on the board for False Bottom).  From the player's own view, the
     game's table file is the view itself (tests/test_ismcts.py).  Base-game missions only
@@ -2131,8 +2132,9 @@ class Position:
                 a, b = e["a"], e["b"]
                 for ref in ({**a, "slot": e["b_to"]}, {**b, "slot": e["a_to"]}):
                     self.seen.append((ref["player"], ref, self._wire(table, i, ref), i))
-        sim = raw["meta"]["sim"]
-        self.dial, self.strikes = sim["dial"], sim["strikes"]
+        # meta.sim's detonator (the simulator's own view); a page's table has none: the replay's is its events'
+        sim = raw.get("meta", {}).get("sim")
+        self.detonator: tuple[int, int] | None = None if sim is None else (sim["dial"], sim["strikes"])
         self.board = table.equipment_board()
 
     @staticmethod
@@ -2149,7 +2151,8 @@ class Position:
         game = Game.restore(self.raw, [row for rows in now for row in rows], self.turn, rng, self.tags, self.board)
         game.dealt = keys(self.start)
         game.cut, game.tokened = set(self.cut), set(self.tokened)
-        game.dial, game.strikes, game.result = self.dial, self.strikes, None
+        if self.detonator is not None:
+            (game.dial, game.strikes), game.result = self.detonator, None
         for p, at, (seg, i), after in self.seen:
             game.seen[p].append({"at": at, "value": key_json(deal[seg][i]), "after": after})
         game._win_if_all_cut()
