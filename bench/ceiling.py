@@ -18,11 +18,11 @@ import os
 import sys
 from collections import Counter
 
-sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 
-from bombbuster_core.sim.tournament import LogError, paired_difference, read_records, wilson  # noqa: E402
+from paired import report  # noqa: E402  (first: it puts the repository on sys.path)
 
-RESULTS = ("win", "red", "detonator", "explosion", "stuck")
+from bombbuster_core.sim.tournament import LogError, read_records  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,17 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     s = base[0]
     print(f"M{s['mission']} {s['players']}p, seed {s['seed']}, equipment {s['equipment']}, simulator v{s['sim']}: "
           f"{len(games)} paired games")
-    wins = {}
-    for name in ("sighted", "greedy"):
-        results = Counter(by[name][g]["result"] for g in games)
-        wins[name] = [int(by[name][g]["result"] == "win") for g in games]
-        lo, hi = wilson(sum(wins[name]), len(games))
-        kinds = ", ".join(f"{k} {results[k]}" for k in RESULTS[1:])
-        print(f"  {name:8} {sum(wins[name]):5d}/{len(games)}  {sum(wins[name]) / max(1, len(games)):.3f} "
-              f"[{lo:.3f}, {hi:.3f}]  lost: {kinds}")
-    if games:
-        mean, lo, hi = paired_difference(wins["sighted"], wins["greedy"])
-        print(f"  sighted - greedy {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] (Newcombe, paired)")
+    report(("sighted", [by["sighted"][g] for g in games]), ("greedy", [by["greedy"][g] for g in games]))
     lost = Counter((by["greedy"][g]["result"], by["sighted"][g]["result"]) for g in games
                    if by["greedy"][g]["result"] != "win")
     for (g, t), n in sorted(lost.items()):

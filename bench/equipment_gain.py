@@ -15,9 +15,11 @@ import argparse
 import os
 import sys
 
-sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 
-from bombbuster_core.sim.tournament import paired_difference, read_records, wilson  # noqa: E402
+from paired import report  # noqa: E402  (first: it puts the repository on sys.path)
+
+from bombbuster_core.sim.tournament import read_records  # noqa: E402
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,18 +52,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"equipment_gain: the logs are not the same games: {a} vs {b}", file=sys.stderr)
         return 2
     paired = sorted(set(with_games) & set(without_games))
-    wa = [int(with_games[g]["result"] == "win") for g in paired]
-    wb = [int(without_games[g]["result"] == "win") for g in paired]
     print(f"M{a['mission']} {a['players']}p, {a['policy']}, seed {a['seed']}, simulator v{a['sim']}: "
           f"{len(paired)} paired games")
-    for name, w, side in (("with equipment", wa, with_games), ("without", wb, without_games)):
-        lo, hi = wilson(sum(w), len(w))
-        losses = [side[g]["result"] for g in paired]
-        print(f"  {name:15} {sum(w):5d}/{len(w)}  {sum(w) / max(1, len(w)):.3f} [{lo:.3f}, {hi:.3f}]  "
-              f"red {losses.count('red')}, detonator {losses.count('detonator')}")
-    if paired:
-        mean, lo, hi = paired_difference(wa, wb)
-        print(f"  with - without  {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] (Newcombe, paired)")
+    report(("with equipment", [with_games[g] for g in paired]), ("without", [without_games[g] for g in paired]))
     return 0
 
 

@@ -21,13 +21,12 @@ import argparse
 import os
 import statistics
 import sys
-from collections import Counter
 
-sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 
-from bombbuster_core.sim.tournament import LogError, paired_difference, read_records, wilson  # noqa: E402
+from paired import report, wins  # noqa: E402  (first: it puts the repository on sys.path)
 
-LOSSES = ("red", "detonator", "explosion", "stuck")
+from bombbuster_core.sim.tournament import LogError, read_records  # noqa: E402
 
 
 def same_game(a: dict, b: dict) -> bool:
@@ -52,20 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     s = by[args.policy][games[0]]["settings"]
     print(f"M{s['mission']} {s['players']}p, seed {s['seed']}, equipment {s.get('equipment')}, simulator "
           f"v{s.get('sim', 1)}, {args.policy} budget {s.get('budget', {})}: {len(games)} paired games")
-    wins = {}
-    for name in (args.policy, "greedy"):
-        results = Counter(by[name][g]["result"] for g in games)
-        wins[name] = [int(by[name][g]["result"] == "win") for g in games]
-        lo, hi = wilson(sum(wins[name]), len(games))
-        lost = ", ".join(f"{k} {results[k]}" for k in LOSSES)
-        print(f"  {name:9} {sum(wins[name]):5d}/{len(games)}  {sum(wins[name]) / len(games):.3f} "
-              f"[{lo:.3f}, {hi:.3f}]  lost: {lost}")
-    mean, lo, hi = paired_difference(wins[args.policy], wins["greedy"])
-    print(f"  {args.policy} - greedy {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] (Newcombe, paired)")
+    search, greedy = [by[args.policy][g] for g in games], [by["greedy"][g] for g in games]
+    report((args.policy, search), ("greedy", greedy))
     same = sum(same_game(by["greedy"][g], by[args.policy][g]) for g in games)
     print(f"  greedy's very game: {same} of {len(games)}")
-    up = sum(a and not b for a, b in zip(wins[args.policy], wins["greedy"]))
-    down = sum(b and not a for a, b in zip(wins[args.policy], wins["greedy"]))
+    up = sum(a and not b for a, b in zip(wins(search), wins(greedy)))
+    down = sum(b and not a for a, b in zip(wins(search), wins(greedy)))
     print(f"  won by {args.policy} only: {up}; by greedy only: {down}")
     per_game = [by[args.policy][g]["seconds"] / max(1, by[args.policy][g]["decisions"]) for g in games]
     print(f"  {args.policy}: median game's seconds per decision {statistics.median(per_game):.3f}")
