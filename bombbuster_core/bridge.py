@@ -1,7 +1,7 @@
 """JSON bridge between the web worker and the core: one JSON string in, one out.
 
 Request:  ``{"id": any, "method": "ping" | "analyze" | "suggest" | "missions" | "new" | "task" | "stats"
-| "lookahead" | "search", "params": {...}}``
+| "lookahead" | "search" | "merge_searches", "params": {...}}``
 Reply:    ``{"id": any, "result": ...}`` or ``{"id": any, "error": {"message": str, "event"?: int}}``
 (or, for a split request, ``{"id": any, "pending": {...}}``: see below)
 
@@ -52,7 +52,9 @@ it ran; with ``"forget": true`` it then drops the kept sweeps and plans (measure
 
 ``lookahead`` and ``search`` (the page's modes that play the simulator's policies for the
 table's ``me``): params and results in sim/advice.py and sim/search_advice.py; ``search``
-reports its iterations to ``progress``.
+reports its iterations to ``progress``.  ``merge_searches`` params ``{"results": [...]}``: the
+``search`` results of one table under several seeds (one per worker), added up into one search
+with the policy's pick (search_advice ``merge``: the page keeps no copy of that rule).
 
 Nothing a request carries runs as code: the tasks are a fixed set, a call
 names its function from a fixed table, and pickled data (call items and
@@ -480,9 +482,22 @@ def _search(params: Any, progress: Progress | None) -> dict[str, Any]:
         raise RequestError(str(e)) from None
 
 
+def _merge_searches(params: Any, progress: Progress | None) -> dict[str, Any]:
+    """Several seeds' ``search`` results of one table as one search (sim/search_advice.py ``merge``)."""
+    from .sim.game import SimError
+    from .sim.search_advice import merge
+
+    if not isinstance(params, dict):
+        raise RequestError("params: expected an object")
+    try:
+        return merge(params)
+    except SimError as e:
+        raise RequestError(str(e)) from None
+
+
 METHODS: dict[str, Callable[[Any, Progress | None], Any]] = {
     "ping": _ping, "analyze": _analyze, "suggest": _suggest, "missions": _missions, "new": _new,
-    "task": _task, "stats": _stats, "lookahead": _lookahead, "search": _search}
+    "task": _task, "stats": _stats, "lookahead": _lookahead, "search": _search, "merge_searches": _merge_searches}
 
 
 def _check_table_size(request: dict[str, Any]) -> None:

@@ -87,6 +87,35 @@ def test_two_seeds_have_the_same_candidates_and_their_merge_adds_up(decision) ->
         merged([a, {**b, "suggestions": b["suggestions"][::-1]}])
 
 
+def test_the_bridge_merges_the_pages_searches_and_names_a_bad_field(decision) -> None:
+    """The page adds up its workers' searches through the bridge (``merge_searches``): the same merge,
+    and a result that is not a search's is refused by its field, never merged."""
+    _, raw = decision
+    a, b = (search({"table": raw, "iterations": 4, "horizon": 2, "seed": seed}) for seed in (5, 6))
+
+    def merge(params):
+        return json.loads(handle(json.dumps({"id": 9, "method": "merge_searches", "params": params})))
+
+    assert merge({"results": [a, b]}) == {"id": 9, "result": json.loads(json.dumps(merged([a, b])))}
+    row = a["suggestions"][0]
+    bad = {
+        "results": "every",
+        "results[0].visits": {**a, "suggestions": [{**row, "visits": -1}, *a["suggestions"][1:]]},
+        "value_sum": {**a, "suggestions": [{**row, "value_sum": row["visits"] + 1}, *a["suggestions"][1:]]},
+        "results[0].pick": {**a, "pick": len(a["suggestions"])},
+        "searched": {**a, "searched": "yes"},
+        "'move'": {**a, "suggestions": [{k: v for k, v in row.items() if k != "move"}, *a["suggestions"][1:]]},
+        "seed": {**a, "seed": True},
+    }
+    for field, result in bad.items():
+        params = {"results": result} if field == "results" else {"results": [result, b]}
+        error = merge(params)["error"]["message"]
+        assert field.split(".")[-1] in error and "internal" not in error, (field, error)
+    assert "exactly" in merge({"results": [a], "code": "x"})["error"]["message"]
+    assert "different candidates" in merge({"results": [a, {**b, "suggestions": b["suggestions"][::-1]}]})[
+        "error"]["message"]
+
+
 def test_a_certain_move_is_greedys_without_a_search() -> None:
     for turns in range(0, 40):
         game = greedy_game(4, 4, turns, 5)

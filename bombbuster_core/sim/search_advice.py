@@ -120,9 +120,55 @@ def _suggestion(a: Action, by_action: dict[Action, dict[str, Any]]) -> dict[str,
     return dict(s) if s is not None else {"kind": action_json(a)["kind"]}
 
 
+MAX_SEEDS = 64  # searches one merge adds up (the page sends one per worker)
+
+
+def merge(params: dict[str, Any]) -> dict[str, Any]:
+    """The bridge's ``merge_searches``: params ``{"results": [search results of one table, one a seed]}``,
+    their :func:`merged` search.  The results come back from the page, so every field merged reads is
+    checked first (a request's data: an error names it)."""
+    _checked_fields(params, {"results"}, "params")
+    results = params["results"]
+    if not isinstance(results, list) or not 1 <= len(results) <= MAX_SEEDS:
+        raise SimError(f"merge_searches: 'results' must be a list of 1 to {MAX_SEEDS} search results")
+    for i, r in enumerate(results):
+        where = f"results[{i}]"
+        if not isinstance(r, dict) or not isinstance(r.get("searched"), bool):
+            raise SimError(f"merge_searches: {where}: expected a search result ('searched' true or false)")
+        for name, hi in (("seed", 2**53), ("iterations", MAX_ITERATIONS * MAX_SEEDS)):
+            _whole(r.get(name), f"{where}.{name}", hi)
+        rows = r.get("suggestions")
+        if not isinstance(rows, list) or not rows:
+            raise SimError(f"merge_searches: {where}.suggestions: expected a non-empty list")
+        _whole(r.get("pick"), f"{where}.pick", len(rows) - 1)
+        for j, row in enumerate(rows):
+            at = f"{where}.suggestions[{j}]"
+            if not isinstance(row, dict) or not isinstance(row.get("move"), dict):
+                raise SimError(f"merge_searches: {at}: expected a candidate with its 'move'")
+            visits = _whole(row.get("visits"), f"{at}.visits", MAX_ITERATIONS * MAX_SEEDS)
+            total = row.get("value_sum")
+            if isinstance(total, bool) or not isinstance(total, (int, float)) or not 0 <= total <= visits:
+                raise SimError(f"merge_searches: {at}.value_sum: expected a number from 0 to its visits ({visits})")
+    return merged(results)
+
+
+def _checked_fields(params: dict[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(set(params) - allowed)
+    if unknown or not allowed <= set(params):
+        raise SimError(f"merge_searches: {where} must be exactly {sorted(allowed)} (got {sorted(params)})")
+
+
+def _whole(value: Any, where: str, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= hi:
+        raise SimError(f"merge_searches: {where}: expected a whole number from 0 to {hi}")
+    return value
+
+
 def merged(results: list[dict[str, Any]]) -> dict[str, Any]:
     """Several seeds' searches of one table added up (root parallelism, the module docstring): per
-    candidate the sums of ``visits`` and ``value_sum``, the pick ismcts.pick of those sums, ``iterations`` their sum, ``seeds`` theirs.  The page's Search mode merges its workers' answers so."""
+    candidate the sums of ``visits`` and ``value_sum``, the pick ismcts.pick of those sums, ``iterations`` their
+    sum, ``seeds`` theirs.  The page's Search mode merges its workers' answers so (the bridge's
+    ``merge_searches``, :func:`merge`)."""
     first = results[0]
     rows = [dict(s) for s in first["suggestions"]]
     keys = [repr(s["move"]) for s in rows]

@@ -497,7 +497,7 @@ export function installScriptingApi(pool, extras = {}) {
  * Root-parallel ISMCTS: one `search` request per seed (seeds 0..n-1, n = `seeds`, by default the
  * pool's size), each with an equal share of `iterations` (default 50, the core's) and of `work` (optional: the
  * core's bound by the table's size, sim/search_advice.py), as independent pool requests (one per
- * worker); their root statistics added up (mergeSearches). `onProgress(ms, {done, total})` hears
+ * worker); their root statistics added up by the core (`merge_searches`). `onProgress(ms, {done, total})` hears
  * the iterations done over all of them (each worker reports every iteration); `signal` cancels
  * them all (their workers are terminated), and an error in one cancels the others.
  */
@@ -520,56 +520,13 @@ function searchOnPool(pool, table, { iterations = 50, seeds = pool.size, horizon
     return pool.request("search", { table, iterations: share, seed, ...(horizon ? { horizon } : {}), ...bound },
       { signal: stop.signal, fresh, onProgress: heard });
   });
-  return Promise.all(requests).then(mergeSearches, (error) => {
-    stop.abort();
-    throw error;
-  });
-}
-
-/**
- * Several seeds' `search` results of one table as one search (bombbuster_core/sim/search_advice.py,
- * `merged`): per candidate (the same moves in the same order) the sums of visits and value sums;
- * the pick by the policy's rule (bombbuster_core/sim/ismcts.py, `pick`): greedy's move (the first),
- * unless another's mean beats it by more than Z standard errors of the difference.
- */
-export function mergeSearches(results) {
-  const [first] = results;
-  const rows = first.suggestions.map((s) => ({ ...s }));
-  const keys = rows.map((s) => JSON.stringify(s.move));
-  for (const result of results.slice(1)) {
-    if (result.suggestions.map((s) => JSON.stringify(s.move)).join() !== keys.join()) {
-      throw new EngineError("search: the searches to merge have different candidates");
-    }
-    result.suggestions.forEach((s, i) => {
-      rows[i].visits += s.visits;
-      rows[i].value_sum += s.value_sum;
+  // The seeds' roots added up and the pick made by the core (bridge `merge_searches`: ismcts.pick's rule
+  // lives in Python alone).
+  return Promise.all(requests).then((results) => pool.request("merge_searches", { results }, { signal: stop.signal }),
+    (error) => {
+      stop.abort();
+      throw error;
     });
-  }
-  for (const row of rows) row.mean = row.visits ? row.value_sum / row.visits : 0;
-  const pick = results.some((r) => r.searched) ? searchPick(rows) : first.pick;
-  const { seed, ...rest } = first;
-  return { ...rest, seeds: results.map((r) => r.seed), iterations: results.reduce((a, r) => a + r.iterations, 0),
-    pick, suggestions: rows };
-}
-
-/** ismcts.py's `pick` (its docstring says why): a mean of n values in [0, 1] has variance at most
- * m(1 - m)/n, m taken plus-two; another move replaces greedy's when its gain clears Z standard errors. */
-const SEARCH_Z = 1.0;
-function searchPick(rows) {
-  const meanAndVariance = ({ visits, value_sum: total }) => {
-    const m = (total + 1) / (visits + 2);
-    return [total / visits, m * (1 - m) / visits];
-  };
-  if (!rows.length || !rows[0].visits) return 0;
-  const [m0, v0] = meanAndVariance(rows[0]);
-  let best = 0;
-  let gain = 0;
-  rows.forEach((row, i) => {
-    if (i === 0 || !row.visits) return;
-    const [m, v] = meanAndVariance(row);
-    if (m - m0 > SEARCH_Z * Math.sqrt(v + v0) && m - m0 > gain) [best, gain] = [i, m - m0];
-  });
-  return best;
 }
 
 function stripCallbacks(options) {
