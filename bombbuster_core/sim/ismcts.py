@@ -81,7 +81,7 @@ ITERATIONS, HORIZON, WIDTH, EXPLORATION, Z = 50, 6, 4, 0.7, 1.0
 def pick(stats: list[tuple[int, float]], z: float = Z) -> int:
     """The root move played, by index into ``stats`` (per candidate, greedy's first: its visits and the
     sum of its values): greedy's, unless another's mean beats it by more than ``z`` standard errors
-    (module docstring).  The page's Search merges its workers' roots with the same rule (web/js/engine.js)."""
+    (module docstring).  The page's Search merges its workers' roots with it too (search_advice.merged)."""
     def mean_and_variance(visits: int, total: float) -> tuple[float, float]:
         m = (total + 1) / (visits + 2)  # plus-two: never 0 or 1
         return total / visits, m * (1 - m) / visits
