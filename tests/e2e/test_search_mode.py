@@ -24,7 +24,7 @@ from bombbuster_core.sim.search_advice import merged, search
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from test_lookahead import open_game  # noqa: E402
 
-PAGE_ITERATIONS, PAGE_WORK = 8, 200  # web/js/suggestions.js: SEARCH
+PAGE_ITERATIONS, PAGE_WORK = 20, 500  # web/js/suggestions.js: SEARCH
 PHONE_POOL = 2  # engine.js: PHONE_WORKERS
 
 

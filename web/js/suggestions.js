@@ -47,11 +47,12 @@ const MODES = [["exact", "Exact"], ["entropy", "Entropy"], ["lookahead", "Lookah
 // that the slowest decisions (5 players, the first turns) stay within a phone's
 // 10 s (README, "Self-play"). A fixed seed: the same table, the same answer.
 const LOOKAHEAD = { deals: 8, depth: 3, work: 60, seed: 0 };
-// The search's budget in the page, over all the workers: a 5-player M8 early
-// decision stays within a phone's 10 s on two workers (web/README-web.md, "Search");
-// `work` (sim/search_advice.py) runs fewer iterations where a view's analysis costs
-// more than that decision's (a work unit of about 3.65 there: 8 iterations of 6 turns).
-const SEARCH = { iterations: 8, work: 200 };
+// The search's budget in the page, over all the workers: the tournaments' measured budget
+// (README, "The ismcts policy": 20 iterations), and a 5-player M8 early decision stays within
+// a phone's 10 s on two workers (web/README-web.md, "Search"); `work` (sim/search_advice.py)
+// runs fewer iterations where a view's analysis costs more than about 4 units (that decision's
+// is about 3.65: 25 units an iteration of 6 turns).
+const SEARCH = { iterations: 20, work: 500 };
 
 /** Which list a suggestion belongs to: forced (certain moves), calls (ranked dual cuts), equipment. */
 export function groupOf(suggestion) {
