@@ -455,49 +455,49 @@ def _stats(params: Any, progress: Progress | None) -> dict[str, Any]:
     return out
 
 
-def _lookahead(params: Any, progress: Progress | None) -> dict[str, Any]:
-    """The lookahead policy's move for the table's ``me`` (sim/advice.py: params, result, refusals)."""
-    from .sim.advice import lookahead  # the simulator loads only when this mode is asked for
-    from .sim.game import SimError
+def _simulated(answer: Callable[[dict[str, Any], Progress | None], dict[str, Any]]
+               ) -> Callable[[Any, Progress | None], dict[str, Any]]:
+    """A method the simulator answers (params, result and refusals in its module): params must be an
+    object, and a SimError is the request's error."""
+    def method(params: Any, progress: Progress | None) -> dict[str, Any]:
+        from .sim.game import SimError
 
-    if not isinstance(params, dict):
-        raise RequestError("params: expected an object")
-    try:
-        return lookahead(params)
-    except SimError as e:
-        raise RequestError(str(e)) from None
+        if not isinstance(params, dict):
+            raise RequestError("params: expected an object")
+        try:
+            return answer(params, progress)
+        except SimError as e:
+            raise RequestError(str(e)) from None
 
-
-def _search(params: Any, progress: Progress | None) -> dict[str, Any]:
-    """The ismcts policy's decision for the table's ``me``, with the root's statistics (sim/search_advice.py:
-    params, result, refusals); ``progress`` hears the iterations done."""
-    from .sim.game import SimError
-    from .sim.search_advice import search  # the simulator loads only when this mode is asked for
-
-    if not isinstance(params, dict):
-        raise RequestError("params: expected an object")
-    try:
-        return search(params, progress)
-    except SimError as e:
-        raise RequestError(str(e)) from None
+    return method
 
 
-def _merge_searches(params: Any, progress: Progress | None) -> dict[str, Any]:
+def _lookahead(params: dict[str, Any], progress: Progress | None) -> dict[str, Any]:
+    """The lookahead policy's move for the table's ``me`` (sim/advice.py)."""
+    from .sim.advice import lookahead  # the simulator loads only when its modes are asked for
+
+    return lookahead(params)
+
+
+def _search(params: dict[str, Any], progress: Progress | None) -> dict[str, Any]:
+    """The ismcts policy's decision for the table's ``me``, with the root's statistics
+    (sim/search_advice.py); ``progress`` hears the iterations done."""
+    from .sim.search_advice import search
+
+    return search(params, progress)
+
+
+def _merge_searches(params: dict[str, Any], progress: Progress | None) -> dict[str, Any]:
     """Several seeds' ``search`` results of one table as one search (sim/search_advice.py ``merge``)."""
-    from .sim.game import SimError
     from .sim.search_advice import merge
 
-    if not isinstance(params, dict):
-        raise RequestError("params: expected an object")
-    try:
-        return merge(params)
-    except SimError as e:
-        raise RequestError(str(e)) from None
+    return merge(params)
 
 
 METHODS: dict[str, Callable[[Any, Progress | None], Any]] = {
     "ping": _ping, "analyze": _analyze, "suggest": _suggest, "missions": _missions, "new": _new,
-    "task": _task, "stats": _stats, "lookahead": _lookahead, "search": _search, "merge_searches": _merge_searches}
+    "task": _task, "stats": _stats, "lookahead": _simulated(_lookahead), "search": _simulated(_search),
+    "merge_searches": _simulated(_merge_searches)}
 
 
 def _check_table_size(request: dict[str, Any]) -> None:
