@@ -285,3 +285,29 @@ def test_search_gain_prints_the_paired_comparison_from_a_log(tmp_path, capsys) -
     assert "greedy's very game: 3 of 3" in out and "won by ismcts only: 0; by greedy only: 0" in out
     assert "ismcts - greedy +0.000" in out
     assert search_gain.main([str(log), "lookahead"]) == 2  # no lookahead game in it
+
+
+def test_search_departures_replays_the_logged_games_and_refuses_one_that_differs(tmp_path, capsys) -> None:
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parent.parent / "bench" / "search_departures.py"
+    spec = importlib.util.spec_from_file_location("search_departures", path)
+    departures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(departures)
+    log = tmp_path / "g.log"
+    records = run(8, 4, 2, ["greedy", "ismcts"], seed=11, ismcts={"iterations": 4, "horizon": 2}, log=str(log))
+    assert departures.main([str(log), "--games", "0,1"]) == 0
+    out = capsys.readouterr().out
+    for r in records:
+        if r["policy"] == "ismcts":
+            assert f"game {r['game']}: " in out and f"ismcts {r['result']} (" in out
+    # a record the replay does not give back (here: one turn more) stops the script
+    lines = log.read_text().splitlines()
+    tampered = [json.loads(x) for x in lines]
+    for r in tampered:
+        if r.get("policy") == "ismcts" and r.get("game") == 1:
+            r["turns"] += 1
+    log.write_text("\n".join(json.dumps(r) for r in tampered) + "\n")
+    assert departures.main([str(log), "--games", "1"]) == 2
+    assert "did not replay as logged" in capsys.readouterr().err
