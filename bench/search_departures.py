@@ -9,7 +9,7 @@ discordant games (won by one side only; ``--all``: every game whose record
 differs from greedy's; ``--games``: these) shows what the search changed.
 Each game is replayed exactly as the tournament played it (its record must
 come out the same, or the script stops) and every decision where the search
-played another move than greedy's is printed: how many events were recorded, greedy's move and
+played another move than greedy's is printed: how many wires were uncut, greedy's move and
 the search's, with the root's visits and mean value of each.  The summary
 counts those departures by what the search played instead (a card, another
 call, a Double Detector) in the games ismcts won alone and in those it lost
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 from collections import Counter
 
@@ -56,7 +57,8 @@ def replay(record: dict, departures: list[tuple[int, object, object, tuple, tupl
             def stats(a: object) -> tuple[int, float]:
                 child = d.root.children.get(a)
                 return (child.visits, child.mean()) if child is not None else (0, 0.0)
-            departures.append((len(view.raw["events"]), d.moves[0], d.action, stats(d.moves[0]), stats(d.action)))
+            uncut = len(view.my_uncut()) + len(view.teammates_uncut())
+            departures.append((uncut, d.moves[0], d.action, stats(d.moves[0]), stats(d.action)))
         return d
 
     IsmctsPolicy.decide = traced
@@ -88,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         chosen = [g for g in paired if wins([by["greedy"][g]]) != wins([by["ismcts"][g]])]
     tally: dict[str, Counter[str]] = {"won alone": Counter(), "lost alone": Counter(), "same result": Counter()}
+    left: list[int] = []  # wires uncut at each departure
     for g in chosen:
         departures: list[tuple[int, object, object, tuple, tuple]] = []
         again = replay(by["ismcts"][g], departures)
@@ -99,13 +102,16 @@ def main(argv: list[str] | None = None) -> int:
         side = ("won alone" if ismcts == "win" else "lost alone") if (greedy == "win") != (ismcts == "win") \
             else "same result"
         print(f"game {g}: greedy {greedy}, ismcts {ismcts} ({len(departures)} departures)")
-        for turn, mine, theirs, a, b in departures:
-            print(f"  after event {turn}: greedy {described(mine)} ({a[0]} visits, mean {a[1]:.3f}) -> "
+        for uncut, mine, theirs, a, b in departures:
+            print(f"  {uncut} wires uncut: greedy {described(mine)} ({a[0]} visits, mean {a[1]:.3f}) -> "
                   f"{described(theirs)} ({b[0]} visits, mean {b[1]:.3f})")
             tally[side][kind(theirs)] += 1
+            left.append(uncut)
     for side, counts in tally.items():
         if counts:
             print(f"{side}: " + ", ".join(f"{k} {n}" for k, n in counts.most_common()))
+    if left:
+        print(f"wires uncut at the departures: median {statistics.median(left)}, range {min(left)}-{max(left)}")
     return 0
 
 
