@@ -315,6 +315,8 @@ def _sim_arguments(p_sa: argparse.ArgumentParser, p_to: argparse.ArgumentParser)
                       help="ismcts: seconds of search per decision instead of --iterations (not reproducible)")
     p_to.add_argument("--horizon", type=positive, default=HORIZON,
                       help=f"ismcts: turns simulated per iteration, tree and rollout ({HORIZON})")
+    p_to.add_argument("--endgame", type=positive,
+                      help="ismcts: search only once at most this many wires are uncut (default: every open decision)")
     p_to.add_argument("--log", help="append every finished game's record to this file (JSON lines)")
     p_to.add_argument("--log-dir", help="a sweep's logs: DIR/mNN-pP.log for each mission and player count")
     p_to.add_argument("--resume", action="store_true",
@@ -361,7 +363,8 @@ def _tournament(args: argparse.Namespace) -> int:
         return 2
     lookahead = {"deals": args.deals, "depth": args.depth, "width": args.width}
     ismcts = {"horizon": args.horizon, **({"seconds": args.seconds} if args.seconds is not None else
-                                          {"iterations": args.iterations or ITERATIONS})}
+                                          {"iterations": args.iterations or ITERATIONS}),
+              **({"endgame": args.endgame} if args.endgame is not None else {})}
     jobs = args.jobs or ((os.cpu_count() or 1) if args.cluster == "local" else 1)
     try:
         if many:

@@ -311,3 +311,21 @@ def test_search_departures_replays_the_logged_games_and_refuses_one_that_differs
     log.write_text("\n".join(json.dumps(r) for r in tampered) + "\n")
     assert departures.main([str(log), "--games", "1"]) == 2
     assert "did not replay as logged" in capsys.readouterr().err
+
+
+def test_an_endgame_budget_searches_only_once_few_wires_are_uncut(tmp_path) -> None:
+    game, view = open_decision(4)
+    uncut = len(view.my_uncut()) + len(view.teammates_uncut())
+    waiting = IsmctsPolicy(random.Random(4), iterations=3, horizon=2, endgame=uncut - 1).decide(view, view.pending())
+    assert waiting.root is None and waiting.reason.startswith(f"more than {uncut - 1} wires uncut")
+    assert waiting.action == GreedyPolicy(random.Random(4)).move(view)
+    searching = IsmctsPolicy(random.Random(4), iterations=3, horizon=2, endgame=uncut).decide(view, view.pending())
+    assert searching.root is not None and searching.root.visits == 3
+    with pytest.raises(ValueError, match="endgame"):
+        IsmctsPolicy(random.Random(4), endgame=0)
+    # the option is in the log's settings: a run with it never resumes one without
+    log = str(tmp_path / "e.log")
+    records = run(8, 4, 1, ["ismcts"], seed=3, ismcts={"iterations": 2, "horizon": 2, "endgame": 10}, log=log)
+    assert records[0]["settings"]["budget"] == {"iterations": 2, "horizon": 2, "endgame": 10}
+    with pytest.raises(tournament.LogError):
+        run(8, 4, 1, ["ismcts"], seed=3, ismcts={"iterations": 2, "horizon": 2}, log=log, resume=True)

@@ -46,7 +46,9 @@ player; each iteration plays it on one determinization.
   of one iteration visits greedy's move alone, so it plays greedy's move.
 
 No search where it cannot help or cannot be played: a certain move (greedy's
-certain cut, solo cut or reveal), a choice or a setup decision, a mission
+certain cut, solo cut or reveal), a choice or a setup decision, with
+``endgame`` N a decision while more than N wires are uncut (the searches
+that changed a game's result came late: bench/search_departures.py), a mission
 with rules of its own (game.BASE_MISSIONS: the replay plays the base game
 and its equipment only), or a view too large for the sampler's budget: then
 the policy plays greedy.  Budget: ``iterations`` (default, deterministic for
@@ -157,12 +159,18 @@ class IsmctsPolicy(GreedyPolicy):
 
     def __init__(self, rng: random.Random, iterations: int = ITERATIONS, seconds: float | None = None,
                  horizon: int = HORIZON, width: int = WIDTH, exploration: float = EXPLORATION, z: float = Z,
-                 progress: Callable[[int, int], None] | None = None, search_rng: random.Random | None = None):
+                 progress: Callable[[int, int], None] | None = None, search_rng: random.Random | None = None,
+                 endgame: int | None = None):
         super().__init__(rng)
         self.search_rng = search_rng if search_rng is not None else rng  # determinizations, rollouts
-        if iterations < 1 or horizon < 1 or width < 1 or (seconds is not None and seconds <= 0):
-            raise ValueError("ismcts: iterations, horizon and width must be at least 1, seconds above 0")
+        if iterations < 1 or horizon < 1 or width < 1 or (seconds is not None and seconds <= 0) or (
+                endgame is not None and endgame < 1):
+            raise ValueError("ismcts: iterations, horizon, width and endgame must be at least 1, seconds above 0")
         self.iterations, self.seconds, self.horizon = iterations, seconds, horizon
+        # Search only once at most this many wires are uncut, on the whole table (None: every open
+        # decision): where the searches that changed a game's result were (bench/search_departures.py),
+        # and where they cost least.
+        self.endgame = endgame
         self.width, self.c, self.z = width, exploration, z
         self.progress = progress  # hears (iterations done, the budget's iterations) after each iteration
 
@@ -187,6 +195,8 @@ class IsmctsPolicy(GreedyPolicy):
             return unsearched(f"mission {mission} has rules of its own; the replay plays the base game only")
         if use is None and any(s["certain"] for s in ranked):
             return unsearched("a certain move")  # greedy_turn plays a certain move first: it cannot fail
+        if self.endgame is not None and len(view.my_uncut()) + len(view.teammates_uncut()) > self.endgame:
+            return unsearched(f"more than {self.endgame} wires uncut: the search waits for the endgame")
         moves = self.candidates(view, pending, ranked, greedy, plain)
         if len(moves) == 1:
             return unsearched("a single candidate move")

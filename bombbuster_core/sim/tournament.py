@@ -225,7 +225,7 @@ def run(mission: int, players: int, games: int, policies: list[str], seed: int =
         ismcts: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Every (policy, game) record, sorted by policy order then game index.  ``lookahead``: the
     lookahead policy's budget (``deals``, ``depth``, ``width``; default: policies.py's); ``ismcts``:
-    the ismcts policy's (``iterations`` or ``seconds``, ``horizon``; default: ismcts.py's).  ``log``: a
+    the ismcts policy's (``iterations`` or ``seconds``, ``horizon``, ``endgame``; default: ismcts.py's).  ``log``: a
     file that gets each record as a JSON line when its game ends, so a long run stopped early
     still has its finished games (:func:`read_log`).  ``resume``: the games ``log`` already holds
     are taken from it, not played again (their settings must be this run's: :class:`LogError`).
