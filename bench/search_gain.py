@@ -13,7 +13,8 @@ greedy's very game (same result, failed cuts, turns and decisions: the search
 kept greedy's move throughout, or its other moves changed nothing that shows);
 the discordant pairs (won by one side only); and the median CPU seconds per
 decision of the search's games (each game's mean, as the tournament's
-"median game" column).
+"median game" column).  ``--deals-of OTHER`` keeps the deals OTHER's search
+played (the same seed: e.g. the endgame search on the full search's deals).
 """
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("log", help="greedy's and the search policy's games of the same deals")
     parser.add_argument("policy", help="the search policy's name in the log (lookahead, ismcts)")
+    parser.add_argument("--deals-of", metavar="LOG",
+                        help="only the deals this other log's search played (two budgets on the same deals)")
     args = parser.parse_args(argv)
     try:
         records = read_records(args.log)
@@ -45,6 +48,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     by = {name: {r["game"]: r for r in records if r["policy"] == name} for name in ("greedy", args.policy)}
     games = sorted(set(by["greedy"]) & set(by[args.policy]))
+    if args.deals_of:
+        try:
+            other = {r["game"] for r in read_records(args.deals_of) if r["policy"] == args.policy}
+        except LogError as e:
+            print(f"search_gain: {e}", file=sys.stderr)
+            return 2
+        games = [g for g in games if g in other]
     if not games:
         print(f"search_gain: {args.log}: no game both greedy and {args.policy} played", file=sys.stderr)
         return 2

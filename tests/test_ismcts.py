@@ -285,6 +285,11 @@ def test_search_gain_prints_the_paired_comparison_from_a_log(tmp_path, capsys) -
     assert "greedy's very game: 3 of 3" in out and "won by ismcts only: 0; by greedy only: 0" in out
     assert "ismcts - greedy +0.000" in out
     assert search_gain.main([str(log), "lookahead"]) == 2  # no lookahead game in it
+    fewer = tmp_path / "two.log"  # another budget's search on the first two of the same deals
+    run(8, 4, 2, ["ismcts"], seed=11, ismcts={"iterations": 2, "horizon": 2}, log=str(fewer))
+    capsys.readouterr()
+    assert search_gain.main([str(log), "ismcts", "--deals-of", str(fewer)]) == 0
+    assert "2 paired games" in capsys.readouterr().out
 
 
 def test_search_departures_replays_the_logged_games_and_refuses_one_that_differs(tmp_path, capsys) -> None:
