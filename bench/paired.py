@@ -13,13 +13,24 @@ import sys
 
 sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
 
-from bombbuster_core.sim.tournament import paired_difference, wilson  # noqa: E402
+from bombbuster_core.sim.tournament import LogError, paired_difference, read_records, wilson  # noqa: E402
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Sequence
 
 LOSSES = ("red", "detonator", "explosion", "stuck")
+
+
+def by_policy(path: str, names: Sequence[str], prog: str) -> dict[str, dict[int, dict[str, Any]]] | None:
+    """The log's records of each of ``names`` by game index; None, said on stderr as ``prog``, when the
+    log cannot be read."""
+    try:
+        records = read_records(path)
+    except LogError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return None
+    return {name: {r["game"]: r for r in records if r["policy"] == name} for name in names}
 
 
 def wins(records: list[dict[str, Any]]) -> list[int]:

@@ -25,12 +25,12 @@ from collections import Counter
 
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 
-from paired import wins  # noqa: E402  (first: it puts the repository on sys.path)
+from paired import by_policy, wins  # noqa: E402  (first: it puts the repository on sys.path)
 
 from bombbuster_core import equipment as eq  # noqa: E402
 from bombbuster_core.sim.game import UseCard  # noqa: E402
 from bombbuster_core.sim.ismcts import IsmctsPolicy  # noqa: E402
-from bombbuster_core.sim.tournament import LogError, play_game, read_records  # noqa: E402
+from bombbuster_core.sim.tournament import play_game  # noqa: E402
 
 
 def described(action: object) -> str:
@@ -75,12 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", help="these game indices (comma-separated) instead of the discordant ones")
     parser.add_argument("--all", action="store_true", help="every game whose record differs from greedy's")
     args = parser.parse_args(argv)
-    try:
-        records = read_records(args.log)
-    except LogError as e:
-        print(f"search_departures: {e}", file=sys.stderr)
+    by = by_policy(args.log, ("greedy", "ismcts"), "search_departures")
+    if by is None:
         return 2
-    by = {name: {r["game"]: r for r in records if r["policy"] == name} for name in ("greedy", "ismcts")}
     paired = sorted(set(by["greedy"]) & set(by["ismcts"]))
     if args.games:
         chosen = [int(g) for g in args.games.split(",")]

@@ -25,9 +25,7 @@ import sys
 
 sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 
-from paired import report, wins  # noqa: E402  (first: it puts the repository on sys.path)
-
-from bombbuster_core.sim.tournament import LogError, read_records  # noqa: E402
+from paired import by_policy, report, wins  # noqa: E402  (first: it puts the repository on sys.path)
 
 
 def same_game(a: dict, b: dict) -> bool:
@@ -41,20 +39,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals-of", metavar="LOG",
                         help="only the deals this other log's search played (two budgets on the same deals)")
     args = parser.parse_args(argv)
-    try:
-        records = read_records(args.log)
-    except LogError as e:
-        print(f"search_gain: {e}", file=sys.stderr)
+    by = by_policy(args.log, ("greedy", args.policy), "search_gain")
+    if by is None:
         return 2
-    by = {name: {r["game"]: r for r in records if r["policy"] == name} for name in ("greedy", args.policy)}
     games = sorted(set(by["greedy"]) & set(by[args.policy]))
     if args.deals_of:
-        try:
-            other = {r["game"] for r in read_records(args.deals_of) if r["policy"] == args.policy}
-        except LogError as e:
-            print(f"search_gain: {e}", file=sys.stderr)
+        other = by_policy(args.deals_of, (args.policy,), "search_gain")
+        if other is None:
             return 2
-        games = [g for g in games if g in other]
+        games = [g for g in games if g in other[args.policy]]
     if not games:
         print(f"search_gain: {args.log}: no game both greedy and {args.policy} played", file=sys.stderr)
         return 2

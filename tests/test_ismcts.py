@@ -267,14 +267,20 @@ def test_a_search_that_keeps_greedys_move_plays_greedys_game() -> None:
     assert played(ismcts) == played(greedy) == played(lookahead)
 
 
-def test_search_gain_prints_the_paired_comparison_from_a_log(tmp_path, capsys) -> None:
+def bench_script(name: str):
+    """A bench/ script as a module (they are scripts, not a package)."""
     import importlib.util
     import pathlib
 
-    path = pathlib.Path(__file__).resolve().parent.parent / "bench" / "search_gain.py"
-    spec = importlib.util.spec_from_file_location("search_gain", path)
-    search_gain = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(search_gain)
+    spec = importlib.util.spec_from_file_location(name, pathlib.Path(__file__).resolve().parent.parent / "bench" /
+                                                  f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_search_gain_prints_the_paired_comparison_from_a_log(tmp_path, capsys) -> None:
+    search_gain = bench_script("search_gain")
     log = tmp_path / "g.log"
     records = run(8, 4, 3, ["greedy", "ismcts"], seed=11, ismcts={"iterations": 3, "horizon": 2, "z": math.inf},
                   log=str(log))
@@ -293,13 +299,7 @@ def test_search_gain_prints_the_paired_comparison_from_a_log(tmp_path, capsys) -
 
 
 def test_search_departures_replays_the_logged_games_and_refuses_one_that_differs(tmp_path, capsys) -> None:
-    import importlib.util
-    import pathlib
-
-    path = pathlib.Path(__file__).resolve().parent.parent / "bench" / "search_departures.py"
-    spec = importlib.util.spec_from_file_location("search_departures", path)
-    departures = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(departures)
+    departures = bench_script("search_departures")
     log = tmp_path / "g.log"
     records = run(8, 4, 2, ["greedy", "ismcts"], seed=11, ismcts={"iterations": 4, "horizon": 2}, log=str(log))
     assert departures.main([str(log), "--games", "0,1"]) == 0
