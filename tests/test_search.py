@@ -112,6 +112,12 @@ def test_the_bridge_merges_the_pages_searches_and_names_a_bad_field(decision) ->
         error = merge(params)["error"]["message"]
         assert field.split(".")[-1] in error and "internal" not in error, (field, error)
     assert "exactly" in merge({"results": [a], "code": "x"})["error"]["message"]
+    # what a search answers without candidates passes through: no deal fits, or no wire left to cut
+    impossible = {"consistent": False, "error": "no deal fits", "event": 3}
+    assert merge({"results": [impossible, impossible]})["result"] == impossible
+    done = {**a, "searched": False, "iterations": 0, "pick": 0, "suggestions": [], "reason": "every wire of yours is cut"}
+    merged_done = merge({"results": [done, {**done, "seed": 6}]})["result"]
+    assert merged_done["suggestions"] == [] and merged_done["pick"] == 0 and merged_done["seeds"] == [5, 6]
     assert "different candidates" in merge({"results": [a, {**b, "suggestions": b["suggestions"][::-1]}]})[
         "error"]["message"]
 

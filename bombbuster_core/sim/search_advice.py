@@ -131,6 +131,9 @@ def merge(params: dict[str, Any]) -> dict[str, Any]:
     results = params["results"]
     if not isinstance(results, list) or not 1 <= len(results) <= MAX_SEEDS:
         raise SimError(f"merge_searches: 'results' must be a list of 1 to {MAX_SEEDS} search results")
+    impossible = next((r for r in results if isinstance(r, dict) and r.get("consistent") is False), None)
+    if impossible is not None:
+        return impossible  # no deal fits the table: every seed says so (search's own answer), nothing to add up
     for i, r in enumerate(results):
         where = f"results[{i}]"
         if not isinstance(r, dict) or not isinstance(r.get("searched"), bool):
@@ -138,9 +141,9 @@ def merge(params: dict[str, Any]) -> dict[str, Any]:
         for name, hi in (("seed", 2**53), ("iterations", MAX_ITERATIONS * MAX_SEEDS)):
             _whole(r.get(name), f"{where}.{name}", hi)
         rows = r.get("suggestions")
-        if not isinstance(rows, list) or not rows:
-            raise SimError(f"merge_searches: {where}.suggestions: expected a non-empty list")
-        _whole(r.get("pick"), f"{where}.pick", len(rows) - 1)
+        if not isinstance(rows, list):
+            raise SimError(f"merge_searches: {where}.suggestions: expected a list")
+        _whole(r.get("pick"), f"{where}.pick", max(len(rows) - 1, 0))  # no move at all: pick 0 of none
         for j, row in enumerate(rows):
             at = f"{where}.suggestions[{j}]"
             if not isinstance(row, dict) or not isinstance(row.get("move"), dict):
