@@ -8,6 +8,7 @@ import pytest
 
 from bombbuster_core import equipment as eq
 from bombbuster_core.analysis import beliefs
+from bombbuster_core.dial import Dial
 from bombbuster_core.engines.signatures import BlockSpec, Budget
 from bombbuster_core.facts import CountIn, Problem, Stand, compile_table
 from bombbuster_core.record import Record
@@ -61,7 +62,7 @@ def full_rules_records() -> list[Record]:
             game.Choose("end", "left"), game.SetupToken((0, 0, 1), 3), game.AbsentTokens((3, "yellow")),
             game.UseCard("10", ((1, 0, 1), 3, 4)),
             Equipment("11", 0, 1), Equipment("Y", added=("8", "9")), eq.CARDS["9.9"],
-            eq.RADAR, Use(("8",), 0),
+            eq.RADAR, Use(("8",), 0), Dial(4, 1),
             Decision(game.DualCut((1, 0, 2), 3), {"kind": "dual_cut"}, 16, [{"worth": 0.5}]),
             Searched(game.SoloCut(3), [game.SoloCut(3)], None, [{"kind": "solo_cut"}], "a certain move")]
 
