@@ -17,6 +17,7 @@ module to the simulator's dial at every turn of simulated games.
 """
 from __future__ import annotations
 
+from . import equipment as eq
 from .events import Detector, DualCut, Equipment, MultiCut, Tripwire
 from .missions import BASE_MISSIONS
 from .record import Record
@@ -24,9 +25,6 @@ from .record import Record
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .table import Table
-
-REWINDER = "6"  # the card's printed ID (equipment.py)
-
 
 class Dial(Record):
     """The dial: ``start`` spaces from the skull at the start, ``moved`` spaces on from there now."""
@@ -56,6 +54,6 @@ def dial(table: Table) -> Dial | None:
             return None
         if isinstance(e, (DualCut, Detector)) and not e.success and not e.exploded and not e.stabilizer:
             moved += 1
-        elif isinstance(e, Equipment) and e.card == REWINDER:
+        elif isinstance(e, Equipment) and e.card == eq.NAMED["rewinder"]:
             moved = max(moved - 1, 0)
     return Dial(len(table.players), moved)

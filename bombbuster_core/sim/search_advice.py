@@ -127,7 +127,8 @@ def merge(params: dict[str, Any]) -> dict[str, Any]:
     """The bridge's ``merge_searches``: params ``{"results": [search results of one table, one a seed]}``,
     their :func:`merged` search.  The results come back from the page, so every field merged reads is
     checked first (a request's data: an error names it)."""
-    _checked_fields(params, {"results"}, "params")
+    if set(params) != {"results"}:
+        raise SimError(f"merge_searches: params must be exactly ['results'] (got {sorted(params)})")
     results = params["results"]
     if not isinstance(results, list) or not 1 <= len(results) <= MAX_SEEDS:
         raise SimError(f"merge_searches: 'results' must be a list of 1 to {MAX_SEEDS} search results")
@@ -153,12 +154,6 @@ def merge(params: dict[str, Any]) -> dict[str, Any]:
             if isinstance(total, bool) or not isinstance(total, (int, float)) or not 0 <= total <= visits:
                 raise SimError(f"merge_searches: {at}.value_sum: expected a number from 0 to its visits ({visits})")
     return merged(results)
-
-
-def _checked_fields(params: dict[str, Any], allowed: set[str], where: str) -> None:
-    unknown = sorted(set(params) - allowed)
-    if unknown or not allowed <= set(params):
-        raise SimError(f"merge_searches: {where} must be exactly {sorted(allowed)} (got {sorted(params)})")
 
 
 def _whole(value: Any, where: str, hi: int) -> int:
