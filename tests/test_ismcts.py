@@ -4,6 +4,11 @@
   game is the real game's (equipment, moved wires, dial and all); on a
   deal drawn from a player's posterior, that player's file is their view and
   every other player's file is consistent.
+* The replay of a mission with rules of its own (from the simulator's own
+  view): on the true deal it is the game, every field and every player's
+  file, and it goes on as the game does; a determinization is the actor's
+  view; the missions whose cards are hidden, and a page's mission table,
+  are refused with the reason.
 * Game.restore: the turn after the restored one is the next player's.
 * The policy: one iteration plays greedy's move; the same seed gives the
   same search; the same view over another hidden deal gives the same move,
@@ -13,6 +18,7 @@
 """
 from __future__ import annotations
 
+import copy
 import json
 import math
 import random
@@ -23,7 +29,9 @@ import pytest
 from bombbuster_core.analysis import beliefs
 from bombbuster_core.engines.sampling import Sampler
 from bombbuster_core.facts import compile_table
-from bombbuster_core.sim.game import Game, Position, UseCard, new_game
+from bombbuster_core.missions import BASE_MISSIONS, mission as mission_entry
+from bombbuster_core.sim.game import (NOT_REPLAYED, REFUSED, Game, Position, SimError, UseCard, new_game,
+                                      replay_refusal)
 from bombbuster_core.sim.ismcts import IsmctsPolicy
 from bombbuster_core.sim.policies import GreedyPolicy, RandomPolicy, View, exact_move
 from bombbuster_core.sim import tournament
@@ -34,6 +42,24 @@ from bombbuster_core.table import load_table
 def true_deal(game: Game) -> list[tuple]:
     """The game's deal per segment (a base game: each stand as dealt, sorted)."""
     return [tuple(row) for rows in game.dealt for row in rows]
+
+
+def mission_deal(game: Game, view: View) -> list[tuple]:
+    """The game's deal per segment of the view's table (board.py): the stands' sorted parts, X and
+    flipped wires, Nano's wires in the order they are taken, then the set-aside tiles."""
+    segments, layout = view.table.deal()
+    deal: list[list] = [[None] * seg.size for seg in segments]
+    for p, rows in enumerate(layout):
+        for s, row in enumerate(rows):
+            for j, (sid, i) in enumerate(row):
+                deal[sid][i] = game.dealt[p][s][j]
+    nano = iter(game.nano_dealt)
+    for sid, seg in enumerate(segments):
+        if seg.kind == "nano":
+            deal[sid][0] = next(nano)
+    if game.set_aside:
+        deal.append(sorted(game.set_aside))
+    return [tuple(row) for row in deal]
 
 
 def play_until(game: Game, policy, stop) -> Game:
@@ -96,6 +122,99 @@ def test_the_replay_on_the_true_deal_is_the_game() -> None:
                 cards.add(move.card)
             game.play(move)
     assert len(cards) >= 3, cards
+
+
+REPLAYED = [m for m in range(1, 67) if m not in BASE_MISSIONS | set(NOT_REPLAYED) | set(REFUSED)]
+# the game's fields a replay rebuilds (the events, the turn and the queue are in every player's file)
+FIELDS = ("hands", "dealt", "cut", "tokened", "dial", "strikes", "detectors_used", "special", "dealt_special",
+          "nano", "state", "nano_dial", "_idle", "_round_played", "_yellows_cut", "private", "seen", "result",
+          "set_aside")
+
+
+@pytest.mark.parametrize("mission", REPLAYED)
+def test_the_replay_of_a_mission_on_the_true_deal_is_the_game(mission: int) -> None:
+    """At every turn of a game of the mission (equipment dealt; random or greedy players; the player
+    counts in turn), the replay from the simulator's view of the player to move, on the true deal
+    and with the game's random state, has every field of the game and every player's file; and the
+    next turns (choices included) played on both give the same files, so nothing the view does not
+    carry (a counter, a mission's card) is missing."""
+    players = sorted(mission_entry(mission).wires)
+    players = players[mission % len(players)]
+    checked = 0
+    for seed in range(mission, mission + 5):  # a game may end at once (a red cut): the next deal then
+        game = new_game(random.Random(seed), mission=mission, players=players)
+        policy = (RandomPolicy if seed % 2 else GreedyPolicy)(random.Random(seed))
+        for p in game.setup_token_players():
+            game.place_token(policy.setup_token(View(game.table(p), p)))
+        while not game.over:
+            p = game.turn
+            view = View(game.table(p), p)
+            if view.pending()["kind"] == "turn":
+                rng = random.Random()
+                rng.setstate(game.rng.getstate())
+                replay = Position(view.raw, view.table, p, view.tags()).game(mission_deal(game, view), rng)
+                where = f"M{mission} {players}p seed {seed} after event {len(view.raw['events'])}"
+                for field in FIELDS:
+                    assert getattr(replay, field) == getattr(game, field), f"{where}: {field}"
+                assert all(replay.table(q) == game.table(q) for q in range(players)), where
+                ahead = copy.deepcopy(game)
+                for k in range(3):
+                    if ahead.over:
+                        break
+                    move = RandomPolicy(random.Random(k)).move(View(ahead.table(ahead.turn), ahead.turn))
+                    ahead.play(move)
+                    replay.play(move)
+                    assert all(replay.table(q) == ahead.table(q) for q in range(players)), f"{where}, {k + 1} on"
+                    assert replay.result == ahead.result, f"{where}, {k + 1} turns on"
+                checked += 1
+            game.play(policy.move(view))
+        if checked >= 4:
+            return
+    raise AssertionError(f"M{mission}: only {checked} turns checked")
+
+
+def test_mission_determinizations_are_the_actors_view() -> None:
+    """Nano (M43), X wires (M20), flipped wires (M38, M64), count tokens (M24): on deals drawn from the
+    actor's posterior, the replay shows the actor their very view, and every other player a view
+    consistent with the deal; and the search runs there and plays a legal move."""
+    for mission, players, turns in ((43, 4, 8), (20, 4, 6), (38, 4, 6), (64, 4, 6), (24, 4, 6)):
+        # M43: on until a wire has come from Nano (the view then holds a moved wire the actor saw)
+        game = play_until(new_game(random.Random(mission), mission=mission, players=players),
+                          GreedyPolicy(random.Random(mission)),
+                          lambda g: g.turns >= turns and (g.mission != 43 or len(g.nano) < len(g.nano_dealt)))
+        while game.queue and game.queue[0]["kind"] != "turn":
+            game.play(GreedyPolicy(random.Random(0)).move(View(game.table(game.turn), game.turn)))
+        p = game.turn
+        view = View(game.table(p), p)
+        position = Position(view.raw, view.table, p, view.tags())
+        sampler = Sampler(compile_table(view.table))
+        rng = random.Random(mission)
+        for _ in range(3):
+            replay = position.game(sampler.draw(rng), rng)
+            assert replay.table(p) == view.raw, mission
+            for q in range(players):
+                beliefs(load_table(replay.table(q)))  # raises Inconsistent if the deal breaks a fact q sees
+        assert game.is_legal(IsmctsPolicy(random.Random(mission), iterations=3, horizon=3).move(view))
+
+
+def test_a_mission_the_replay_cannot_rebuild_is_played_as_greedy_with_the_reason() -> None:
+    from bombbuster_core.sim.advice import restored_view
+
+    for mission, reason in ((18, "deck's order is hidden"), (29, "Number cards are hidden")):
+        game = new_game(random.Random(1), mission=mission, players=4)
+        game = play_until(game, GreedyPolicy(random.Random(1)), lambda g: bool(g.queue) and g.queue[0]["kind"] == "turn")
+        view = View(game.table(game.turn), game.turn)
+        searched = IsmctsPolicy(random.Random(1), iterations=3).decide(view, view.pending())
+        assert searched.root is None and reason in searched.reason
+        with pytest.raises(SimError, match=reason):
+            Position(view.raw, view.table, view.player, view.tags())
+    # a page's table of a replayed mission: no meta.sim, so no mission state to rebuild the game from
+    game = play_until(new_game(random.Random(2), mission=43, players=4), GreedyPolicy(random.Random(2)),
+                      lambda g: g.turns >= 4 and bool(g.queue) and g.queue[0]["kind"] == "turn")
+    raw = game.table(game.turn)
+    page = {**raw, "meta": {k: v for k, v in raw["meta"].items() if k != "sim"}}
+    assert replay_refusal(raw) is None
+    assert "only from the simulator's own view" in replay_refusal(restored_view(page, game.turn).raw)
 
 
 def test_determinizations_agree_with_the_view() -> None:

@@ -123,9 +123,11 @@ def restored_view(raw: dict[str, Any], player: int) -> View:
         now = [[parse_key(k) for k in row] for row in sampler.convert(deal)["stands"]]
         game = Game.restore(raw, now, player, random.Random(0), tags, table.equipment_board())
     own = game.table(player)
-    # Game.restore plays a mission outside the base game as the base game: the policy must know
-    # the table's own mission to refuse to search it.
-    sim = {**own["meta"]["sim"], "mission": raw.get("meta", {}).get("mission")}
+    # Game.restore plays a mission outside the base game as the base game: the policy must know the
+    # table's own mission, and that this is not the simulator's view of it (no mission state: its
+    # events do not give it), to refuse to search it (game.replay_refusal).
+    sim = {k: v for k, v in own["meta"]["sim"].items() if k != "state"}
+    sim["mission"] = raw.get("meta", {}).get("mission")
     return View({**own, "meta": {**own["meta"], "sim": sim}}, player)
 
 

@@ -101,6 +101,7 @@ M49, M55, M59, M60, M63).  Equipment never targets X or flipped wires.
 """
 from __future__ import annotations
 
+import copy
 import random
 from itertools import combinations
 
@@ -489,8 +490,10 @@ class Game:
         """The table file of the game so far, from ``player``'s view (None: the public view).
 
         ``meta.sim`` carries what the table shows that the format does not record
-        (the mission's cards, the dial) and, in the view of the player who decides
-        next, the pending decision: what is allowed now.
+        (the mission's cards, the dial), in a player's view the round's counters
+        (``idle``, ``round_played``: what :class:`Position` needs to replay the
+        mission's round rules) and, in the view of the player who decides next,
+        the pending decision: what is allowed now.
         """
         out = dict(self.setup)
         meta = dict(out.get("meta", {}))
@@ -501,6 +504,9 @@ class Game:
         if self.notes:
             sim["notes"] = self.notes
         if player is not None:
+            # the round so far, public but not in the events: what a player's replay of the game needs
+            # (Position) to know when the mission's round rules fire; the public file records the game
+            sim.update(idle=self._idle, round_played=self._round_played)
             if self.private[player]:
                 sim["private"] = self.private[player]
             pending = self._pending_for(player)
@@ -561,11 +567,10 @@ class Game:
         mission = table.get("meta", {}).get("mission")
         game = cls(setup, [[list(next(it)) for _ in pl["stands"]] for pl in table["players"]], [], rng, tags,
                    mission=mission if mission in BASE_MISSIONS else None)
+        game.detectors_used = _detectors_used(table["events"])
         for e in table["events"]:
             kind, actor = e["type"], e.get("actor")
             if kind in ("dual_cut", "detector"):
-                if kind == "detector" and _spends_character(e):
-                    game.detectors_used.add(actor)
                 if e["success"]:
                     target = e["target"] if kind == "dual_cut" else e["cut"]
                     game.cut.update(((target["player"], target["stand"], target["slot"]),
@@ -576,8 +581,6 @@ class Game:
                     game.strikes += 1
                 else:
                     game._fail(actor)
-            elif kind == "equipment" and "7" in _cards(e):
-                game.detectors_used -= set(e.get("characters", ()))
             elif kind == "equipment" and "6" in _cards(e):  # the Rewinder
                 game._rewind(card=True)
             elif kind in ("solo_cut", "reveal_red", "fast_pass"):
@@ -590,9 +593,16 @@ class Game:
         game._win_if_all_cut()
         game.events, game.turn, game._begun = list(table["events"]), turn, True
         game._last = turn  # the next turn is the next player's after ``turn``, not the Captain's
+        game._round_counters(table)
         if not game.over:
             game.queue = [game._turn_decision(turn)]
         return game
+
+    def _round_counters(self, table: dict[str, Any]) -> None:
+        """The turns skipped in a row and whether anyone played this round, from ``meta.sim`` (the
+        simulator's view; a page's table does not record them: none skipped, nobody played)."""
+        sim = table.get("meta", {}).get("sim") or {}
+        self._idle, self._round_played = sim.get("idle", 0), sim.get("round_played", False)
 
     def take_board(self, b: eq.BoardState) -> None:
         """The equipment board as a table file's events leave it (Table.equipment_board): the cards
@@ -1282,11 +1292,12 @@ class Game:
             self._advance_dial(1)  # M56/M64: a teammate's flipped wire costs a space
 
     def _detector(self, p: int, a: DoubleDetector) -> None:
+        if "double_detector_every_turn" in self.tags:
+            self._detect(p, "double", a.targets, a.value, "mission")  # the mission's: no character is spent
+            return
         self.detectors_used.add(p)
         card = None
-        if "double_detector_every_turn" in self.tags:
-            card = "mission"
-        elif self.board is not None or "equipment" in self.setup:  # (a restored game lists a board it does not play)
+        if self.board is not None or "equipment" in self.setup:  # (a restored game lists a board it does not play)
             card = eq.CHARACTER
             if self.board is not None:
                 self.board.character_used[p] = True
@@ -2088,6 +2099,46 @@ def _spends_character(e: dict[str, Any]) -> bool:
     return e.get("kind") == "double" and ("card" not in e or eq.CHARACTER in _cards(e))
 
 
+def _detectors_used(events: list[dict[str, Any]]) -> set[int]:
+    """The players whose Double Detector character the events leave spent (Emergency Batteries, card 7,
+    restores the characters it names)."""
+    used: set[int] = set()
+    for e in events:
+        if e["type"] == "detector" and _spends_character(e):
+            used.add(e["actor"])
+        elif e["type"] == "equipment" and "7" in _cards(e):
+            used -= set(e.get("characters", ()))
+    return used
+
+
+# Missions with rules of their own whose game a player's view cannot rebuild: their public state holds
+# cards the players have not seen (a deck's order, which cards a deck holds, other players' hands), which
+# a determinization would have to draw from a law the simulator does not have.  Every other mission is
+# replayed from the simulator's own view (Position; tests/test_ismcts.py checks it against the game).
+NOT_REPLAYED = {
+    18: "its Number deck's order is hidden", 45: "its Number deck's order is hidden",
+    51: "its Number deck's order is hidden", 32: "its constraint deck's order is hidden",
+    37: "its constraint deck's order is hidden", 39: "which Number cards its deck holds is hidden",
+    29: "the players' Number cards are hidden in their hands",
+    34: "the weakest link's constraint card is hidden",
+    61: "the constraint cards left on the table are hidden",
+}
+
+
+def replay_refusal(raw: dict[str, Any]) -> str | None:
+    """Why :class:`Position` cannot replay this table file (None: it can)."""
+    meta = raw.get("meta", {})
+    mission = meta.get("mission")
+    if mission in BASE_MISSIONS:
+        return None
+    if mission in NOT_REPLAYED:
+        return f"mission {mission}: {NOT_REPLAYED[mission]}, so the replay cannot rebuild its game"
+    if not isinstance(meta.get("sim"), dict) or not isinstance(meta["sim"].get("state"), dict):
+        return (f"mission {mission} has rules of its own: the replay rebuilds its game only from the "
+                "simulator's own view (meta.sim)")
+    return None
+
+
 class Position:
     """A table file's game state but its hidden deal: what :meth:`Game.restore` rebuilds, plus what
     the equipment and moved wires add, computed once from the public table and played on any deal.
@@ -2100,16 +2151,20 @@ class Position:
     from the events (the Rewinder and the Stabilizer included), and
     the equipment board as the table's events leave it (cards used, characters spent, cuts that
     unlock, the mission's cards not on the board for False Bottom).  From the player's own view, the
-    game's table file is the view itself (tests/test_ismcts.py).  Base-game missions only
-    (:data:`BASE_MISSIONS`), as :meth:`Game.restore`.
+    game's table file is the view itself (tests/test_ismcts.py).
+
+    A mission with rules of its own is rebuilt from the simulator's own view only (:func:`replay_refusal`
+    says which cannot be): its special wires and Nano's as the deal places them, and what the
+    events do not say from ``meta.sim`` -- the mission's public state, the dial, the round's counters.
     """
 
     def __init__(self, raw: dict[str, Any], table: Table, turn: int, tags: frozenset[str] = frozenset()):
-        mission = raw.get("meta", {}).get("mission")
-        if mission not in BASE_MISSIONS:
-            raise SimError(f"mission {mission}: the replay plays the base-game missions only")
+        refusal = replay_refusal(raw)
+        if refusal is not None:
+            raise SimError(refusal)
         self.raw, self.turn, self.tags = raw, turn, tags
-        self.start = table.deal()[1]  # wire identities at the deal
+        self.mission = raw.get("meta", {}).get("mission")
+        self.segments, self.start = table.deal()  # wire identities at the deal
         now = table.board()
         self.now = now.stands
         self.cut = {(p, s, j) for p, rows in enumerate(now.stands) for s, row in enumerate(rows)
@@ -2124,6 +2179,8 @@ class Position:
                 at = e["target"]
             elif e["type"] == "detector" and not e["success"] and e.get("token") is not None:
                 at = e["token_at"]
+            elif e["type"] == "tripwire" and not e["success"] and e.get("token") is not None:
+                at = e["target"]
             if at is not None:
                 self.tokened.add(now.address(table.board(i).wire(at["player"], at["stand"], at["slot"])))
             if e["type"] == "move":
@@ -2148,15 +2205,55 @@ class Position:
             return [[[deal[seg][i] for seg, i in row] for row in rows] for rows in layout]
 
         now = keys(self.now)
-        game = Game.restore(self.raw, [row for rows in now for row in rows], self.turn, rng, self.tags, self.board)
+        if self.mission in BASE_MISSIONS:
+            game = Game.restore(self.raw, [row for rows in now for row in rows], self.turn, rng, self.tags,
+                                self.board)
+        else:
+            game = self._mission_game(deal, now, rng)
         game.dealt = keys(self.start)
         game.cut, game.tokened = set(self.cut), set(self.tokened)
         if self.detonator is not None:
-            (game.dial, game.strikes), game.result = self.detonator, None
+            dial, game.strikes = self.detonator
+            game.dial, game.result = game.dial if dial is None else dial, None  # M53: no dial (Nano is)
         for p, at, (seg, i), after in self.seen:
             game.seen[p].append({"at": at, "value": key_json(deal[seg][i]), "after": after})
         game._win_if_all_cut()
-        game.queue = [] if game.over else [game._turn_decision(self.turn)]
+        restrict = ((self.raw["meta"]["sim"].get("pending") or {}).get("restrict")
+                    if self.detonator is not None else None)
+        game.queue = [] if game.over else [game._turn_decision(self.turn, restrict)]
+        return game
+
+    def _mission_game(self, deal: Sequence[Sequence[Key]], now: list[list[list[Key]]], rng: random.Random) -> Game:
+        """A mission with rules of its own at the view's state (the class docstring); the caller sets what
+        the base game's replay shares (cuts, tokens, what was seen, the dial)."""
+        segments, raw = self.segments, self.raw
+        sim = raw["meta"]["sim"]
+
+        def special(layout: list[list[list[Any]]]) -> dict[Slot, str]:
+            return {(p, s, j): "x" if segments[sid].kind == "x" else "flip"
+                    for p, rows in enumerate(layout) for s, row in enumerate(rows)
+                    for j, (sid, _) in enumerate(row) if segments[sid].special}
+
+        nano = [deal[sid][0] for sid, seg in enumerate(segments) if seg.kind == "nano"]
+        taken = sum(1 for e in raw["events"] if e["type"] == "move" and e["from"] == "nano")
+        aside = sorted(k for sid in range(len(segments), len(deal)) for k in deal[sid])
+        setup = {k: v for k, v in raw.items() if k not in ("me", "events")}
+        dealt = [[list(deal[sid][i] for sid, i in row) for row in rows] for rows in self.start]
+        # the constructor shows every teammate the flipped wires as dealt, as the game does at the deal
+        game = Game(setup, dealt, aside, rng, self.tags, mission=self.mission, special=special(self.start), nano=nano)
+        game.hands, game.special, game.nano = now, special(self.now), nano[taken:]
+        game.state = copy.deepcopy(sim["state"])
+        if self.mission == 53:
+            game.nano_dial = sim.get("nano_space", 0)
+        game.private[self.turn] = copy.deepcopy(sim.get("private", {}))
+        game.detectors_used = _detectors_used(raw["events"])
+        game._yellows_cut = sum(1 for x in self.cut if value_of(game.key(x)) == YELLOW)
+        game.turns = sum(e["type"] != "info_token" for e in raw["events"])  # the horizon counts from here
+        if self.board is not None:
+            game.take_board(self.board)
+        game.events, game.turn, game._begun, game._setup = list(raw["events"]), self.turn, True, []
+        game._last = self.turn  # the next turn is the next player's
+        game._round_counters(raw)
         return game
 
 

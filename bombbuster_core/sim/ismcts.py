@@ -48,10 +48,10 @@ player; each iteration plays it on one determinization.
 No search where it cannot help or cannot be played: a certain move (greedy's
 certain cut, solo cut or reveal), a choice or a setup decision, with
 ``endgame`` N a decision while more than N wires are uncut (the searches
-that changed a game's result came late: bench/search_departures.py), a mission
-with rules of its own (game.BASE_MISSIONS: the replay plays the base game
-and its equipment only), or a view too large for the sampler's budget: then
-the policy plays greedy.  Budget: ``iterations`` (default, deterministic for
+that changed a game's result came late: bench/search_departures.py), a game
+the replay cannot rebuild (game.replay_refusal: a mission whose cards are
+hidden, or a mission's table without the simulator's meta.sim), or a view
+too large for the sampler's budget: then the policy plays greedy.  Budget: ``iterations`` (default, deterministic for
 a seed) or ``seconds`` of search per decision (at least one iteration; not
 reproducible: the iterations run differ with the machine's speed).
 :meth:`IsmctsPolicy.decide` gives the move with the root's statistics, or why
@@ -67,7 +67,7 @@ from ..beliefs import EngineLimit
 from ..engines.sampling import Sampler
 from ..facts import compile_table
 from ..record import Record
-from .game import BASE_MISSIONS, Action, Game, Position, UseCard, _tupled
+from .game import Action, Game, Position, UseCard, _tupled, replay_refusal
 from .policies import (RED_CAP, GreedyPolicy, View, action_of, choice, exact_move, exact_moves, greedy_equipment,
                        greedy_turn, outcome_value)
 
@@ -190,9 +190,9 @@ class IsmctsPolicy(GreedyPolicy):
 
         if pending is None or pending["kind"] != "turn":
             return unsearched("not a turn of the game (a choice or a setup decision)")
-        mission = view.sim().get("mission")
-        if mission not in BASE_MISSIONS:
-            return unsearched(f"mission {mission} has rules of its own; the replay plays the base game only")
+        refusal = replay_refusal(view.raw)
+        if refusal is not None:
+            return unsearched(refusal)
         if use is None and any(s["certain"] for s in ranked):
             return unsearched("a certain move")  # greedy_turn plays a certain move first: it cannot fail
         if self.endgame is not None and len(view.my_uncut()) + len(view.teammates_uncut()) > self.endgame:

@@ -88,9 +88,11 @@ and ``move(view)`` (a :mod:`.game` action for the pending decision).
   unless another's gain exceeds ``z`` paired standard errors (common random
   numbers make the paired error far smaller than the two errors apart).
   Budget: deals × (candidates) rollouts of ``depth`` turns, one analysis per
-  rollout turn.  The rollouts replay the base game only (game.Position: the
-  view's state with its equipment board), so in a mission with rules of its
-  own (game.BASE_MISSIONS) lookahead plays greedy; its cards are greedy's.
+  rollout turn.  The rollouts replay the view's game (game.Position: the
+  view's state with its equipment board and its mission's rules); where it
+  cannot be rebuilt (game.replay_refusal: hidden mission cards, or a
+  mission's table without the simulator's meta.sim) lookahead plays greedy;
+  its cards are greedy's.
 * ``sighted``: FOR MEASUREMENT ONLY, the one policy that sees the true deal
   (sim/sighted.py): greedy whose cut is a sure one whenever the truth offers
   one -- the ceiling of what information is worth to greedy.
@@ -116,12 +118,13 @@ from ..suggest import Policy as Ranking, suggest
 from ..suggest.analyses import Analyses
 from ..table import Table, load_table
 from ..wires import RED, YELLOW, Key, Value, parse_key, value_of
-from .game import (BASE_MISSIONS, AbsentTokens, Action, Choose, DoubleDetector, DualCut, Game, MultiCut, Position,
-                   RevealRed, SetupToken, Slot, SoloCut, Tripwire, UseCard, _tupled, action_from_json)
+from .game import (AbsentTokens, Action, Choose, DoubleDetector, DualCut, Game, MultiCut, Position,
+                   RevealRed, SetupToken, Slot, SoloCut, Tripwire, UseCard, _tupled, action_from_json,
+                   replay_refusal)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Callable
 
 RED_CAP = 0.05
 CERTAIN = 1 - 1e-12
@@ -726,9 +729,43 @@ def exact_moves(game: Game, rng: random.Random, width: int, red_cap: float = RED
     analysis per turn, no joint (suggest computes the exact joint for the
     decision itself).  The other moves: the next calls by the same score (within the red cap
     first, then likelier, then less red risk), and the best detector use when it does not come first.
+
+    A mission's rules: only the moves its pending decision allows (the values, targets, solo cuts,
+    reveal and detector it lists; in the base game that is every move above, so its rollouts are
+    unchanged); when none is left (a forced or special action, a restricted turn) and at a choice,
+    the mover plays greedy's move from their own view.
     """
     p = game.turn
-    held = sorted({value_of(game.key(x)) for x in game.uncut(p)} - {RED}, key=str)
+    d = game.queue[0]
+    if d["kind"] != "turn":
+        return [GreedyPolicy(rng).move(View(game.table(p), p))]
+    legal = _legal_in(game, d)
+    moves = [a for a in _rollout_moves(game, rng, width, red_cap) if legal(a)]
+    return moves[:width] if moves else [GreedyPolicy(rng).move(View(game.table(p), p))]
+
+
+def _legal_in(game: Game, d: dict[str, Any]) -> Callable[[Action], bool]:
+    """Whether a call, Double Detector, solo cut or reveal is allowed by the turn decision ``d`` (as
+    Game._check: a detector never points at an X or flipped wire)."""
+    values, solo, targets = set(d["values"]), set(d["solo"]), {tuple(t) for t in d["targets"]}
+
+    def legal(a: Action) -> bool:
+        if isinstance(a, DualCut):
+            return a.value in values and a.target in targets
+        if isinstance(a, DoubleDetector):
+            return d["detector"] and a.value in values and all(t in targets and not game.special.get(t)
+                                                               for t in a.targets)
+        if isinstance(a, SoloCut):
+            return a.value in solo
+        return isinstance(a, RevealRed) and d["reveal"]
+
+    return legal
+
+
+def _rollout_moves(game: Game, rng: random.Random, width: int, red_cap: float) -> list[Action]:
+    """:func:`exact_moves` before the turn's limits: from the mover's visible wires and their view."""
+    p = game.turn
+    held = sorted({game.gameplay(game.key(x)) for x in game.cuttable(p)} - {RED}, key=str)
     if not held:
         return [RevealRed(p)]
     table = load_table(game.table(p))
@@ -767,7 +804,7 @@ def exact_moves(game: Game, rng: random.Random, width: int, red_cap: float = RED
     if pairs and calls[0][0][1] < 1:
         p_pair, pair = max(pairs, key=lambda t: t[0])
         moves.insert(0 if p_pair > calls[0][0][1] else min(width - 1, len(moves)), pair)
-    return moves[:width]
+    return moves
 
 
 def leaf_value(game: Game) -> float:
@@ -831,8 +868,8 @@ class LookaheadPolicy(SuggestPolicy):
         pending = view.pending()
         if ranked is None:
             ranked = self.legal_ranking(view, pending)
-        if view.sim().get("mission") not in BASE_MISSIONS or (pending is not None and pending["kind"] != "turn"):
-            # the rollouts replay the base game only: a mission with rules of its own is played as greedy
+        if replay_refusal(view.raw) is not None or (pending is not None and pending["kind"] != "turn"):
+            # the rollouts cannot rebuild this game (hidden mission cards): greedy
             return Decision(greedy_turn(view, pending, ranked, choice, self.rng), {}, 0, [])
         base = choice(ranked)
         if base["certain"]:

@@ -28,7 +28,9 @@ visits and value sums is one search's root statistics over all their
 iterations, and ismcts.pick of the sum is the split search's pick.
 
 Where the policy plays greedy without a search (a certain move, a single
-candidate, a mission with rules of its own, a view too large to sample), the
+candidate, a game the replay cannot rebuild -- a page's table of a mission with
+rules of its own, whose mission state its events do not give, or a mission
+whose cards are hidden: game.replay_refusal --, a view too large to sample), the
 result has ``"searched": false``, a ``reason`` and greedy's move as its only
 candidate.
 
