@@ -13,7 +13,8 @@ Other missions start the dial elsewhere or move it by rules the table's events
 do not spell out, so :func:`dial` says it does not follow them (None) rather
 than guess.  The page's own detonator (web/js/gamestate.js) shows the dial in
 every mission with the same standard moves; tests/test_dial.py holds this
-module to the simulator's dial at every turn of simulated games.
+module to the simulator's dial at every turn of simulated games, and the
+page's dial to this module after every event of those games.
 """
 from __future__ import annotations
 

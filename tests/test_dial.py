@@ -4,12 +4,18 @@ The simulator moves its dial by its rules as it plays (sim/game.py: ``_fail``,
 the Stabilizer, ``_rewind``); the core reads the dial back from the table file's
 events alone.  Games are played recklessly (a third of the calls at random, the
 Rewinder used whenever it may be, the Stabilizer often) so that
-failures, stabilised failures and rewinds all occur.
+failures, stabilised failures and rewinds all occur.  The page's own dial
+(web/js/gamestate.js, run by Node: tests/page_dial.mjs) must be the core's
+after every event of those games.
 """
 from __future__ import annotations
 
+import json
 import random
+import shutil
+import subprocess
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +27,7 @@ from bombbuster_core.sim.policies import GreedyPolicy, RandomPolicy, View
 from bombbuster_core.suggest import suggest
 from bombbuster_core.table import TableError, load_table
 
+ROOT = Path(__file__).resolve().parents[1]
 GAMES = [(4, 4, s) for s in range(6)] + [(8, 5, s) for s in range(6)] + [(66, 3, s) for s in range(6)] + [
     (1, 2, s) for s in range(4)]
 
@@ -76,6 +83,34 @@ def test_the_core_dial_is_the_simulators_at_every_decision() -> None:
     # The games reach every case the dial reads (a test that cannot fail would prove nothing).
     assert seen["rewinder"] >= 10 and seen["stabilised"] >= 3 and seen["failure"] >= 30, seen
     assert seen["detonator"] >= 3, seen
+
+
+def test_the_pages_dial_is_the_cores(tmp_path: Path, missing_piece) -> None:
+    """The page shows its own dial (web/js/gamestate.js, in every mission); in the missions the core
+    follows, it must be the core's after every event of the reckless games (the page reads no
+    meta.sim: a page's table)."""
+    if not shutil.which("node"):
+        missing_piece("Node is not installed: it runs the page's dial here")
+    tables = []
+    for mission, players, seed in GAMES:
+        game = reckless_game(mission, players, seed)
+        rng, greedy, wild = random.Random(seed), GreedyPolicy(random.Random(seed)), RandomPolicy(random.Random(seed))
+        for p in game.setup_token_players():
+            game.place_token(greedy.setup_token(View(game.table(p), p)))
+        while not game.over:
+            game.play(reckless_move(game, rng, greedy, wild))
+        raw = game.table()
+        tables.append({**raw, "meta": {k: v for k, v in raw["meta"].items() if k != "sim"}})
+    (tmp_path / "tables.json").write_text(json.dumps(tables))
+    subprocess.run(["node", str(ROOT / "tests" / "page_dial.mjs"), str(tmp_path / "tables.json"),
+                    str(tmp_path / "dials.json")], check=True, timeout=120)
+    moves = 0
+    for table, page in zip(tables, json.loads((tmp_path / "dials.json").read_text())):
+        for upto, (failures, limit) in enumerate(page):
+            core = dial(load_table({**table, "events": table["events"][:upto]}))
+            assert (failures, limit) == (core.moved, core.start), (table["meta"]["mission"], upto)
+        moves += sum(1 for a, b in zip(page, page[1:]) if a != b)
+    assert moves >= 40  # the dial moved both ways in these games (test above: rewinds and failures)
 
 
 def test_missions_with_rules_of_their_own_are_not_followed() -> None:

@@ -8,7 +8,8 @@ player; each iteration plays it on one determinization.
   the acting player's posterior (engines/sampling.py: the backward sampler,
   prepared once per decision) and plays it from the view's state with the
   equipment (game.Position: the stands as dealt and now, cuts, tokens, dial,
-  the cards on the board, used cards and characters).
+  the cards on the board, used cards and characters; in a mission with rules
+  of its own, its state and round counters from the simulator's view).
 * **The tree.**  A node is the sequence of moves since the decision (the
   moves are public; their outcomes come from the determinization).  At the
   acting player's nodes the moves are chosen by UCT over the moves available
@@ -29,7 +30,8 @@ player; each iteration plays it on one determinization.
   use a card, or keep it.  Deeper in the tree, the acting player's moves are
   the rollout policy's ``width`` best (policies.exact_moves: calls and the
   Double Detector, no card).
-* **Rollouts** by the rollout policy (every player from their own view) until
+* **Rollouts** by the rollout policy (every player from their own view; a
+  mission's turn limits kept, its choices and special actions greedy's) until
   the game ends or ``horizon`` turns have been played since the decision (tree
   and rollout together).  Value: a win 1, a loss 0, an unfinished game
   policies.leaf_value (half the share of wires cut, half the margin left by
