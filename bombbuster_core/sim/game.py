@@ -2204,13 +2204,13 @@ class Position:
         def keys(layout: list[list[list[Any]]]) -> list[list[list[Key]]]:
             return [[[deal[seg][i] for seg, i in row] for row in rows] for rows in layout]
 
-        now = keys(self.now)
+        now, dealt = keys(self.now), keys(self.start)
         if self.mission in BASE_MISSIONS:
             game = Game.restore(self.raw, [row for rows in now for row in rows], self.turn, rng, self.tags,
                                 self.board)
         else:
-            game = self._mission_game(deal, now, rng)
-        game.dealt = keys(self.start)
+            game = self._mission_game(deal, dealt, now, rng)
+        game.dealt = dealt
         game.cut, game.tokened = set(self.cut), set(self.tokened)
         if self.detonator is not None:
             dial, game.strikes = self.detonator
@@ -2223,7 +2223,8 @@ class Position:
         game.queue = [] if game.over else [game._turn_decision(self.turn, restrict)]
         return game
 
-    def _mission_game(self, deal: Sequence[Sequence[Key]], now: list[list[list[Key]]], rng: random.Random) -> Game:
+    def _mission_game(self, deal: Sequence[Sequence[Key]], dealt: list[list[list[Key]]], now: list[list[list[Key]]],
+                      rng: random.Random) -> Game:
         """A mission with rules of its own at the view's state (the class docstring); the caller sets what
         the base game's replay shares (cuts, tokens, what was seen, the dial)."""
         segments, raw = self.segments, self.raw
@@ -2238,7 +2239,6 @@ class Position:
         taken = sum(1 for e in raw["events"] if e["type"] == "move" and e["from"] == "nano")
         aside = sorted(k for sid in range(len(segments), len(deal)) for k in deal[sid])
         setup = {k: v for k, v in raw.items() if k not in ("me", "events")}
-        dealt = [[list(deal[sid][i] for sid, i in row) for row in rows] for rows in self.start]
         # the constructor shows every teammate the flipped wires as dealt, as the game does at the deal
         game = Game(setup, dealt, aside, rng, self.tags, mission=self.mission, special=special(self.start), nano=nano)
         game.hands, game.special, game.nano = now, special(self.now), nano[taken:]
