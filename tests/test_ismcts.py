@@ -62,6 +62,17 @@ def mission_deal(game: Game, view: View) -> list[tuple]:
     return [tuple(row) for row in deal]
 
 
+def decisions(game: Game, policy):
+    """Every decision of ``game`` as ``policy`` plays it (setup tokens first): the view of the player
+    to decide, before their move; the generator plays the move when resumed."""
+    for p in game.setup_token_players():
+        game.place_token(policy.setup_token(View(game.table(p), p)))
+    while not game.over:
+        view = View(game.table(game.turn), game.turn)
+        yield view
+        game.play(policy.move(view))
+
+
 def play_until(game: Game, policy, stop) -> Game:
     for p in game.setup_token_players():
         game.place_token(policy.setup_token(View(game.table(p), p)))
@@ -105,11 +116,8 @@ def test_the_replay_on_the_true_deal_is_the_game() -> None:
     for seed in range(8):
         game = new_game(random.Random(seed), mission=(1, 4, 8)[seed % 3], players=(4, 5, 3)[seed % 3])
         policy = (RandomPolicy if seed % 2 else GreedyPolicy)(random.Random(seed))
-        for p in game.setup_token_players():
-            game.place_token(policy.setup_token(View(game.table(p), p)))
-        while not game.over:
-            p = game.turn
-            view = View(game.table(p), p)
+        for view in decisions(game, policy):
+            p = view.player
             replay = Position(view.raw, view.table, p, view.tags()).game(true_deal(game), random.Random(0))
             assert all(replay.table(q) == game.table(q) for q in range(game.players))
             assert (replay.hands, replay.cut, replay.tokened, replay.dial, replay.strikes, replay.detectors_used) == \
@@ -117,10 +125,7 @@ def test_the_replay_on_the_true_deal_is_the_game() -> None:
             assert (replay.board.board, replay.board.used, replay.board.character_used, replay.card_cut,
                     sorted(replay.pool)) == (game.board.board, game.board.used, game.board.character_used,
                                              game.card_cut, sorted(game.pool))
-            move = policy.move(view)
-            if isinstance(move, UseCard):
-                cards.add(move.card)
-            game.play(move)
+        cards |= {e["card"] for e in game.events if isinstance(e.get("card"), str)}  # the cards used
     assert len(cards) >= 3, cards
 
 
@@ -144,11 +149,8 @@ def test_the_replay_of_a_mission_on_the_true_deal_is_the_game(mission: int) -> N
     for seed in range(mission, mission + 5):  # a game may end at once (a red cut): the next deal then
         game = new_game(random.Random(seed), mission=mission, players=players)
         policy = (RandomPolicy if seed % 2 else GreedyPolicy)(random.Random(seed))
-        for p in game.setup_token_players():
-            game.place_token(policy.setup_token(View(game.table(p), p)))
-        while not game.over:
-            p = game.turn
-            view = View(game.table(p), p)
+        for view in decisions(game, policy):
+            p = view.player
             if view.pending()["kind"] == "turn":
                 rng = random.Random()
                 rng.setstate(game.rng.getstate())
@@ -167,7 +169,6 @@ def test_the_replay_of_a_mission_on_the_true_deal_is_the_game(mission: int) -> N
                     assert all(replay.table(q) == ahead.table(q) for q in range(players)), f"{where}, {k + 1} on"
                     assert replay.result == ahead.result, f"{where}, {k + 1} turns on"
                 checked += 1
-            game.play(policy.move(view))
         if checked >= 4:
             return
     raise AssertionError(f"M{mission}: only {checked} turns checked")
