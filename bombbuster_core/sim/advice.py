@@ -20,9 +20,11 @@ cost of loading and compiling a view).  The deals drawn are then at most
 5-player start than late in a game.  The bound is a function of the table,
 so the same request still gives the same answer.
 
-The simulator replays the base game and its equipment (:func:`restored_view`:
-the dial, the board, moved wires, as in its own view), so a table it cannot
-replay is refused with a clear message (naming the event or rule), never
+A page's table is replayed as the base game and its equipment
+(:func:`restored_view`: the dial, the board, moved wires, as in the
+simulator's own view; a mission's own state is not in its events, so only the
+simulator's own view, with ``meta.sim``, is searched in such a mission:
+game.replay_refusal), so a table it cannot replay is refused with a clear message (naming the event or rule), never
 approximated: mission events (:data:`PLAYED_EVENTS`), X or flipped stands,
 Nano, counts-as-red Number cards, rule tags outside ``game.SUPPORTED_TAGS``,
 or no ``me``.
@@ -81,9 +83,11 @@ def _playable(raw: dict[str, Any], mode: str = "lookahead") -> None:
         raise SimError(f"{mode} decides for the table's 'me' player: the table needs 'me' (your own wires)")
     for p, pl in enumerate(raw["players"]):
         if any(not isinstance(size, int) for size in pl["stands"]):
-            raise SimError(f"{mode}: player {p} has an X or flipped stand, which the simulator does not play")
+            raise SimError(f"{mode}: player {p} has an X or flipped stand: a page's table of such a mission cannot "
+                           "be replayed (its events do not give the mission's state)")
     if raw.get("nano") or "counts_as_red" in raw["wires"]:
-        raise SimError(f"{mode}: the simulator does not play Nano or counts-as-red Number cards")
+        raise SimError(f"{mode}: a page's table with Nano or counts-as-red Number cards cannot be replayed (its "
+                       "events do not give the mission's state)")
     tags = sorted(set(raw.get("meta", {}).get("rules", ())) - SUPPORTED_TAGS)
     if tags:
         raise SimError(f"{mode}: the simulator does not play the rule(s) {', '.join(tags)}")
