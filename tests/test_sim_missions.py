@@ -451,3 +451,25 @@ def test_a_false_token_policy_names_its_value() -> None:
         assert isinstance(choice, SetupToken) and choice.value != game.key(choice.slot) // 10
     with pytest.raises(SimError):
         game.place_token(SetupToken(game.setup_options(game._setup[0])[0], game.key(game.setup_options(game._setup[0])[0]) // 10))
+
+
+@pytest.mark.parametrize("mission", [18, 29, 32, 37, 39, 45, 51, 61])
+def test_no_table_file_shows_a_card_nobody_has_seen(mission: int) -> None:
+    """A deck's order and contents, M61's cards left on the table: every view shows how many, not which
+    (greedy plays a few turns, so decks have been drawn from)."""
+    game = new_game(random.Random(mission), mission=mission, players=4)
+    greedy = POLICIES["greedy"](random.Random(mission))
+    for p in game.setup_token_players():
+        game.place_token(greedy.setup_token(View(game.table(p), p)))
+    for _ in range(6):
+        if game.over:
+            break
+        game.play(greedy.move(View(game.table(game.turn), game.turn)))
+    hidden = {"deck": "deck_size", "table_cards": "table_cards_count"}
+    assert hidden.keys() & game.state.keys()
+    for player in (None, *range(4)):
+        shown = game.table(player)["meta"]["sim"]["state"]
+        for k, count in hidden.items():
+            assert k not in shown
+            if k in game.state:
+                assert shown[count] == len(game.state[k])

@@ -139,6 +139,9 @@ NOTES = {
     63: "silence underwater: the same information events",
     66: "the Bunker card and audio file guide the cuts (undocumented): played as the base game",
 }
+# Mission cards nobody has seen (a deck's order and which cards it holds: M18, M29, M32, M37, M39, M45,
+# M51; M61's cards left on the table): kept out of every table file, which shows how many there are.
+HIDDEN_STATE = {"deck": "deck_size", "table_cards": "table_cards_count"}
 MAX_TURNS = 2000  # far above any legal game: every turn cuts a wire, moves the dial or is one of a bounded run of skips
 # Missions whose skipped turn (no value the player may cut: oxygen, M47's sums, M59's Nano, M65's
 # cards) moves the dial one space toward the skull.  Our reading of their cards, which rules.md
@@ -498,7 +501,7 @@ class Game:
         out = dict(self.setup)
         meta = dict(out.get("meta", {}))
         sim: dict[str, Any] = {"mission": self.mission, "dial": self.dial if self.mission != 53 else None,
-                               "strikes": self.strikes, "state": self.state}
+                               "strikes": self.strikes, "state": self._public_state()}
         if self.mission == 53:
             sim["nano_space"] = self.nano_dial
         if self.notes:
@@ -522,6 +525,15 @@ class Game:
                 me["seen"] = list(self.seen[player])
             out["me"] = me
         out["events"] = list(self.events)
+        return out
+
+    def _public_state(self) -> dict[str, Any]:
+        """The mission's state as the table shows it: :data:`HIDDEN_STATE`'s cards by their number."""
+        st = self.state
+        if not HIDDEN_STATE.keys() & st.keys():
+            return st
+        out = {k: v for k, v in st.items() if k not in HIDDEN_STATE}
+        out.update({shown: len(st[k]) for k, shown in HIDDEN_STATE.items() if k in st})
         return out
 
     def deal_json(self) -> dict[str, Any]:
@@ -2111,9 +2123,10 @@ def _detectors_used(events: list[dict[str, Any]]) -> set[int]:
     return used
 
 
-# Missions with rules of their own whose game a player's view cannot rebuild: their public state holds
-# cards the players have not seen (a deck's order, which cards a deck holds, other players' hands), which
-# a determinization would have to draw from a law the simulator does not have.  Every other mission is
+# Missions with rules of their own whose game a player's view cannot rebuild: their game holds cards the
+# players have not seen (a deck's order, which cards a deck holds, other players' hands; no table file
+# shows them: HIDDEN_STATE, private), which a determinization would have to draw from a law the
+# simulator does not have.  Every other mission is
 # replayed from the simulator's own view (Position; tests/test_ismcts.py checks it against the game).
 NOT_REPLAYED = {
     18: "its Number deck's order is hidden", 45: "its Number deck's order is hidden",
