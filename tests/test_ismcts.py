@@ -120,8 +120,9 @@ def test_the_replay_on_the_true_deal_is_the_game() -> None:
             p = view.player
             replay = Position(view.raw, view.table, p, view.tags()).game(true_deal(game), random.Random(0))
             assert all(replay.table(q) == game.table(q) for q in range(game.players))
-            assert (replay.hands, replay.cut, replay.tokened, replay.dial, replay.strikes, replay.detectors_used) == \
-                (game.hands, game.cut, game.tokened, game.dial, game.strikes, game.detectors_used)
+            assert (replay.hands, replay.cut, replay.tokened, replay.dial, replay.strikes, replay.detectors_used,
+                    replay.turns) == (game.hands, game.cut, game.tokened, game.dial, game.strikes,
+                                      game.detectors_used, game.turns)
             assert (replay.board.board, replay.board.used, replay.board.character_used, replay.card_cut,
                     sorted(replay.pool)) == (game.board.board, game.board.used, game.board.character_used,
                                              game.card_cut, sorted(game.pool))
@@ -132,8 +133,8 @@ def test_the_replay_on_the_true_deal_is_the_game() -> None:
 REPLAYED = [m for m in range(1, 67) if m not in BASE_MISSIONS | set(NOT_REPLAYED) | set(REFUSED)]
 # the game's fields a replay rebuilds (the events, the turn and the queue are in every player's file)
 FIELDS = ("hands", "dealt", "cut", "tokened", "dial", "strikes", "detectors_used", "special", "dealt_special",
-          "nano", "state", "nano_dial", "_idle", "_round_played", "_yellows_cut", "private", "seen", "result",
-          "set_aside")
+          "nano", "state", "nano_dial", "turns", "_idle", "_round_played", "_yellows_cut", "private", "seen",
+          "result", "set_aside")
 
 
 @pytest.mark.parametrize("mission", REPLAYED)

@@ -494,8 +494,8 @@ class Game:
 
         ``meta.sim`` carries what the table shows that the format does not record
         (the mission's cards, the dial), in a player's view the round's counters
-        (``idle``, ``round_played``: what :class:`Position` needs to replay the
-        mission's round rules) and, in the view of the player who decides next,
+        (``turns``, ``idle``, ``round_played``: what :class:`Position` needs to
+        replay the mission's round rules) and, in the view of the player who decides next,
         the pending decision: what is allowed now.
         """
         out = dict(self.setup)
@@ -507,9 +507,10 @@ class Game:
         if self.notes:
             sim["notes"] = self.notes
         if player is not None:
-            # the round so far, public but not in the events: what a player's replay of the game needs
-            # (Position) to know when the mission's round rules fire; the public file records the game
-            sim.update(idle=self._idle, round_played=self._round_played)
+            # the turns so far and the round's, public but not in the events (a skipped turn may leave
+            # none): what a player's replay of the game needs (Position) to know when the mission's round
+            # rules fire; the public file records the game
+            sim.update(turns=self.turns, idle=self._idle, round_played=self._round_played)
             if self.private[player]:
                 sim["private"] = self.private[player]
             pending = self._pending_for(player)
@@ -599,7 +600,6 @@ class Game:
                 game.cut.update((actor, x["stand"], x["slot"]) for x in e["slots"])
             elif kind == "disintegrator":
                 game.cut.update((x["player"], x["stand"], x["slot"]) for x in e["slots"])
-            game.turns += kind != "info_token"
         if board is not None:
             game.take_board(board)
         game._win_if_all_cut()
@@ -611,9 +611,11 @@ class Game:
         return game
 
     def _round_counters(self, table: dict[str, Any]) -> None:
-        """The turns skipped in a row and whether anyone played this round, from ``meta.sim`` (the
-        simulator's view; a page's table does not record them: none skipped, nobody played)."""
+        """The turns played, the turns skipped in a row and whether anyone played this round, from
+        ``meta.sim`` (a player's view in the simulator; a page's table does not record them: its turn
+        events are its turns -- the base game skips none -- and nobody played this round)."""
         sim = table.get("meta", {}).get("sim") or {}
+        self.turns = sim.get("turns", sum(e["type"] != "info_token" for e in table["events"]))
         self._idle, self._round_played = sim.get("idle", 0), sim.get("round_played", False)
 
     def take_board(self, b: eq.BoardState) -> None:
@@ -2261,7 +2263,6 @@ class Position:
         game.private[self.turn] = copy.deepcopy(sim.get("private", {}))
         game.detectors_used = _detectors_used(raw["events"])
         game._yellows_cut = sum(1 for x in self.cut if value_of(game.key(x)) == YELLOW)
-        game.turns = sum(e["type"] != "info_token" for e in raw["events"])  # the horizon counts from here
         if self.board is not None:
             game.take_board(self.board)
         game.events, game.turn, game._begun, game._setup = list(raw["events"]), self.turn, True, []
