@@ -142,6 +142,11 @@ class Problem(Record):
         return self.replace(counts=self.counts + (fact,))
 
 
+def parity_keys(keys: frozenset[Key], odd: bool) -> frozenset[Key]:
+    """The blue keys among ``keys`` of one parity: what an even/odd token says (M21, M33)."""
+    return frozenset(k for k in keys if colour(k) == "blue" and (k // 10) % 2 == odd)
+
+
 class Compiler:
     """Turns a validated :class:`Table` into a :class:`Problem`, replaying its events on a board.
 
@@ -232,7 +237,7 @@ class Compiler:
             self.only(pos, self.deck.keys_of_value(token.arg))
         elif token.kind == "parity":
             odd = token.arg == "odd"
-            self.only(pos, frozenset(k for k in self.all_keys if colour(k) == "blue" and (k // 10) % 2 == odd))
+            self.only(pos, parity_keys(self.all_keys, odd))
         else:
             self.only(pos, self.all_keys - self.deck.keys_of_value(RED))
             address = self.board.address(pos)

@@ -22,7 +22,8 @@ from bombbuster_core.suggest import Policy, suggest
 from bombbuster_core.suggest.equipment import NOTE_NO_BOARD
 from bombbuster_core.table import Table, load_table
 
-from test_suggest import Truth, slot_of, small_game
+from gamegen import random_game
+from test_suggest import MAX_WIRES, Truth, slot_of, small_game
 
 ALL_CARDS = ("8", "9", "4", "12", "1", "2.2", "11.11", "2", "9.9", "10.10", "6", "11", "7", "3.3", "Y")
 OPEN = Policy(equipment_budget=None)
@@ -150,6 +151,112 @@ def check_marks(table: dict[str, Any], engine: str) -> None:
             assert got[targets]["information"] == pytest.approx(-math.log2(p), abs=1e-6)
             assert got[targets]["bits"] == pytest.approx(h0 - support_h(pub, fact), abs=1e-6), (card, targets)
         assert [r["bits"] for r in rows] == sorted((r["bits"] for r in rows), reverse=True)
+
+
+def token_game(seed: int, kind: str, named: bool) -> dict[str, Any]:
+    """A small game of a mission whose tokens are even/odd (M21) or x-counts (M24): one such setup
+    token placed by a random player, true of the deal; ``named``: the table names its mission
+    (else the Post-it's token is read off that token)."""
+    rng = random.Random(seed)
+    while True:
+        table, deal = random_game(rng, me=True, players=rng.choice([2, 3]), turns=rng.randint(0, 3),
+                                  setup_tokens=False)
+        if sum(sum(p["stands"]) for p in table["players"]) > MAX_WIRES:
+            continue
+        blue = [(p, s, j) for p, hand in enumerate(deal) for s, row in enumerate(hand) for j, k in enumerate(row)
+                if isinstance(k, int)]
+        if blue:
+            break
+    p, s, j = rng.choice(blue)
+    v = deal[p][s][j]
+    token = {"parity": "even" if v % 2 == 0 else "odd"} if kind == "parity" else {"count": deal[p][s].count(v)}
+    if token.get("count", 0) > 3:
+        token = {"count": 1} if deal[p][s].count(v) == 1 else {"parity": "even"}
+        return token_game(seed + 1000, kind, named)
+    table["events"] = [{"type": "info_token", "at": {"player": p, "stand": s, "slot": j}, **token}, *table["events"]]
+    if named:
+        table["meta"] = {"mission": 21 if kind == "parity" else 24}
+    return table
+
+
+@pytest.mark.parametrize("seed, kind, named", [(seed, kind, seed % 2 == 0) for seed in range(8)
+                                               for kind in ("parity", "count")])
+def test_post_it_places_the_missions_token_with_its_information_equal_brute_force(
+        seed: int, kind: str, named: bool, every_card) -> None:
+    """M21/M33 even/odd and M24/M40 x-count tokens replace the Post-it's number too (rules.md §6):
+    each mark's P(fact) and bits against the rule's text on every deal of the public view."""
+    table = token_game(11000 + seed, kind, named)
+    me = table["me"]["player"]
+    view, pub = Truth(table, me), Truth(public(table), me)
+    (hand,) = [d for d, _ in view.deals[:1]]
+    mine = [(me, s, j) for s, n in enumerate(table["players"][me]["stands"]) for j in range(n)]
+    g = {x: view.g(hand, x) for x in mine}
+
+    def on_stand(x):
+        return [y for y in mine if y[1] == x[1]]
+
+    if kind == "parity":  # an uncut blue wire: blue, of its parity
+        marks = {x: (lambda d, x=x, v=g[x]: isinstance(pub.g(d, x), int) and pub.g(d, x) % 2 == v % 2)
+                 for x in mine if x not in view.cut and isinstance(g[x], int)}
+    else:  # a blue wire, cut or not: not red, and its stand holds that many of its value, cut ones included
+        marks = {x: (lambda d, x=x, c=sum(g[y] == g[x] for y in on_stand(x)):
+                     pub.g(d, x) != "red" and sum(pub.g(d, y) == pub.g(d, x) for y in on_stand(x)) == c)
+                 for x in mine if isinstance(g[x], int) and sum(g[y] == g[x] for y in on_stand(x)) <= 3}
+    post_it = advice(suggest(load_table(table), policy=OPEN), "4")
+    rows = {slot_of(r["target"]): r for r in post_it["candidates"]}
+    assert set(rows) == set(marks)
+    h0 = support_h(pub, lambda d: True)
+    for x, fact in marks.items():
+        r = rows[x]
+        assert r["value"] == g[x]
+        if kind == "parity":
+            assert r["parity"] == ("odd" if g[x] % 2 else "even") and "count" not in r
+        else:
+            assert r["count"] == sum(g[y] == g[x] for y in on_stand(x)) and "parity" not in r
+        p = pub.p(fact)
+        assert exact(r, "p_fact_public_exact") == p, x
+        assert r["information"] == pytest.approx(-math.log2(p), abs=1e-6)
+        assert r["bits"] == pytest.approx(h0 - support_h(pub, fact), abs=1e-6), x
+    assert [r["bits"] for r in post_it["candidates"]] == sorted((r["bits"] for r in post_it["candidates"]),
+                                                                reverse=True)
+
+
+def test_post_it_follows_the_named_mission_before_any_token(every_card) -> None:
+    """By hand.  M21 named, no token on the table yet: the Post-it's token is even/odd, not a
+    number; M24: x-counts, a cut wire included, none for a value held 4 times (there is no x4);
+    M17: a true number for a teammate, nothing for Rhett (the Captain, seat 1, cannot use
+    equipment); M52: the rules do not say what a Post-it says when every token is false, so it is
+    not advised; false tokens on a table that names no mission (M17 or M52?) neither."""
+    hands = [[1, 1, 1, 1, 2, 3], [1, 2, 2, 3, 3, 3]]
+    cut = {"type": "dual_cut", "actor": 0, "target": {"player": 1, "stand": 0, "slot": 1}, "value": 2,
+           "success": True, "actor_slot": {"stand": 0, "slot": 4}}
+
+    def post_it(mission: int | None, me: int = 0, events: tuple = (), engine: str = "columns") -> dict[str, Any]:
+        table = {"format": 1, "wires": {"blue": [1, 2, 3]}, "meta": {"mission": mission},
+                 "players": [{"name": "A", "stands": [6]}, {"name": "B", "stands": [6]}],
+                 "me": {"player": me, "stands": [hands[me]]}, "events": [cut, *events]}
+        return advice(suggest(load_table(table), policy=OPEN, engine=engine), "4")
+
+    def marks(row: dict[str, Any]) -> list[tuple]:
+        return [(r["target"]["slot"], r["value"], r.get("parity"), r.get("count")) for r in row["candidates"]]
+
+    assert sorted(marks(post_it(21))) == [(j, 1, "odd", None) for j in range(4)] + [(5, 3, "odd", None)]
+    assert sorted(marks(post_it(24))) == [(4, 2, None, 1), (5, 3, None, 1)], "the cut 2 too; no x4 on the 1s"
+    assert sorted(marks(post_it(None))) == [(j, 1, None, None) for j in range(4)] + [(5, 3, None, None)]
+    assert sorted(marks(post_it(17, me=1))) == [(0, 1, None, None), (2, 2, None, None), (3, 3, None, None),
+                                                (4, 3, None, None), (5, 3, None, None)]
+    unmodelled = post_it(24, engine="signatures")  # no count facts there: it says so, it does not guess
+    assert unmodelled["candidates"] == [] and "signatures engine does not model" in unmodelled["incomplete"][0]
+    rhett = post_it(17)
+    assert rhett["candidates"] == [] and "Rhett" in rhett["why"]
+    m52 = post_it(52)
+    assert m52["candidates"] == [] and "M52" in m52["why"]
+    false = {"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 0}, "value": 3, "false": True}
+    unnamed = post_it(None, events=(false,))
+    assert unnamed["candidates"] == [] and "names no mission" in unnamed["why"]
+    x2 = {"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 1}, "count": 2}
+    assert sorted(marks(post_it(None, me=1, events=(x2,)))) == [(0, 1, None, 1), (1, 2, None, 2), (2, 2, None, 2),
+                                                                (3, 3, None, 3), (4, 3, None, 3), (5, 3, None, 3)]
 
 
 @pytest.mark.parametrize("seed", range(10))

@@ -8,32 +8,98 @@ conditions packed with the columns engine) and the mark scored by the entropy
 mode's H before minus after (``bits``) and the fact's own information
 -log2 P(fact) (``information``), both exact ratios of world counts.  The
 marks are the owner's choice among wires only their view shows.
+
+The Post-it places the mission's kind of token (rules.md §6: even/odd and
+x1-x3 tokens replace the number tokens for it too): an even/odd token is one
+slot condition like a value token; an x-count token ("its stand holds c wires
+of its value, cut ones included") is not a slot condition, so that mark is
+scored on the public table with the token recorded, analysed whole (the
+fact the engines compile from a recorded token, so no second reading of it).
 """
 from __future__ import annotations
 
 import math
 from fractions import Fraction
 
-from ..events import InfoToken
-from ..facts import Pos
+from ..beliefs import Beliefs, Inconsistent, Unsupported
+from ..engines import ENGINES
+from ..events import InfoToken, Token
+from ..facts import Pos, compile_table, parity_keys
+from ..missions import mission
 from ..wires import RED
 from .advice import INFO_NOW, Context, OverBudget, Row, fraction_json
 from .analyses import BATCH, Condition, combine, probability
 from .entropy import branch_entropy
 
 MarkFact = list[tuple[int, Condition]]  # a fact as a signed sum of slot conditions (disjoint: deal counts add)
-Mark = tuple[Row, MarkFact]  # the mark's JSON row and its fact
+# The mark's JSON row and its fact: slot conditions, or a token recorded on the table (an x-count token)
+Mark = tuple[Row, MarkFact | InfoToken]
+MAX_COUNT_TOKEN = 3  # x1-x3: there is no x4 token (rules.md §6), so a value held 4 times on a stand gets none
+
+
+class NoPostIt(Exception):
+    """Why this table's Post-it is not advised (the message says)."""
 
 
 def post_it(ctx: Context, incomplete: list[str]) -> Row:
-    """Card 4: a value token on one own uncut blue wire."""
-    refused = value_tokens_only(ctx)
-    if refused:
-        return {"verdict": "keep", "candidates": [], "why": refused}
-    deck = ctx.position.deck
-    marks = [({"target": ref.json(), "value": v}, [(1, frozenset(((pos, deck.keys_of_value(v)),)))])
-             for ref, pos, v, cut in ctx.own_wires() if isinstance(v, int) and not cut]
+    """Card 4: a token of the mission's kind on one own blue wire: its value, its parity (uncut
+    wires), or its count on the stand (x1-x3; cut wires too, rules.md §6)."""
+    try:
+        kind = post_it_token(ctx)
+    except NoPostIt as refused:
+        return {"verdict": "keep", "candidates": [], "why": str(refused)}
+    position = ctx.position
+    deck, wires = position.deck, ctx.own_wires()
+    marks: list[Mark] = []
+    for ref, pos, v, cut in wires:
+        if not isinstance(v, int) or (cut and kind != "count"):
+            continue
+        if kind == "value":
+            marks.append(({"target": ref.json(), "value": v}, [(1, frozenset(((pos, deck.keys_of_value(v)),)))]))
+        elif kind == "parity":
+            odd = v % 2 == 1
+            marks.append(({"target": ref.json(), "value": v, "parity": "odd" if odd else "even"},
+                          [(1, frozenset(((pos, parity_keys(position.all_keys, odd)),)))]))
+        else:
+            stand = [w for w in wires if w[0].stand == ref.stand]
+            if any(w[2] is None for w in stand):
+                incomplete.append(f"Post-it: stand {ref.stand + 1} holds a wire this view does not know, "
+                                  "so its x-count tokens are not offered")
+                continue
+            count = sum(w[2] == v for w in stand)
+            if count <= MAX_COUNT_TOKEN:
+                marks.append(({"target": ref.json(), "value": v, "count": count},
+                              InfoToken(ref, Token("count", count))))
     return scored_marks(ctx, "Post-it", marks, incomplete)
+
+
+def post_it_token(ctx: Context) -> str:
+    """The kind of token a Post-it places here: "value", "parity" or "count" (rules.md §6), from
+    the table's mission (``meta.mission``), else from the tokens already on the table.
+    Raises NoPostIt where the rules settle no reading or the player may not use it."""
+    table = ctx.position.table
+    if table.mission is not None:
+        tags = set(mission(table.mission).rule_tags(len(table.players)))
+        if "false_tokens" in tags:
+            if table.mission == 52:
+                raise NoPostIt("M52: every token is false, and the rules do not say what a Post-it's "
+                               "token says there (rules.md §6): not advised")
+            if ctx.position.player == 0:  # M17: Rhett is the Captain, seat 1
+                raise NoPostIt("M17: Rhett (the Captain) cannot use equipment")
+            return "value"  # M17: only Rhett's tokens are false
+        return "parity" if "parity_tokens" in tags else "count" if "count_tokens" in tags else "value"
+    kinds = set()
+    for i, e in enumerate(table.events):
+        token = getattr(e, "token", None)  # an info token's, or a failed cut's
+        if isinstance(e, InfoToken):
+            if e.false:
+                raise NoPostIt("this table has false tokens (M17 or M52) but names no mission (meta.mission), "
+                               "and a Post-it's token differs between the two: not advised")
+            if i < len(table.uses) and "2.2" in table.uses[i].cards:
+                continue  # the Single Wire Label's x1 token, in any mission
+        if isinstance(token, Token):
+            kinds.add(token.kind)
+    return "parity" if "parity" in kinds else "count" if "count" in kinds else "value"
 
 
 def label_equal(ctx: Context, incomplete: list[str]) -> Row:
@@ -97,22 +163,14 @@ def same_value(ctx: Context, a: Pos, b: Pos) -> MarkFact:
     return out
 
 
-def value_tokens_only(ctx: Context) -> str | None:
-    """Why the table's tokens are not plain value tokens (a mission's parity, count or false ones)."""
-    for e in ctx.position.table.events:
-        if isinstance(e, InfoToken) and (e.false or e.token.kind != "value"):
-            return ("this table's info tokens are not plain value tokens (parity, count or false tokens of "
-                    "missions 17, 21, 24, 33, 40, 52): the Post-it's token is not modelled")
-    return None
-
-
 def scored_marks(ctx: Context, what: str, marks: list[Mark], incomplete: list[str]) -> Row:
     """Each mark scored in public view; ranked by bits, then information."""
     if not ctx.own_view:
         return {"verdict": "keep", "candidates": [],
                 "why": f"the {what} marks the player's own wires: ask in that player's view (their 'me')"}
     public = ctx.public()
-    conditions = list(dict.fromkeys(c for _, fact in marks for _, c in fact if c and c not in public.memo))
+    conditions = list(dict.fromkeys(c for _, fact in marks if isinstance(fact, list)
+                                    for _, c in fact if c and c not in public.memo))
     if ctx.position.engine == "columns" and conditions:
         try:
             ctx.spend(-(-len(conditions) // BATCH))
@@ -122,15 +180,19 @@ def scored_marks(ctx: Context, what: str, marks: list[Mark], incomplete: list[st
     rows = []
     for done, (row, fact) in enumerate(marks):
         try:
-            scored = score(ctx, fact)
+            scored = score(ctx, fact) if isinstance(fact, list) else score_recorded(ctx, fact)
         except OverBudget:
             incomplete.append(f"{what}: {len(marks) - done} of {len(marks)} marks not scored (budget)")
+            break
+        except Unsupported as refused:  # an x-count token under an engine without count facts
+            incomplete.append(f"{what}: {len(marks) - done} of {len(marks)} marks not scored: {refused}")
             break
         if scored is not None:
             rows.append({**row, **scored})
     rows.sort(key=lambda r: (-r["bits"], -r["information"]))
     if not rows:
-        return {"verdict": "keep", "candidates": [], "why": f"no wire the {what} may mark"}
+        return {"verdict": "keep", "candidates": [],
+                "why": f"no {what} mark could be scored (incomplete says why)" if marks else f"no wire the {what} may mark"}
     best = rows[0]
     now = best["information"] >= INFO_NOW
     return {"verdict": "use now" if now else "keep", "candidates": rows,
@@ -144,16 +206,31 @@ def score(ctx: Context, fact: MarkFact) -> Row | None:
     before minus after (``bits``) and -log2 P(fact) (``information``, exact as a ratio of
     worlds).  None: the fact cannot hold."""
     public = ctx.public()
-    before = public.beliefs()
-    assert before is not None
     parts = []
     for sign, condition in fact:
         if condition not in public.memo:
             ctx.spend()
         parts.append((sign, public.beliefs(condition)))
     after = combine(public.base, parts)
-    if after is None:
+    return None if after is None else scored(ctx, after)
+
+
+def score_recorded(ctx: Context, token: InfoToken) -> Row | None:
+    """:func:`score` for a token no slot condition says: the public table with it recorded, analysed."""
+    ctx.spend()
+    public, table = ctx.public(), ctx.position.table.public()
+    public.runs += 1
+    try:
+        after = ENGINES[ctx.position.engine](compile_table(table.replace(events=table.events + (token,))))
+    except Inconsistent:
         return None
+    return scored(ctx, after)
+
+
+def scored(ctx: Context, after: Beliefs) -> Row:
+    """A mark's figures from the public view's beliefs given its fact."""
+    before = ctx.public().beliefs()
+    assert before is not None
     positions = ctx.position.player_positions()
     p = Fraction(after.worlds, before.worlds)
     return {"bits": round(branch_entropy(before, positions) - branch_entropy(after, positions), 6) + 0.0,

@@ -240,4 +240,14 @@ def test_card_advice_follows_the_list_and_equals_the_cli(page, server):
     post_it = next(c for c in advice["cards"] if c["card"] == "4")
     text = page.locator(".card-advice[data-card='4'] .card-candidates li").first.inner_text()
     assert text.endswith(f"the team learns {post_it['candidates'][0]['bits']:.2f} bits"), text
+    # The mission's token in the Post-it's words: even/odd (M21/M33), x-count (M24/M40), a number.
+    words = page.evaluate("""async () => {
+      const { candidateText } = await import(new URL("js/cardadvice.js", location.href));
+      const screen = { slotName: (s) => `slot ${s.slot + 1}`, playerName: (p) => `P${p}` };
+      const at = { player: 0, stand: 0, slot: 2 };
+      return [{ parity: "odd" }, { count: 2 }, {}].map((token) =>
+        candidateText({ card: "4" }, { target: at, value: 7, bits: 1.5, ...token }, screen));
+    }""")
+    assert words == ["slot 3 (7, odd token): the team learns 1.50 bits", "slot 3 (7, ×2 token): the team learns 1.50 bits",
+                     "slot 3 (7): the team learns 1.50 bits"], words
     screenshot(page, "phone-card-advice")

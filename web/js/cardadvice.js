@@ -26,7 +26,9 @@ export function candidateText(card, c, screen) {
       return `${slot(c.target)} = ${valueLabel(c.value)}: success ${riskText(c.p_success)}, red ${riskText(c.p_red)} (no explosion)`;
     case "4": case "12": case "1": case "2.2": {
       const where = c.target ? slot(c.target) : `${slot(c.targets[0])} and ${slot(c.targets[1])}`;
-      return `${where}${c.value !== undefined ? ` (${valueLabel(c.value)})` : ""}: the team learns ${bits(c.bits)}`;
+      // The Post-it's token is the mission's: a number, even/odd (M21/M33) or ×1–×3 (M24/M40).
+      const token = c.parity ? `, ${c.parity} token` : c.count ? `, ×${c.count} token` : "";
+      return `${where}${c.value !== undefined ? ` (${valueLabel(c.value)}${token})` : ""}: the team learns ${bits(c.bits)}`;
     }
     case "11.11":
       return `take ${slot(c.target)}: pairs with a wire you hold ${riskText(c.p_match)}, red ${riskText(c.p_red)}`;
