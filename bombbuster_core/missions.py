@@ -54,6 +54,13 @@ PLAYERS = range(2, 6)
 # dial elsewhere (M41, M51, M53, M55, M60, M62) or move it by their own rules (constraint L, M37, M45,
 # M51, M56, M64's flipped wires, M41's tripwires, M55/M60's challenges...).
 BASE_MISSIONS = frozenset({None, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 19, 25, 30, 42, 50, 66})
+# Missions whose Captain (seat 1) may not use the board's Equipment cards: why, and whether their
+# character is out of the game too.  M17 (rules.md §6 "Rhett cannot use equipment"; the card says
+# "Equipment cards", so his character stays); M28, the card: the Captain's character card goes
+# back to the box and they use no equipment.  Both may still answer a teammate's Radar or swap.
+CAPTAIN_WITHOUT_CARDS: dict[int, tuple[str, bool]] = {
+    17: ("M17: Rhett (the Captain) cannot use the Equipment cards", False),
+    28: ("M28: Captain Careless has no equipment: no card, no character", True)}
 _NUMBER_RANGE = (1, 12)  # Number cards (M11)
 
 

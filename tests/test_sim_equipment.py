@@ -72,6 +72,18 @@ def test_every_card_and_character_appears() -> None:
         "double_detector", "general_radar", "triple_detector", "xy_ray", "walkie_talkies"}
 
 
+@pytest.mark.parametrize("mission", [17, 28])
+def test_the_captain_of_m17_and_m28_uses_no_card(mission: int) -> None:
+    """Rhett (M17) and Captain Careless (M28), seat 1, use none of the board's cards (M28: no
+    character either); their teammates do (missions.CAPTAIN_WITHOUT_CARDS)."""
+    captain, others = Counter(), Counter()
+    for seed in range(12):  # greedy uses a card as soon as its rule says (seeds 6, 8, 10, 11 did, by Rhett)
+        for e in play_policy(mission, 4, "greedy", seed).events:
+            if "card" in e:
+                (captain if e.get("actor") == 0 else others)[e["card"]] += 1
+    assert set(captain) <= ({eq.CHARACTER} if mission == 17 else set()) and others
+
+
 def test_no_equipment_is_the_same_deal_without_a_board() -> None:
     a = new_game(random.Random(3), mission=4, players=4)
     b = new_game(random.Random(3), mission=4, players=4, equipment=False)

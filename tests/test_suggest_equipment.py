@@ -224,8 +224,7 @@ def test_post_it_places_the_missions_token_with_its_information_equal_brute_forc
 def test_post_it_follows_the_named_mission_before_any_token(every_card) -> None:
     """By hand.  M21 named, no token on the table yet: the Post-it's token is even/odd, not a
     number; M24: x-counts, a cut wire included, none for a value held 4 times (there is no x4);
-    M17: a true number for a teammate, nothing for Rhett (the Captain, seat 1, cannot use
-    equipment); M52: the rules do not say what a Post-it says when every token is false, so it is
+    M17: a true number for a teammate (Rhett's own advice: below); M52: the rules do not say what a Post-it says when every token is false, so it is
     not advised; false tokens on a table that names no mission (M17 or M52?) neither."""
     hands = [[1, 1, 1, 1, 2, 3], [1, 2, 2, 3, 3, 3]]
     cut = {"type": "dual_cut", "actor": 0, "target": {"player": 1, "stand": 0, "slot": 1}, "value": 2,
@@ -247,8 +246,6 @@ def test_post_it_follows_the_named_mission_before_any_token(every_card) -> None:
                                                 (4, 3, None, None), (5, 3, None, None)]
     unmodelled = post_it(24, engine="signatures")  # no count facts there: it says so, it does not guess
     assert unmodelled["candidates"] == [] and "signatures engine does not model" in unmodelled["incomplete"][0]
-    rhett = post_it(17)
-    assert rhett["candidates"] == [] and "Rhett" in rhett["why"]
     m52 = post_it(52)
     assert m52["candidates"] == [] and "M52" in m52["why"]
     false = {"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 0}, "value": 3, "false": True}
@@ -337,6 +334,24 @@ def test_no_board_no_card_advice() -> None:
     result = suggest(load_table(table))
     assert result["equipment"] is None and result["equipment_note"] == NOTE_NO_BOARD
     assert "equipment" not in suggest(load_table(table), cards=False)
+
+
+def test_the_captain_of_m17_and_m28_gets_no_card_advice(every_card) -> None:
+    """Rhett (M17) uses none of the board's cards, his character still; Captain Careless (M28)
+    neither (their character is out of the game): their advice says why; a teammate's is as in
+    any mission."""
+    table = game(2)
+    everything = suggest(load_table(table), player=0)["equipment"]
+    assert "barred" not in everything
+    character = [c["card"] for c in everything["cards"] + everything["your_turn_only"] if c["source"] == "character"]
+    assert character and len(everything["cards"] + everything["your_turn_only"]) > len(character)
+    for mission, who, kept in ((17, "Rhett", character), (28, "Captain Careless", [])):
+        named = {**table, "meta": {"mission": mission}}
+        captain = suggest(load_table(named), player=0)["equipment"]
+        assert [c["card"] for c in captain["cards"] + captain["your_turn_only"]] == kept
+        assert who in captain["barred"]
+        teammate = suggest(load_table(named), player=1)["equipment"]
+        assert teammate["cards"] and "barred" not in teammate
 
 
 def test_your_turn_cards_only_for_the_player_to_move(every_card) -> None:

@@ -31,6 +31,7 @@ from typing import Any, Callable
 from .. import equipment as eq
 from ..beliefs import EngineLimit
 from ..dial import dial
+from ..missions import CAPTAIN_WITHOUT_CARDS
 from ..table import SlotRef
 from ..wires import RED, Value, value_of
 from . import marks, radar
@@ -81,14 +82,22 @@ class Advisor:
 
     def usable(self) -> list[tuple[str, str]]:
         """(card or character, source) the player may use now, board order, the character last."""
-        out = [(c, "card") for c in self.state.board if c not in self.state.used and self.state.unlocked(c)]
+        barred = self.barred()
+        out = [] if barred else [(c, "card") for c in self.state.board if c not in self.state.used
+                                 and self.state.unlocked(c)]
         player = self.position.player
-        if not self.state.character_used[player]:
+        if not self.state.character_used[player] and not (barred and barred[1]):
             out.append((self.state.characters[player], "character"))
         return out
 
+    def barred(self) -> tuple[str, bool] | None:
+        """Why the player may not use the board's cards in this mission, and whether their
+        character is out too (None: no such rule)."""
+        return CAPTAIN_WITHOUT_CARDS.get(self.position.table.mission) if self.position.player == 0 else None
+
     def json(self) -> dict[str, Any]:
         cards, later = [], []
+        barred = self.barred()
         for card, source in self.usable():
             name = eq.CARDS[card].name if source == "card" else eq.CHARACTERS[card]
             timing = TIMING[card]
@@ -106,7 +115,8 @@ class Advisor:
             row["incomplete"] = incomplete
             row["analyses"] = self.ctx.card_runs()
             cards.append(row)
-        return {"player": self.position.player, "moving": self.moving, "cards": cards, "your_turn_only": later}
+        return {"player": self.position.player, "moving": self.moving, "cards": cards, "your_turn_only": later,
+                **({"barred": barred[0]} if barred else {})}
 
     def card(self, card: str, incomplete: list[str]) -> Row:
         """One card's advice (verdict, candidates, why), its shortfalls added to ``incomplete``."""

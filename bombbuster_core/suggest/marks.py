@@ -84,9 +84,7 @@ def post_it_token(ctx: Context) -> str:
             if table.mission == 52:
                 raise NoPostIt("M52: every token is false, and the rules do not say what a Post-it's "
                                "token says there (rules.md §6): not advised")
-            if ctx.position.player == 0:  # M17: Rhett is the Captain, seat 1
-                raise NoPostIt("M17: Rhett (the Captain) cannot use equipment")
-            return "value"  # M17: only Rhett's tokens are false
+            return "value"  # M17: only Rhett's tokens are false, and he uses no equipment (equipment.py)
         return "parity" if "parity_tokens" in tags else "count" if "count_tokens" in tags else "value"
     kinds = set()
     for i, e in enumerate(table.events):

@@ -64,6 +64,7 @@ export function cardsSection(state, screen) {
   const cards = advice.cards || [];
   const later = (advice.your_turn_only || []).map((c) => c.name || c.card);
   return h("div.sug-group.sug-cards", { dataset: { group: "cards" } }, head,
+    advice.barred ? h("p.hint", {}, `${advice.barred}.`) : null,
     cards.length ? null : h("p.hint", {}, "No card can be used now."),
     h("ul.sug-list", {}, cards.map((card) => h("li.card-advice", {
       dataset: { card: card.card, source: card.source || "card", verdict: card.verdict },
