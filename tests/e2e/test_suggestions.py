@@ -250,4 +250,11 @@ def test_card_advice_follows_the_list_and_equals_the_cli(page, server):
     }""")
     assert words == ["slot 3 (7, odd token): the team learns 1.50 bits", "slot 3 (7, ×2 token): the team learns 1.50 bits",
                      "slot 3 (7): the team learns 1.50 bits"], words
+    # M17/M28's Captain: the core's reason, not "No card can be used now."
+    barred = page.evaluate("""async () => {
+      const { cardsSection } = await import(new URL("js/cardadvice.js", location.href));
+      const advice = { player: 0, moving: true, cards: [], your_turn_only: [], barred: "M28: Captain Careless has no equipment" };
+      return cardsSection({ kind: "done", advice }, {}).textContent;
+    }""")
+    assert "M28: Captain Careless has no equipment." in barred and "No card can be used now" in barred, barred
     screenshot(page, "phone-card-advice")
