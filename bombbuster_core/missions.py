@@ -61,6 +61,14 @@ BASE_MISSIONS = frozenset({None, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 19, 25, 30,
 CAPTAIN_WITHOUT_CARDS: dict[int, tuple[str, bool]] = {
     17: ("M17: Rhett (the Captain) cannot use the Equipment cards", False),
     28: ("M28: Captain Careless has no equipment: no card, no character", True)}
+
+
+def cards_barred(number: int | None, player: int) -> tuple[str, bool] | None:
+    """Why ``player`` may not use the board's cards in mission ``number``, and whether their
+    character is out too (CAPTAIN_WITHOUT_CARDS; None: they may)."""
+    return CAPTAIN_WITHOUT_CARDS.get(number) if player == 0 and number is not None else None
+
+
 _NUMBER_RANGE = (1, 12)  # Number cards (M11)
 
 

@@ -107,7 +107,7 @@ from itertools import combinations
 
 from .. import equipment as eq
 from ..board import segments_and_layout
-from ..missions import (BASE_MISSIONS, CAPTAIN_WITHOUT_CARDS, equipment_pool, even_deal, mission as mission_entry,
+from ..missions import (BASE_MISSIONS, cards_barred, equipment_pool, even_deal, mission as mission_entry,
                         new_table, stands_per_player)
 from ..record import Record
 from ..table import _SHAPES as STAND_SHAPES
@@ -1614,7 +1614,7 @@ class Game:
         b = self.board
         if b is None:
             return []
-        barred = CAPTAIN_WITHOUT_CARDS.get(self.mission) if p == 0 else None  # M17, M28
+        barred = cards_barred(self.mission, p)  # M17, M28
         out = [] if barred else [c for c in b.board if c not in b.used and b.unlocked(c) and c in _PLAYED_CARDS]
         if not (barred and barred[1]) and self.characters[p] in _CHARACTER_CARD and not b.character_used[p] and \
                 _CHARACTER_CARD[self.characters[p]] in _PLAYED_CARDS:

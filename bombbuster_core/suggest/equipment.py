@@ -31,7 +31,7 @@ from typing import Any, Callable
 from .. import equipment as eq
 from ..beliefs import EngineLimit
 from ..dial import dial
-from ..missions import CAPTAIN_WITHOUT_CARDS
+from ..missions import cards_barred
 from ..table import SlotRef
 from ..wires import RED, Value, value_of
 from . import marks, radar
@@ -79,10 +79,11 @@ class Advisor:
                  moving: bool):
         self.ctx, self.state, self.moves, self.uses, self.moving = ctx, state, moves, uses, moving
         self.position = ctx.position
+        self.barred = cards_barred(self.position.table.mission, self.position.player)  # M17, M28's Captain
 
     def usable(self) -> list[tuple[str, str]]:
         """(card or character, source) the player may use now, board order, the character last."""
-        barred = self.barred()
+        barred = self.barred
         out = [] if barred else [(c, "card") for c in self.state.board if c not in self.state.used
                                  and self.state.unlocked(c)]
         player = self.position.player
@@ -90,14 +91,9 @@ class Advisor:
             out.append((self.state.characters[player], "character"))
         return out
 
-    def barred(self) -> tuple[str, bool] | None:
-        """Why the player may not use the board's cards in this mission, and whether their
-        character is out too (None: no such rule)."""
-        return CAPTAIN_WITHOUT_CARDS.get(self.position.table.mission) if self.position.player == 0 else None
-
     def json(self) -> dict[str, Any]:
         cards, later = [], []
-        barred = self.barred()
+        barred = self.barred
         for card, source in self.usable():
             name = eq.CARDS[card].name if source == "card" else eq.CHARACTERS[card]
             timing = TIMING[card]

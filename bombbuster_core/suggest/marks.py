@@ -50,6 +50,10 @@ def post_it(ctx: Context, incomplete: list[str]) -> Row:
         return {"verdict": "keep", "candidates": [], "why": str(refused)}
     position = ctx.position
     deck, wires = position.deck, ctx.own_wires()
+    unknown = sorted({ref.stand for ref, _, v, _ in wires if v is None})  # an x-count needs the whole stand
+    if kind == "count":
+        incomplete += [f"Post-it: stand {s + 1} holds a wire this view does not know, so its x-count tokens "
+                       "are not offered" for s in unknown]
     marks: list[Mark] = []
     for ref, pos, v, cut in wires:
         if not isinstance(v, int) or (cut and kind != "count"):
@@ -60,13 +64,8 @@ def post_it(ctx: Context, incomplete: list[str]) -> Row:
             odd = v % 2 == 1
             marks.append(({"target": ref.json(), "value": v, "parity": "odd" if odd else "even"},
                           [(1, frozenset(((pos, parity_keys(position.all_keys, odd)),)))]))
-        else:
-            stand = [w for w in wires if w[0].stand == ref.stand]
-            if any(w[2] is None for w in stand):
-                incomplete.append(f"Post-it: stand {ref.stand + 1} holds a wire this view does not know, "
-                                  "so its x-count tokens are not offered")
-                continue
-            count = sum(w[2] == v for w in stand)
+        elif ref.stand not in unknown:
+            count = sum(w[0].stand == ref.stand and w[2] == v for w in wires)
             if count <= MAX_COUNT_TOKEN:
                 marks.append(({"target": ref.json(), "value": v, "count": count},
                               InfoToken(ref, Token("count", count))))
@@ -189,8 +188,8 @@ def scored_marks(ctx: Context, what: str, marks: list[Mark], incomplete: list[st
             rows.append({**row, **scored})
     rows.sort(key=lambda r: (-r["bits"], -r["information"]))
     if not rows:
-        return {"verdict": "keep", "candidates": [],
-                "why": f"no {what} mark could be scored (incomplete says why)" if marks else f"no wire the {what} may mark"}
+        why = f"no {what} mark could be scored (incomplete says why)" if marks else f"no wire the {what} may mark"
+        return {"verdict": "keep", "candidates": [], "why": why}
     best = rows[0]
     now = best["information"] >= INFO_NOW
     return {"verdict": "use now" if now else "keep", "candidates": rows,
