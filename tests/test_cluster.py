@@ -10,7 +10,7 @@
 * Ctrl-C on ``--cluster local`` exits 130 at once and leaves no process.
 * The paired interval (Newcombe's method 10) stays inside [-1, 1] and matches a hand-worked
   value; the progress bar counts games, not games x policies; the text prints the
-  median game's seconds per decision (the README's column).
+  median game's seconds per decision (the column of docs/results/base-game-policies.md).
 
 Dask is a test requirement (build.py installs it): without it this module fails, it does not skip.
 """
@@ -309,7 +309,7 @@ def test_paired_interval_stays_inside_minus_1_1_and_holds_its_estimate() -> None
 
 
 def test_paired_interval_is_the_normal_one_at_1000_games() -> None:
-    """The README's figures moved by at most 0.002 (M4 greedy - random: 704 wins against 0)."""
+    """The published win-rate figures moved by at most 0.002 (M4 greedy - random: 704 wins against 0)."""
     rng = random.Random(1)
     a = [int(rng.random() < 0.7) for _ in range(1000)]
     b = [int(x and rng.random() < 0.9) for x in a]
@@ -347,13 +347,13 @@ def test_text_prints_the_median_games_seconds_per_decision() -> None:
 
 
 def test_from_log_prints_the_readme_column() -> None:
-    """The README's Results column 's/decision (median game)' is what --from-log prints."""
+    """docs/results/base-game-policies.md's column 's/decision (median game)' is what --from-log prints."""
     log = ROOT / "bench" / "tournaments" / "m8-greedy-lookahead.log"
     proc = subprocess.run([*CLI, "--mission", "8", "--players", "5", "--games", "0", "--policy", "greedy",
                            "--policy", "lookahead", "--from-log", str(log)], cwd=ROOT, env=ENV, capture_output=True,
                           text=True, timeout=120)
     rows = {line.split()[0]: line.split() for line in proc.stdout.splitlines()[1:3]}
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "results" / "base-game-policies.md").read_text()
     assert "| M8, 5 players | m8-greedy-lookahead.log | lookahead | 672/1,000 |" in readme
     line = next(x for x in readme.splitlines() if x.startswith("| M8, 5 players | m8-greedy-lookahead.log | lookahead"))
     assert float(line.rstrip(" |").rsplit("|", 1)[1]) == pytest.approx(float(rows["lookahead"][-1]), abs=0.0006)
