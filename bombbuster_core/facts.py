@@ -147,6 +147,16 @@ def parity_keys(keys: frozenset[Key], odd: bool) -> frozenset[Key]:
     return frozenset(k for k in keys if colour(k) == "blue" and (k // 10) % 2 == odd)
 
 
+def counted_wires(board: Board, pos: Pos) -> frozenset[Pos]:
+    """The wires an x-count token on ``pos`` counts (the Single Wire Label's x1 too): those of its
+    stand, cut ones included, that the stand's owner can see (rules.COUNT_TOKEN_SEES_OWN_FLIPPED).
+    The Single Wire Label's advice (suggest/marks.py) reads the token through this too."""
+    address = board.address(pos)
+    assert address is not None
+    p, s, _ = address
+    return frozenset(w for w in board.hand(p, s) if rules.COUNT_TOKEN_SEES_OWN_FLIPPED or not board.owner_flipped(w, p))
+
+
 class Compiler:
     """Turns a validated :class:`Table` into a :class:`Problem`, replaying its events on a board.
 
@@ -240,12 +250,7 @@ class Compiler:
             self.only(pos, parity_keys(self.all_keys, odd))
         else:
             self.only(pos, self.all_keys - self.deck.keys_of_value(RED))
-            address = self.board.address(pos)
-            assert address is not None
-            p, s, _ = address
-            stand = [w for w in self.board.hand(p, s)
-                     if rules.COUNT_TOKEN_SEES_OWN_FLIPPED or not self.board.owner_flipped(w, p)]
-            self.add(SameValueCount(pos, frozenset(stand), int(token.arg)))
+            self.add(SameValueCount(pos, counted_wires(self.board, pos), int(token.arg)))
 
     def failed(self, pos: Pos, values: tuple[Value, ...], token: Token | None, stabilizer: bool) -> None:
         """A failed cut on ``pos``: not a called value; the token's meaning, or red with the Stabilizer."""

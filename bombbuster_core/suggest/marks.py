@@ -24,9 +24,9 @@ from fractions import Fraction
 from ..beliefs import Beliefs, Inconsistent, Unsupported
 from ..engines import ENGINES
 from ..events import InfoToken, Token
-from ..facts import Pos, compile_table, parity_keys
+from ..facts import Pos, compile_table, counted_wires, parity_keys
 from ..missions import mission
-from ..wires import RED
+from ..wires import RED, value_of
 from .advice import INFO_NOW, Context, OverBudget, Row, fraction_json
 from .analyses import BATCH, Condition, combine, probability
 from .entropy import branch_entropy
@@ -50,10 +50,9 @@ def post_it(ctx: Context, incomplete: list[str]) -> Row:
         return {"verdict": "keep", "candidates": [], "why": str(refused)}
     position = ctx.position
     deck, wires = position.deck, ctx.own_wires()
-    unknown = sorted({ref.stand for ref, _, v, _ in wires if v is None})  # an x-count needs the whole stand
-    if kind == "count":
-        incomplete += [f"Post-it: stand {s + 1} holds a wire this view does not know, so its x-count tokens "
-                       "are not offered" for s in unknown]
+    root = position.analyses.beliefs()
+    assert root is not None
+    unknown: set[int] = set()  # stands with a wire the token counts whose value this view does not know
     marks: list[Mark] = []
     for ref, pos, v, cut in wires:
         if not isinstance(v, int) or (cut and kind != "count"):
@@ -64,11 +63,18 @@ def post_it(ctx: Context, incomplete: list[str]) -> Row:
             odd = v % 2 == 1
             marks.append(({"target": ref.json(), "value": v, "parity": "odd" if odd else "even"},
                           [(1, frozenset(((pos, parity_keys(position.all_keys, odd)),)))]))
-        elif ref.stand not in unknown:
-            count = sum(w[0].stand == ref.stand and w[2] == v for w in wires)
+        else:
+            # the wires the token counts, as a recorded one: the owner's X wires yes, own flipped ones no
+            counted = [{value_of(k) for k in root.weights[q]} for q in counted_wires(position.board, pos)]
+            if any(len(values) != 1 for values in counted):
+                unknown.add(ref.stand)
+                continue
+            count = sum(values == {v} for values in counted)
             if count <= MAX_COUNT_TOKEN:
                 marks.append(({"target": ref.json(), "value": v, "count": count},
                               InfoToken(ref, Token("count", count))))
+    incomplete += [f"Post-it: stand {s + 1} holds a wire this view does not know, so its x-count tokens "
+                   "are not offered" for s in sorted(unknown)]
     return scored_marks(ctx, "Post-it", marks, incomplete)
 
 
@@ -111,18 +117,18 @@ def label_different(ctx: Context, incomplete: list[str]) -> Row:
 
 def single_wire_label(ctx: Context, incomplete: list[str]) -> Row:
     """Card 2.2: blue wires, cut or not, whose value this stand surely holds once (cut wires included).
-    The x1 token's fact, as facts.py reads it: the wire is not red and no other wire of its
-    stand has its value: the disjoint sum over v of "it is v, the others are not"."""
+    The x1 token's fact, as facts.py compiles a recorded one: the wire is not red and no other
+    wire the token counts (facts.counted_wires: not the owner's own flipped wires) has its value:
+    the disjoint sum over v of "it is v, the others are not"."""
     position = ctx.position
     deck = position.deck
-    wires = ctx.own_wires()
     root, public = position.analyses.beliefs(), ctx.public().beliefs()
     assert root is not None and public is not None
     marks = []
-    for ref, pos, v, _ in wires:
+    for ref, pos, v, _ in ctx.own_wires():
         if not isinstance(v, int):
             continue
-        others = [q for r, q, _, _ in wires if r.stand == ref.stand and q != pos]
+        others = counted_wires(position.board, pos) - {pos}
         if any(probability(root, q, deck.keys_of_value(v)) for q in others):
             continue
         fact: MarkFact = []

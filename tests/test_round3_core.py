@@ -1,0 +1,193 @@
+"""Issue 30 (round 3), the core's parts: the mark cards' advice read as the recorded token,
+the simulator's rollouts (a skip after a move, the General Radar's values), the mission's card.
+
+The marks are checked against tests/oracle.py, which reads the rules' text on every deal: a
+mark's P(fact) and bits are those of the public table with its token recorded, and a mark is
+offered exactly where its token is certain in its owner's view.
+"""
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from gamegen import FULL_KINDS, random_full_game
+from oracle import enumerate_table, gameplay, norm_key
+
+from bombbuster_core import equipment as eq
+from bombbuster_core.analysis import beliefs
+from bombbuster_core.suggest import Policy, suggest
+from bombbuster_core.table import Table, load_table
+
+OPEN = Policy(equipment_budget=None)
+# wires keep their deal-time slots (no move, swap or Nano), so the special slots are the shapes' own
+UNMOVED = {kind: 1.0 for kind in FULL_KINDS if kind not in ("move", "swap", "nano")}
+
+
+@pytest.fixture
+def every_card(monkeypatch):
+    """Every card on the board and unlocked (the cut counts say 4 of everything)."""
+    def board(self: Table) -> eq.BoardState:
+        cut = {v: 4 for v in [*range(1, 13), "yellow"]}
+        return eq.BoardState(("4", "2.2"), tuple(p.character for p in self.players), cut)
+    monkeypatch.setattr(Table, "equipment_board", board)
+
+
+def card_advice(table: dict[str, Any], card: str, engine: str = "columns") -> dict[str, Any]:
+    result = suggest(load_table(table), policy=OPEN, engine=engine)
+    return next(c for c in result["equipment"]["cards"] if c["card"] == card)
+
+
+def public(table: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in table.items() if k != "me"}
+
+
+def with_token(table: dict[str, Any], at: tuple[int, int, int], count: int) -> dict[str, Any]:
+    player, stand, slot = at
+    token = {"type": "info_token", "at": {"player": player, "stand": stand, "slot": slot}, "count": count}
+    return {**table, "events": [*table.get("events", []), token]}
+
+
+def support_h(result: dict[str, Any]) -> float:
+    """The entropy mode's H: the sum over uncut player slots of log2 |gameplay values possible there|."""
+    return sum(math.log2(len({gameplay(norm_key(k)) for k in row["p"]})) for row in result["exact"] if not row["cut"])
+
+
+def oracle_mark(table: dict[str, Any], at: tuple[int, int, int], count: int) -> tuple[Fraction, float] | None:
+    """The oracle's figures for an x-count token at ``at``: P(fact) and bits in public view, or None
+    when the owner could not place it (it is not certain in the owner's view)."""
+    view, placed = enumerate_table(table), enumerate_table(with_token(table, at, count))
+    if not placed["consistent"] or placed["worlds"] != view["worlds"]:
+        return None
+    before, after = enumerate_table(public(table)), enumerate_table(public(with_token(table, at, count)))
+    return Fraction(after["worlds"], before["worlds"]), support_h(before) - support_h(after)
+
+
+def special_slots(table: dict[str, Any], player: int) -> set[tuple[int, int]]:
+    """(stand, slot) of the player's X and flipped slots at the deal."""
+    out = set()
+    for s, shape in enumerate(table["players"][player]["stands"]):
+        if isinstance(shape, dict):
+            n, flipped = shape["size"], shape.get("flipped")
+            if "x_slot" in shape or flipped in (1, 2, "high"):
+                out.add((s, n - 1))
+            if flipped in (2, "low"):
+                out.add((s, 0))
+    return out
+
+
+def own_known(table: dict[str, Any]) -> dict[tuple[int, int, int], Any]:
+    """The observer's non-special slots whose gameplay value their view knows."""
+    me = table["me"]["player"]
+    special = special_slots(table, me)
+    out = {}
+    for row in enumerate_table(table)["exact"]:
+        values = {gameplay(norm_key(k)) for k in row["p"]}
+        if row["player"] == me and (row["stand"], row["slot"]) not in special and len(values) == 1:
+            out[(me, row["stand"], row["slot"])] = values.pop()
+    return out
+
+
+def check_single_wire_label(table: dict[str, Any], engine: str = "columns") -> list[dict[str, Any]]:
+    """The 2.2 advice offers exactly the x1 tokens certain in the owner's view, with the recorded
+    token's P(fact) and bits (the oracle's)."""
+    rows = card_advice(table, "2.2", engine)["candidates"]
+    got = {(r["target"]["player"], r["target"]["stand"], r["target"]["slot"]): r for r in rows}
+    expected = {}
+    for at, v in own_known(table).items():
+        if isinstance(v, int):
+            figures = oracle_mark(table, at, 1)
+            if figures is not None:
+                expected[at] = figures
+    assert set(got) == set(expected)
+    for at, (p, bits) in expected.items():
+        assert Fraction(got[at]["p_fact_public_exact"]) == p, at
+        assert got[at]["information"] == pytest.approx(-math.log2(p), abs=1e-6)
+        assert got[at]["bits"] == pytest.approx(bits, abs=1e-6), at
+    return rows
+
+
+# M56-like: each player a flipped wire at the far right; mine unseen (null in me.stands)
+M56_LIKE = {"format": 1, "wires": {"deck": {"4": 2, "5": 2, "6": 2}},
+            "players": [{"name": "A", "stands": [{"size": 3, "flipped": 1}]},
+                        {"name": "B", "stands": [{"size": 3, "flipped": 1}]}],
+            "me": {"player": 0, "stands": [[4, 5, None]]}, "events": []}
+
+
+def test_single_wire_label_on_m56_by_hand(every_card) -> None:
+    """By hand: A's two sorted wires a0 <= a1 are two of the six tiles; my x1 token on either says
+    they differ (my own flipped wire is not counted: I cannot see it): P = 1 - 1/5 = 4/5. The
+    old reading also asked that my flipped wire differ: 4/5 * 3/4 = 3/5 -- and dropped both marks,
+    as my flipped wire may be a 4 or a 5.  H falls from 6 log2 3 to 2 + 4 log2 3 (a0 is 4 or 5,
+    a1 is 5 or 6)."""
+    rows = card_advice(M56_LIKE, "2.2")["candidates"]
+    assert sorted((r["target"]["slot"], r["value"]) for r in rows) == [(0, 4), (1, 5)]
+    for row in rows:
+        assert Fraction(row["p_fact_public_exact"]) == Fraction(4, 5)
+        assert row["bits"] == pytest.approx(2 * (math.log2(3) - 1), abs=1e-6)
+        # what recording that very token and analysing says
+        recorded = with_token(public(M56_LIKE), (0, 0, row["target"]["slot"]), 1)
+        ratio = Fraction(beliefs(load_table(recorded), "brute").worlds,
+                         beliefs(load_table(public(M56_LIKE)), "brute").worlds)
+        assert ratio == Fraction(4, 5)
+    check_single_wire_label(M56_LIKE)
+
+
+FLIPPED_CASES = [(special, seed) for special in ("flip1", "flip2", "lowhigh", "mixed") for seed in range(6)]
+
+
+@pytest.mark.parametrize("special, seed", FLIPPED_CASES)
+def test_single_wire_label_equals_the_oracle_with_flipped_wires(special: str, seed: int, every_card) -> None:
+    """M56/M64 stands: the advice equals the recorded token's truth on random small tables."""
+    rng = random.Random(30_100 + 97 * seed + len(special))
+    options: dict[str, Any] = {"players": 2} if special == "lowhigh" else {}
+    table, _ = random_full_game(rng, special=special, me=True, kinds=UNMOVED, turns=rng.randint(0, 3),
+                                explode=0.0, **options)
+    check_single_wire_label(table, "columns" if seed % 3 else "signatures")
+
+
+def test_a_flipped_table_where_the_old_reading_differed_is_among_the_random_ones(every_card) -> None:
+    """The random cases are not vacuous: some offer a mark beside an own flipped wire."""
+    offered = 0
+    for special, seed in FLIPPED_CASES:
+        rng = random.Random(30_100 + 97 * seed + len(special))
+        options: dict[str, Any] = {"players": 2} if special == "lowhigh" else {}
+        table, _ = random_full_game(rng, special=special, me=True, kinds=UNMOVED, turns=rng.randint(0, 3),
+                                    explode=0.0, **options)
+        me = table["me"]["player"]
+        flipped_stands = {s for s, _ in special_slots(table, me)}
+        rows = card_advice(table, "2.2")["candidates"]
+        offered += sum(r["target"]["stand"] in flipped_stands for r in rows)
+    assert offered >= 3
+
+
+# an x-count mission's table (M24's tokens) whose stand has an X wire its owner sees
+X_COUNT = {"format": 1, "wires": {"deck": {"3": 3, "5": 2, "6": 2}},
+           "players": [{"name": "A", "stands": [{"size": 4, "x_slot": "any"}]}, {"name": "B", "stands": [3]}],
+           "me": {"player": 0, "stands": [[3, 3, 5, 3]]},
+           "events": [{"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 0}, "count": 1}]}
+
+
+def test_post_it_counts_the_owners_x_wire(every_card) -> None:
+    """The owner sees their X wire: a Post-it x-count on stand 1 counts it (the 3s: x3) instead of
+    skipping the stand as not known; figures as the oracle's for the recorded token."""
+    advice = card_advice(X_COUNT, "4")
+    assert not any("does not know" in note for note in advice["incomplete"])
+    marks = {(r["target"]["slot"], r["count"]) for r in advice["candidates"]}
+    assert marks == {(0, 3), (1, 3), (2, 1)}
+    for row in advice["candidates"]:
+        figures = oracle_mark(X_COUNT, (0, 0, row["target"]["slot"]), row["count"])
+        assert figures is not None
+        p, bits = figures
+        assert Fraction(row["p_fact_public_exact"]) == p
+        assert row["bits"] == pytest.approx(bits, abs=1e-6)
+
+
+def test_post_it_counts_beside_an_own_flipped_wire(every_card) -> None:
+    """An own flipped wire is not counted (the owner cannot see it), so it hides nothing either."""
+    table = {**M56_LIKE, "events": [{"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 0}, "count": 1}]}
+    advice = card_advice(table, "4")
+    assert not any("does not know" in note for note in advice["incomplete"])
+    assert {(r["target"]["slot"], r["count"]) for r in advice["candidates"]} == {(0, 1), (1, 1)}
