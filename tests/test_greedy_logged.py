@@ -7,6 +7,12 @@ decisions were made cheaper.  A few games of several missions, replayed with
 time) and the final public table recorded on that code
 (tests/data/greedy_logged.json, made by tests/data/make_greedy_logged.py):
 every event, card and choice of the game.
+
+Those games are greedy's version 1: since issue 34 greedy (version 2) weighs
+the dial and avoids a call too red with a card, and its records name its
+version, so a log of version 1 is never resumed as its games.  Version 1
+stays as policies.FormerGreedyPolicy, which these replays play under
+greedy's name: its games must still be the logged ones.
 """
 from __future__ import annotations
 
@@ -20,6 +26,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "data"))
 from make_greedy_logged import PLAYERS, SEED, replay  # noqa: E402
+
+from bombbuster_core.sim.policies import POLICIES, FormerGreedyPolicy, GreedyPolicy  # noqa: E402
 
 LOGS = ROOT / "bench" / "tournaments" / "difficulty"
 RECORDED = json.loads((ROOT / "tests" / "data" / "greedy_logged.json").read_text(encoding="utf-8"))
@@ -41,10 +49,17 @@ def untimed(record: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("row", RECORDED, ids=lambda r: f"M{r['mission']}-game{r['game']}")
-def test_logged_game_replays(row: dict[str, Any]) -> None:
+def test_logged_game_replays(row: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(POLICIES, "greedy", FormerGreedyPolicy)  # the logs' greedy: version 1
     log = logged(row["mission"], row["game"])
     assert log["settings"] == {"mission": row["mission"], "players": PLAYERS, "seed": SEED, "equipment": True,
                                "sim": 2}
     record, digest = replay(row["mission"], row["game"])
     assert untimed(record) == untimed(log)
     assert digest == row["table_sha256"]
+
+
+def test_greedy_names_its_version_and_the_former_rule_does_not() -> None:
+    assert GreedyPolicy.version == 2 and GreedyPolicy.stakes
+    assert FormerGreedyPolicy.version == 1 and not FormerGreedyPolicy.stakes
+    assert FormerGreedyPolicy.name == "greedy" and POLICIES["greedy"] is GreedyPolicy

@@ -295,7 +295,10 @@ def test_entropy_mode_equals_brute_force_formula(seed: int, probabilities: str) 
     for s in calls:
         expected = brute_expected_entropy(truth, slot_of(s["target"]), s["value"], probabilities)
         assert s["expected_entropy"] == pytest.approx(expected, abs=1e-5)
-    ranked = [s["expected_entropy"] for s in calls if not s["certain"]]
+    # The futile calls (P(success) 0, one outcome: issue 34) come last, whatever their E[H].
+    futile = [s["p_success"] == 0 and s["bits"] == 0 for s in calls if not s["certain"]]
+    assert futile == sorted(futile)
+    ranked = [s["expected_entropy"] for s in calls if not s["certain"] and not (s["p_success"] == 0 and s["bits"] == 0)]
     assert ranked == sorted(ranked)
     assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1]
 

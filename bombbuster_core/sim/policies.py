@@ -63,6 +63,10 @@ and ``move(view)`` (a :mod:`.game` action for the pending decision).
     before; the Grappling Hook on the teammate wire likeliest to be a value one holds, when
     P >= 0.9 (a pair in one's own hand); the Walkie-Talkies (card or E2) when the best call is below
     P 0.5: one's leftmost wire of a value held once, to the teammate with the most uncut wires.
+    Before the detectors' rule, when the best call risks red above the cap (no certain move):
+    the card suggest's advice names (suggest.equipment.red_escape, :func:`_escape`): the
+    Stabilizer on that call, else the likeliest detector use within the cap (at the dial's last
+    space only one at least as likely to succeed), else the Coffee Mug, else the Walkie-Talkies.
     ``random`` uses a random usable card with a random option on a quarter of its turns
     where one is usable.
 * ``greedy-keep-detector``: greedy that keeps the Double Detector for a turn
@@ -114,8 +118,10 @@ from ..engines import DEFAULT, columns
 from ..engines.sampling import Sampler
 from ..facts import compile_table
 from ..record import Record
+from ..dial import dial
 from ..suggest import Policy as Ranking, suggest
 from ..suggest.analyses import Analyses
+from ..suggest.equipment import red_escape
 from ..table import Table, load_table
 from ..wires import RED, YELLOW, Key, Value, parse_key, value_of
 from .game import (AbsentTokens, Action, Choose, DoubleDetector, DualCut, Game, MultiCut, Position,
@@ -434,10 +440,13 @@ class SuggestPolicy(BasePolicy):
 
     mode, probabilities, use_detector = "exact", "exact", True
     explain = False  # the rules read each suggestion's move and odds only; True where the rows are shown
+    # The ranking weighs a failure by the dial and the cards avoid a call too red (issue 34: suggest's
+    # Policy.stakes, equipment.red_escape); False only for FormerGreedyPolicy, greedy before that.
+    stakes = True
 
     def ranking(self, view: View, equipment: tuple[str, ...]) -> list[dict[str, Any]]:
         policy = Ranking(red_cap=RED_CAP, seed=self.rng.randrange(2**31), equipment=equipment,
-                         failure_token=not _no_failure_token(view))
+                         failure_token=not _no_failure_token(view), stakes=self.stakes)
         runs = Analyses(compile_table(view.table), DEFAULT)
         out = suggest(view.table, player=view.player, mode=self.mode, probabilities=self.probabilities,
                       policy=policy, cards=False,  # the simulator plays the cards its own way: no advice to compute
@@ -458,7 +467,7 @@ class SuggestPolicy(BasePolicy):
 
     def turn(self, view: View, pending: dict[str, Any] | None) -> Action:
         ranked = self.legal_ranking(view, pending)
-        use = greedy_equipment(view, pending, ranked, self.pick)
+        use = greedy_equipment(view, pending, ranked, self.pick, self.stakes)
         if use is not None:
             return use
         return greedy_turn(view, pending, ranked, self.pick, self.rng)
@@ -486,9 +495,10 @@ def _p_all_red(view: View, slots: Any) -> float:
 
 
 def greedy_equipment(view: View, pending: dict[str, Any] | None, ranked: list[dict[str, Any]],
-                     pick: Any = None) -> Action | None:
+                     pick: Any = None, stakes: bool = True) -> Action | None:
     """Greedy's use of the equipment (pending["equipment"]), one simple rule per card (the module
-    docstring); None: no card now, the turn goes on as greedy_turn says."""
+    docstring); None: no card now, the turn goes on as greedy_turn says.  ``stakes``: when the best
+    call risks red above the cap, the card the advice says avoids it (:func:`_escape`) comes first."""
     if pending is None or not pending.get("equipment"):
         return None
     uses = {u["effect"]: u for u in pending["equipment"]}
@@ -522,20 +532,19 @@ def greedy_equipment(view: View, pending: dict[str, Any] | None, ranked: list[di
         def doubt(v: int) -> float:
             return sum(min(p, 1 - p) for p in (_p_any(view, st, v) for st in stands if st))
         return use("8", max(uses["8"]["options"], key=lambda v: (doubt(v), -v)))
-    bar = (best["p_success"] if best is not None else 0.0) + EQUIPMENT_MARGIN
-    candidates: list[tuple[float, UseCard]] = []
+    candidates: list[tuple[float, float, Action]] = []  # (P(success), P(red), the use) of the detectors
     if "10" in uses:
         scored = [(view.p_value(tuple(t), a) + view.p_value(tuple(t), b), view.p_value(tuple(t), RED), (t, a, b))
                   for t, a, b in uses["10"]["options"]]
         scored = [x for x in scored if x[1] <= RED_CAP]
         if scored:
-            p, _, o = max(scored, key=lambda x: x[0])
-            candidates.append((p, use("10", o)))
+            p, red, o = max(scored, key=lambda x: x[0])
+            candidates.append((p, red, use("10", o)))
     if "3" in uses:
         scored3 = [(_p_any(view, ts, v), ts, v) for ts, v in uses["3"]["options"] if _p_all_red(view, ts) <= RED_CAP]
         if scored3:
             p, ts, v = max(scored3, key=lambda x: x[0])
-            candidates.append((p, use("3", (ts, v))))
+            candidates.append((p, _p_all_red(view, ts), use("3", (ts, v))))
     if "5" in uses:
         scored5 = []
         for (q, s), v in uses["5"]["options"]:
@@ -544,9 +553,15 @@ def greedy_equipment(view: View, pending: dict[str, Any] | None, ranked: list[di
                 scored5.append((_p_any(view, st, v), (q, s), v))
         if scored5:
             p, qs, v = max(scored5, key=lambda x: x[0])
-            candidates.append((p, use("5", (qs, v))))
+            st = [x for x in view.uncut_slots() if x[:2] == qs]
+            candidates.append((p, _p_all_red(view, st), use("5", (qs, v))))
+    if stakes:
+        escape = _escape(view, uses, ranked, candidates, use)
+        if escape is not None:
+            return escape
+    bar = (best["p_success"] if best is not None else 0.0) + EQUIPMENT_MARGIN
     if candidates:
-        p, action = max(candidates, key=lambda x: x[0])
+        p, _, action = max(candidates, key=lambda x: x[0])
         if p >= bar:
             return action
     if "11.11" in uses:
@@ -557,29 +572,75 @@ def greedy_equipment(view: View, pending: dict[str, Any] | None, ranked: list[di
         if p >= HOOK_AT:
             return use("11.11", (x, st))
     if "2" in uses and (best is None or best["p_success"] < MUG_BELOW):
-        counts = Counter(value_of(k) for _, k in view.my_uncut())
-        board = view.board()
-        mine = set(counts)
-
-        def value_at(x: Slot) -> Any:  # my own wire: certain in my view
-            return max(mine, key=lambda v: (view.p_value(x, v), str(v)))
-        alone = [(x, q) for x, q in uses["2"]["options"] if counts[value_at(tuple(x))] == 1]
-        if alone:
-            x, _ = alone[0]
-            q = max({q for _, q in alone if _ == x}, key=lambda q: (sum(
-                1 for row in board.stands[q] for w in row if w not in board.cut), -q))
-            return use("2", (x, q))
+        gift = _gift(view, uses["2"]["options"])
+        if gift is not None:
+            return use("2", gift)
     if "9" in uses and best is not None and best["kind"] == "dual_cut" and (
             best["p_success"] < STABILIZE_BELOW or best["p_red"] > 0):
-        o = ([best["target"][k] for k in ("player", "stand", "slot")], best["value"])
-        if list(o) in [list(x) for x in uses["9"]["options"]]:
+        o = _stabilized(uses["9"]["options"], best)
+        if o is not None:
             return use("9", o)
     if "11" in uses and (best is None or best["p_success"] < MUG_BELOW):
-        board = view.board()
-        most = max(uses["11"]["options"], key=lambda q: (sum(1 for row in board.stands[q] for w in row
-                                                              if w not in board.cut), -q))
-        return use("11", most)
+        return use("11", _busiest(view, uses["11"]["options"]))
     return None
+
+
+def _escape(view: View, uses: dict[str, Any], ranked: list[dict[str, Any]],
+            detectors: list[tuple[float, float, Action]], use: Callable[[str, Any], UseCard]) -> Action | None:
+    """The advice's card when the best call risks red above the cap (suggest.equipment.red_escape, at
+    the dial of suggest's ranking): the Stabilizer on it, the likeliest detector use within the cap (the
+    Double Detector's exact odds from the ranking; the cards' greedy estimates), the Coffee Mug, the
+    Walkie-Talkies' gift; None: the call is within the cap, or no such card."""
+    call = next((s for s in ranked if s["kind"] == "dual_cut" and not s["certain"]), None)
+    if call is None or any(s["certain"] for s in ranked):
+        return None
+    found = [(s["p_success"], s["p_red"], action_of(s, view.player)) for s in ranked
+             if s["kind"] == "double_detector" and s["p_red"] <= RED_CAP]
+    found += [c for c in detectors if c[1] <= RED_CAP]
+    detector = max(found, key=lambda c: c[0], default=None)
+    stabilized = _stabilized(uses["9"]["options"], call) if "9" in uses else None
+    gift = _gift(view, uses["2"]["options"]) if "2" in uses else None
+    cards = {name for name, there in (("stabilizer", stabilized), ("coffee_mug", uses.get("11")),
+                                      ("walkie_talkies", gift), ("detector", detector)) if there is not None}
+    now = dial(view.table)
+    escape = red_escape((call["p_success"], call["p_red"]), detector and detector[:2], cards, RED_CAP,
+                        None if now is None else now.failures_left)
+    if escape == "stabilizer":
+        return use("9", stabilized)
+    if escape == "detector":
+        return detector[2]  # type: ignore[index]
+    if escape == "coffee_mug":
+        return use("11", _busiest(view, uses["11"]["options"]))
+    if escape == "walkie_talkies":
+        return use("2", gift)
+    return None
+
+
+def _stabilized(options: list[Any], call: dict[str, Any]) -> Any:
+    """The Stabilizer's option for a dual cut suggestion (None: not among them)."""
+    o = ([call["target"][k] for k in ("player", "stand", "slot")], call["value"])
+    return o if list(o) in [list(x) for x in options] else None
+
+
+def _busiest(view: View, players: list[int]) -> int:
+    """The player with the most uncut wires (the lowest on a tie): the Coffee Mug's."""
+    board = view.board()
+    return max(players, key=lambda q: (sum(1 for row in board.stands[q] for w in row if w not in board.cut), -q))
+
+
+def _gift(view: View, options: list[Any]) -> Any:
+    """The Walkie-Talkies' option: one's leftmost wire of a value held once, to the teammate with the
+    most uncut wires (None: every value is held more than once)."""
+    counts = Counter(value_of(k) for _, k in view.my_uncut())
+    mine = set(counts)
+
+    def value_at(x: Slot) -> Any:  # my own wire: certain in my view
+        return max(mine, key=lambda v: (view.p_value(x, v), str(v)))
+    alone = [(x, q) for x, q in options if counts[value_at(tuple(x))] == 1]
+    if not alone:
+        return None
+    x, _ = alone[0]
+    return x, _busiest(view, [q for y, q in alone if y == x])
 
 
 def _no_failure_token(view: View) -> bool:
@@ -675,12 +736,23 @@ def _own_flipped(view: View, pending: dict[str, Any] | None, action: Action) -> 
 
 class GreedyPolicy(SuggestPolicy):
     name = "greedy"
+    version = 2  # 2: the ranking weighs the dial, and the cards avoid a call too red (issue 34: stakes)
+
+
+class FormerGreedyPolicy(GreedyPolicy):
+    """Greedy before issue 34 (its version 1, under its name): the red cap alone, the cards by their
+    own thresholds.  Not a tournament policy: kept to replay version 1's logs (tests/test_greedy_logged.py)
+    and to measure the change on the same deals (bench/stakes_gain.py)."""
+
+    version = 1
+    stakes = False
 
 
 class KeepDetectorPolicy(SuggestPolicy):
     """Greedy that keeps its Double Detector for a turn when the best call risks red."""
 
     name = "greedy-keep-detector"
+    version = 2  # 2: greedy's ranking and cards of issue 34 (SuggestPolicy.stakes)
 
     def pick(self, ranked: list[dict[str, Any]]) -> dict[str, Any]:
         return keep_detector_choice(ranked)
@@ -701,10 +773,12 @@ def keep_detector_choice(ranked: list[dict[str, Any]]) -> dict[str, Any]:
 
 class EntropySeedPolicy(SuggestPolicy):
     name, mode, probabilities, use_detector = "entropy-seed", "entropy", "seed", False
+    version = 2  # 2: the futile moves last and greedy's cards of issue 34 (SuggestPolicy.stakes)
 
 
 class EntropyExactPolicy(SuggestPolicy):
     name, mode, probabilities, use_detector = "entropy-exact", "entropy", "exact", False
+    version = 2  # as entropy-seed's
 
 
 # ---------------------------------------------------------------- lookahead
@@ -844,7 +918,9 @@ class LookaheadPolicy(SuggestPolicy):
     name = "lookahead"
     explain = True  # a decision's candidates are suggest's rows (the page shows them)
 
-    version = 2  # 2: greedy's choices from greedy's stream, the deals from search_rng (tournament.py)
+    # 2: greedy's choices from greedy's stream, the deals from search_rng (tournament.py); 3: greedy's
+    # ranking and cards of issue 34 (SuggestPolicy.stakes)
+    version = 3
     rng_stream = "greedy"
 
     def __init__(self, rng: random.Random, deals: int = DEALS, depth: int = DEPTH, width: int = WIDTH,

@@ -94,13 +94,14 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
         branch_runs = entropy.score(position, holding, calls, probabilities, executor, progress, cache)
     uses = _equipment_uses(position, holding, cuts, rays, values)
     forced = cuts.reveal_red(root) + cuts.solo_cuts(root, values)
-    listing = ranking.ordered(forced, calls, uses, mode, policy.red_cap)
+    stakes = position.failures_left if mode == "exact" else None  # the entropy mode is the reference's
+    listing = ranking.ordered(forced, calls, uses, mode, policy.red_cap, stakes, policy.stakes)
     result: dict[str, Any] = {"consistent": True, "player": player, "mode": mode, "worlds": root.worlds,
                               "red_cap": policy.red_cap, "analyses": position.analyses.runs,
                               "incomplete": position.incomplete}
     if mode == "entropy":
         result["branch_analyses"] = branch_runs
-    result["suggestions"] = ranking.shown(listing, top, policy.red_cap, explain)
+    result["suggestions"] = ranking.shown(listing, top, policy.red_cap, explain, stakes)
     result["total"] = len(listing)  # before `top`: how many a longer list would show
     if cards:  # after the list: the advice reads its moves, and its runs are not the list's "analyses"
         result.update(equipment.advise(position, holding, forced + calls, uses, moving))

@@ -18,7 +18,7 @@ card reads what:
   (conditioning.py); Walkie-Talkies: "a teammate holds v" as packed world
   counts; Disintegrator: slot marginals;
 * the detectors and the X-or-Y ray: the list's equipment uses;
-* Rewinder: the dial (dial.py); Emergency Batteries, Emergency Drop, False Bottom: the board.
+* Rewinder: the dial (public_state.py); Emergency Batteries, Emergency Drop, False Bottom: the board.
 
 Each card's engine runs count against the policy's ``equipment_budget``
 (advice.py); what the budget cut short is named in the card's ``incomplete``.
@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from .. import equipment as eq
 from ..beliefs import EngineLimit
-from ..dial import dial
+from ..public_state import public_state
 from ..missions import cards_barred
 from ..table import SlotRef
 from ..wires import RED, Value, value_of
@@ -39,7 +39,7 @@ from .advice import Context, OverBudget, Row, fraction_json
 from .analyses import probability
 from .conditioning import Holding
 from .position import Position
-from .ranking import Suggestion, value_name
+from .ranking import Suggestion, exact_key, futile, rank_key, value_name
 
 YOUR_TURN, ANY_TIME, INSTANT = "your turn", "any time", "instant"
 TIMING: dict[str, str] = {
@@ -61,6 +61,28 @@ NOTE_NO_BOARD = ('the table does not list its equipment (top-level "equipment"):
                  "list the cards on the board to get it")
 
 
+def red_escape(call: tuple[float, float] | None, detector: tuple[float, float] | None, cards: set[str],
+               cap: float, failures_left: int | None) -> str | None:
+    """The card that avoids the best call's red risk when it is above the cap (None: no such card,
+    or the call is within the cap): the advice's rule, which the simulator's greedy plays too.
+
+    ``call``: the best call's (P(success), P(red)) (None: no call); ``detector``: the likeliest
+    detector or X-or-Y ray use within the cap, same odds (None: none); ``cards``: what the player
+    may use now, among "stabilizer", "coffee_mug", "walkie_talkies" and "detector".  In order:
+    the Stabilizer on that call (stabilised, a red neither explodes nor moves the dial); a
+    detector use within the cap that can succeed (at the dial's last space, where a failure
+    loses too, only one at least as likely to succeed as the call); the Coffee Mug (the turn
+    passes: no risk now); the Walkie-Talkies (a wire swapped changes the calls in hand)."""
+    if call is None or call[1] <= cap:
+        return None
+    if "stabilizer" in cards:
+        return "stabilizer"
+    if "detector" in cards and detector is not None and detector[0] > 0 and detector[1] <= cap and (
+            failures_left is None or failures_left > 0 or detector[0] >= call[0]):
+        return "detector"
+    return next((c for c in ("coffee_mug", "walkie_talkies") if c in cards), None)
+
+
 def advise(position: Position, holding: Holding, moves: list[Suggestion], uses: list[Suggestion],
            moving: bool) -> dict[str, Any]:
     """Suggest's ``equipment`` entry from its lists (``moves``: the cuts and reveals, certain or
@@ -80,6 +102,27 @@ class Advisor:
         self.ctx, self.state, self.moves, self.uses, self.moving = ctx, state, moves, uses, moving
         self.position = ctx.position
         self.barred = cards_barred(self.position.table.mission, self.position.player)  # M17, M28's Captain
+        self.escape, self.escape_use = self.red_escape()
+
+    def red_escape(self) -> tuple[str | None, Suggestion | None]:
+        """The card that avoids the best call's red risk (:func:`red_escape`) and, for a detector, its use."""
+        position = self.position
+        cap, failures_left = position.policy.red_cap, position.failures_left
+        if not self.moving or self.certain_move():
+            return None, None
+        calls = [m for m in self.moves if m.kind == "dual_cut"]
+        if not calls:
+            return None, None
+        best = min(calls, key=lambda c: (futile(c), rank_key(c, cap, failures_left)))
+        usable = {SAME_EFFECT.get(card, card) for card, _ in self.usable()}
+        kinds = {LISTED_KIND[c] for c in usable if c in LISTED_KIND}
+        safe = [u for u in self.uses if u.kind in kinds and float(u.p_red) <= cap]
+        use = max(safe, key=lambda u: (exact_key(u.p_success), -float(u.p_red), -u.tiebreak), default=None)
+        cards = {name for card, name in (("9", "stabilizer"), ("11", "coffee_mug"), ("2", "walkie_talkies"))
+                 if card in usable} | ({"detector"} if use is not None else set())
+        escape = red_escape((float(best.p_success), float(best.p_red)),
+                            None if use is None else (float(use.p_success), float(use.p_red)), cards, cap, failures_left)
+        return escape, use if escape == "detector" else None
 
     def usable(self) -> list[tuple[str, str]]:
         """(card or character, source) the player may use now, board order, the character last."""
@@ -137,6 +180,11 @@ class Advisor:
     def listed(self, kind: str) -> Row:
         if kind not in self.position.policy.equipment:
             return {"verdict": "keep", "candidates": [], "why": f"not searched: add {kind} to the equipment kinds"}
+        use = self.escape_use
+        if use is not None and use.kind == kind:
+            return {"verdict": "use now", "candidates": [], "see": kind,
+                    "why": f"the best call risks red above the {self.position.policy.red_cap:.0%} cap: this kind's use "
+                           f"risks {float(use.p_red):.1%} and succeeds {float(use.p_success):.0%}"}
         best = next((s for s in self.uses if s.kind == kind), None)
         if best is None:
             return {"verdict": "keep", "candidates": [], "why": "no use beats a plain dual cut"}
@@ -235,7 +283,13 @@ class Advisor:
         if not rows:
             return {"verdict": "keep", "candidates": [], "why": "no wire to give"}
         _, _, _, q, v, p = rows[0]
-        now = len(mine[v]) == 1 and p == 1
+        alone = len(mine[v]) == 1
+        if alone and p < 1 and self.escape == "walkie_talkies":  # the swap changes the calls in hand
+            return {"verdict": "use now", "candidates": candidates,
+                    "why": f"the best call risks red above the {position.policy.red_cap:.0%} cap: give the lone "
+                           f"{value_name(v)} (it pairs in player {q}'s hand with P {float(p):.0%}); the teammate "
+                           "chooses the wire they give back"}
+        now = alone and p == 1
         return {"verdict": "use now" if now else "keep", "candidates": candidates,
                 "why": (f"the lone {value_name(v)} surely pairs in player {q}'s hand" if now else
                         f"the best gift pairs with P {float(p):.0%}: keep until one surely does")
@@ -285,13 +339,13 @@ class Advisor:
     # -- cards without odds
     def rewinder(self, incomplete: list[str]) -> Row:
         # Using it as soon as the dial has moved is never worse than later: the dial ends where it would,
-        # and a used card may come back (Emergency Drop).  At its start it cannot move back (dial.py).
-        now = dial(self.position.table)
+        # and a used card may come back (Emergency Drop).  At its start it cannot move back (public_state.py).
+        state = public_state(self.position.table)
+        now = state.dial
         if now is None:
-            mission = self.position.table.mission
             return {"verdict": "keep", "candidates": [],
-                    "why": f"dial -1: mission {mission} moves the dial by rules of its own, which the core does not "
-                           "follow; use it once the dial has moved from its start"}
+                    "why": f"dial -1: the core does not follow this dial ({state.dial_unread}); use it once the dial "
+                           "has moved from its start"}
         left = now.failures_left
         allowed = "the next failure explodes" if left == 0 else f"{left} more failure{'s' if left > 1 else ''} allowed"
         if now.moved:
@@ -302,10 +356,14 @@ class Advisor:
 
     def coffee_mug(self, incomplete: list[str]) -> Row:
         cap = self.position.policy.red_cap
-        if any(float(c.p_red) <= cap for c in self.moves):  # a certain move's P(red) is 0
-            return {"verdict": "keep", "candidates": [], "why": "a move within the red cap exists"}
-        return {"verdict": "use now", "candidates": [],
-                "why": f"every call risks the bomb above the {cap:.0%} cap: pass the turn to a teammate"}
+        if self.escape == "coffee_mug":
+            return {"verdict": "use now", "candidates": [],
+                    "why": f"the best call risks the bomb above the {cap:.0%} cap: pass the turn to a teammate"}
+        if self.escape is not None:
+            return {"verdict": "keep", "candidates": [],
+                    "why": f"the best call risks red above the {cap:.0%} cap, but the {self.escape.replace('_', ' ')} "
+                           "avoids it"}
+        return {"verdict": "keep", "candidates": [], "why": "a certain move or a call within the red cap exists"}
 
     def batteries(self, incomplete: list[str]) -> Row:
         used = [p for p, u in enumerate(self.state.character_used) if u]

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from ..analysis import EngineChoiceError
 from ..engines import ENGINES
-from ..table import Table, exploded
+from ..public_state import public_state
+from ..table import Table
 
 MODES = ("exact", "entropy")
 PROBABILITIES = ("seed", "exact")
@@ -33,6 +34,11 @@ class Policy:
     the result's ``incomplete`` list.  None = no limit.
     ``failure_token``: False for missions where a failed cut places no token
     (M58, constraint H): the failure then reveals only "not v".
+    ``stakes``: the exact ranking weighs a failure by what it costs at the
+    table's dial (dial.py: at its last space a failure loses, so P(success)
+    alone ranks) and lists the futile moves last (ranking.py); False: the red
+    cap alone, as before (a baseline to measure the change against:
+    bench/stakes_gain.py).
     """
 
     red_cap: float = 0.05
@@ -41,6 +47,7 @@ class Policy:
     per_kind: int = 1
     equipment_budget: int | None = 8
     failure_token: bool = True
+    stakes: bool = True
 
 
 def checked_player(table: Table, player: int | None, mode: str, probabilities: str, top: int | None,
@@ -70,6 +77,7 @@ def checked_player(table: Table, player: int | None, mode: str, probabilities: s
         player = table.me
     if not 0 <= player < len(table.players):
         raise SuggestError(f"player {player} is out of range (0..{len(table.players) - 1})")
-    if table.events and exploded(table.events[-1]):  # nothing may follow an explosion
-        raise SuggestError(f"the bomb exploded at event {len(table.events) - 1}: the game is over, there is no next move")
+    result = public_state(table).result
+    if result.outcome == "lost":  # nothing may follow a loss
+        raise SuggestError(f"{result.headline}: the game is over, there is no next move")
     return player

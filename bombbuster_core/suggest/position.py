@@ -2,15 +2,17 @@
 
 A :class:`Position` holds what every decider (cuts, X-or-Y ray, detectors,
 entropy) reads: the table's geometry (slots, stands, which are uncut and
-whose), the analyses of its problem, the keys that explode, the seeded
-tie-break generator (one stream for the whole list, so a seed reproduces it)
-and the notes of searches left incomplete.
+whose), the analyses of its problem, the keys that explode, the dial (the
+failures the team survives: what a failure costs, for the ranking), the
+seeded tie-break generator (one stream for the whole list, so a seed
+reproduces it) and the notes of searches left incomplete.
 """
 from __future__ import annotations
 
 import random
 
 from ..beliefs import Beliefs
+from ..dial import dial
 from ..facts import Pos, compile_table
 from ..table import SlotRef, Table
 from ..wires import RED, Value
@@ -32,6 +34,9 @@ class Position:
         self.red_keys = self.deck.keys_of_value(RED) | (
             self.deck.keys_of_value(table.red_value) if table.red_value is not None else frozenset())
         self.all_keys = frozenset(self.deck.copies)
+        # None where the dial is not followed (dial.py) or the policy does not weigh it
+        now = dial(table) if policy.stakes else None
+        self.failures_left = None if now is None else now.failures_left
         self.incomplete: list[str] = []  # searches cut short or not made, for the result
         self._runs: dict[tuple[int, int], tuple[int, int] | None] = {}
 

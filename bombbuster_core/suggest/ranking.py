@@ -2,13 +2,19 @@
 
 A :class:`Suggestion` is one move with its exact odds, made by the deciders
 (cuts.py, xy_ray.py, detectors.py) and scored further by entropy.py.  The
-list is ordered in three groups (:func:`ordered`): the forced moves (certain
+list is ordered in four groups (:func:`ordered`): the forced moves (certain
 calls, solo cuts, "reveal your reds"), the uncertain dual cuts ranked by the
-mode, and the equipment uses; within a group :func:`rank_key` (exact mode)
-puts the calls within the red cap first, most likely, then most informative,
-then in a seeded random order.  :func:`shown` cuts the list to ``top`` and
-writes each suggestion's why-text and JSON (docs/suggestions.md), or only
-its move and odds for a caller that reads nothing else (the simulator).
+mode, the equipment uses, and last the futile moves (:func:`futile`: they
+cannot succeed and tell nothing, so any move that can succeed is better).
+Within a group :func:`rank_key` (exact mode) weighs a failure by what it
+costs at the dial (``failures_left``, dial.py): with a space to spare, the
+calls within the red cap first, most likely, then most informative, then in
+a seeded random order; at the dial's last space a failure loses the game as
+surely as a red, so the chance of not losing now, P(success), alone ranks
+(the red cap does not apply) and the why-text says so.  :func:`shown` cuts
+the list to ``top`` and writes each suggestion's why-text and JSON
+(docs/suggestions.md), or only its move and odds for a caller that reads
+nothing else (the simulator).
 """
 from __future__ import annotations
 
@@ -105,15 +111,28 @@ def exact_key(p: Fraction) -> tuple[float, Fraction]:
     return (_float(p), p)
 
 
-def rank_key(sug: Suggestion, cap: float) -> tuple:
+def last_space(failures_left: int | None) -> bool:
+    """Whether the next failure loses (the dial's last space; None: the dial is not followed)."""
+    return failures_left is not None and failures_left <= 0
+
+
+def futile(sug: Suggestion) -> bool:
+    """The move cannot succeed and its outcome is known (0 bits): it costs a dial space (or the
+    game) and teaches nothing, so a move that can succeed always ranks above it."""
+    return sug.p_success == 0 and sug.bits == 0
+
+
+def rank_key(sug: Suggestion, cap: float, failures_left: int | None = None) -> tuple:
     """Within the red cap: most likely first, then most informative, then a seeded random order
-    (the lists of thousands of calls are sorted by exact keys at every decision of a simulated game)."""
-    if _float(sug.p_red) <= cap:
+    (the lists of thousands of calls are sorted by exact keys at every decision of a simulated game).
+    At the dial's last space (``failures_left`` 0) a failure loses as a red does: most likely first,
+    whatever the red risk (P(success) is the chance of not losing now)."""
+    if last_space(failures_left) or _float(sug.p_red) <= cap:
         return (0, exact_key(-sug.p_success), -sug.bits, sug.tiebreak)
     return (1, exact_key(sug.p_red), exact_key(-sug.p_success), -sug.bits, sug.tiebreak)
 
 
-def why_text(sug: Suggestion, cap: float) -> str:
+def why_text(sug: Suggestion, cap: float, failures_left: int | None = None) -> str:
     """The one-line reason shown with a suggestion (its own, or made from its odds)."""
     if sug.why:
         return sug.why
@@ -123,10 +142,15 @@ def why_text(sug: Suggestion, cap: float) -> str:
         held = " and ".join(value_name(v) for v in sug.values)
         condition = "" if sug.p_legal >= 1 else f" if the player holds {held} (P {float(sug.p_legal):.0%})"
         return f"certain{condition}: {what} {' or '.join(value_name(v) for v in sug.values)}"
-    text = f"P(success) {float(sug.p_success):.0%}, red risk {float(sug.p_red):.1%}, {sug.bits:.2f} bits"
+    odds = f"red risk {float(sug.p_red):.1%}, {sug.bits:.2f} bits"
+    if last_space(failures_left):
+        move = "call" if sug.kind in ("dual_cut", "xy_ray") else "use"
+        text = f"the next failure loses: this {move} succeeds {float(sug.p_success):.0%} ({odds})"
+    else:
+        text = f"P(success) {float(sug.p_success):.0%}, {odds}"
     if "expected_entropy" in sug.extra:
         text += f", E[H] {sug.extra['expected_entropy']:.2f}"
-    if float(sug.p_red) > cap:
+    if float(sug.p_red) > cap and not last_space(failures_left):
         text += f" (red risk above the {cap:.0%} cap)"
     if sug.p_legal < 1:
         text += f"; legal only if the player holds it (P {float(sug.p_legal):.0%})"
@@ -134,26 +158,35 @@ def why_text(sug: Suggestion, cap: float) -> str:
 
 
 def ordered(forced: list[Suggestion], calls: list[Suggestion], equipment: list[Suggestion], mode: str,
-            cap: float) -> list[Suggestion]:
+            cap: float, failures_left: int | None = None, stakes: bool = True) -> list[Suggestion]:
     """The whole list: forced moves and certain calls, then the other calls ranked by ``mode``, then
-    the equipment uses (every search's, whatever its kind: one group ranked together)."""
+    the equipment uses (every search's, whatever its kind: one group ranked together), then the
+    futile moves.  ``failures_left``: the dial (rank_key; None: not followed, or not weighed).
+    ``stakes`` False: no futile group (the ranking before the stakes were weighed: Policy.stakes)."""
     certain = forced + [c for c in calls if c.certain]
-    ranked = [c for c in calls if not c.certain]
+    last = [c for c in calls + equipment if stakes and futile(c)]
+    dropped = {id(c) for c in last}
+    ranked = [c for c in calls if not c.certain and id(c) not in dropped]
+    uses = [c for c in equipment if id(c) not in dropped]
     if mode == "entropy":
         # The reference ranking, except that calls above the red cap come last (red_cap=1 turns that off).
         ranked.sort(key=lambda c: (float(c.p_red) > cap, c.extra["expected_entropy"], c.tiebreak))
     else:
-        ranked.sort(key=lambda c: rank_key(c, cap))
-    return (sorted(certain, key=lambda c: rank_key(c, cap)) + ranked
-            + sorted(equipment, key=lambda c: rank_key(c, cap)))
+        ranked.sort(key=lambda c: rank_key(c, cap, failures_left))
+    # The futile moves among themselves: the least red risk first (at the last space every one loses).
+    last.sort(key=lambda c: (exact_key(c.p_red), c.tiebreak))
+    return (sorted(certain, key=lambda c: rank_key(c, cap, failures_left)) + ranked
+            + sorted(uses, key=lambda c: rank_key(c, cap, failures_left)) + last)
 
 
-def shown(listing: list[Suggestion], top: int | None, cap: float, explain: bool = True) -> list[dict[str, Any]]:
+def shown(listing: list[Suggestion], top: int | None, cap: float, explain: bool = True,
+          failures_left: int | None = None) -> list[dict[str, Any]]:
     """The JSON of the first ``top`` suggestions (all when None), each with its why-text
-    (``explain``; else only the moves and their odds: Suggestion.json)."""
+    (``explain``; else only the moves and their odds: Suggestion.json); ``failures_left``: the
+    dial the why-texts speak of (None: not followed, or not weighed)."""
     out = listing if top is None else listing[:top]
     if not explain:
         return [s.json(explain) for s in out]
     for sug in out:
-        sug.why = why_text(sug, cap)
+        sug.why = why_text(sug, cap, failures_left)
     return [s.json() for s in out]

@@ -1,0 +1,107 @@
+"""The ranking knows the stakes (issue 34): the dial's last space and the futile moves.
+
+At the dial's last space a failure loses the game as surely as a red, so the
+first move offered is the one likeliest to succeed, whatever its red risk,
+and its why-text says so.  Recorded decisions: the three M8 5p games (seed
+2026) where greedy, following the list, lost on a call that could not succeed
+while one that could was listed (tests/data/make_stakes_decisions.py made
+them; game 34 is the issue's).  A move that cannot succeed and tells nothing
+(P(success) 0, one possible outcome) never ranks above one that can: checked
+against brute force on random small tables (test_suggest.Truth).
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bombbuster_core.dial import dial
+from bombbuster_core.suggest import EQUIPMENT, Policy, suggest
+from bombbuster_core.table import load_table
+
+from test_suggest import Truth, check_against_truth, slot_of, small_game
+
+DECISIONS = json.loads((Path(__file__).parent / "data" / "stakes_decisions.json").read_text(encoding="utf-8"))
+LAST = "the next failure loses"
+
+
+@pytest.mark.parametrize("row", DECISIONS, ids=lambda r: f"M{r['mission']}-{r['players']}p-game{r['game']}")
+def test_at_the_last_space_the_first_move_is_the_likeliest_to_succeed(row: dict[str, Any]) -> None:
+    table = load_table(row["table"])
+    assert dial(table).failures_left == 0  # type: ignore[union-attr]
+    # The ranking before the stakes offered first the move greedy played: it could not succeed.
+    before = suggest(table, player=row["player"], policy=Policy(stakes=False), cards=False)["suggestions"]
+    assert {k: before[0][k] for k in ("kind", "target", "value")} == {
+        k: row["played"][k] for k in ("kind", "target", "value")}
+    assert before[0]["p_success"] == 0 < max(s["p_success"] for s in before)
+    listed = suggest(table, player=row["player"], cards=False)["suggestions"]
+    first = listed[0]
+    assert first["p_success"] == max(s["p_success"] for s in listed) > 0  # the chance of not losing now
+    assert first["why"].startswith(f"{LAST}: this call succeeds {first['p_success']:.0%}")
+    assert all(LAST in s["why"] for s in listed if not s["certain"])
+    assert "cap" not in first["why"]  # the red cap does not rank at the last space
+    # The calls are in the order of their chance of not losing (the equipment uses, single-use, after them).
+    calls = [s["p_success"] for s in listed if s["kind"] == "dual_cut"]
+    assert calls == sorted(calls, reverse=True)
+
+
+def test_game_34_offers_the_call_at_60_percent_first() -> None:
+    row = next(r for r in DECISIONS if r["game"] == 34)
+    first = suggest(load_table(row["table"]), player=2, cards=False)["suggestions"][0]
+    assert (slot_of(first["target"]), first["value"], first["p_success"], first["p_red"]) == ((0, 0, 7), 8, 0.6, 0.4)
+    assert first["why"] == f"{LAST}: this call succeeds 60% (red risk 40.0%, 0.97 bits)"
+
+
+def brute_futile(truth: Truth, s: dict[str, Any]) -> bool:
+    """Brute force: the move cannot succeed and has one possible outcome (what the deals say)."""
+    if s["kind"] in ("dual_cut", "xy_ray"):
+        t = slot_of(s["target"])
+        values = [s["value"]] if s["kind"] == "dual_cut" else s["values"]
+        seen = {truth.g(d, t) for d, _ in truth.deals if truth.holds(d, values)}
+        return not seen & set(values) and len(seen) == 1
+    if s["kind"].endswith("detector"):
+        ts = [slot_of(x) for x in s["targets"]]
+        given = [d for d, _ in truth.deals if truth.holds(d, [s["value"]])]
+        hits = {any(truth.g(d, t) == s["value"] for t in ts) for d in given}
+        reds = {all(truth.g(d, t) == "red" for t in ts) for d in given}
+        return hits == {False} and len(reds) == 1
+    return False
+
+
+
+
+SEEDS = range(60)
+
+
+def test_no_futile_move_ranks_above_one_that_can_succeed() -> None:
+    """Random small tables, many failures (the dial often at its last space): every futile move by
+    brute force comes after every move that can succeed; at the last space the calls come by P(success)."""
+    futile_seen = last_space_seen = 0
+    policy = Policy(per_kind=100, equipment_budget=None, equipment=EQUIPMENT)
+    for seed in SEEDS:
+        rng = random.Random(3400 + seed)
+        table = small_game(rng, me=True, players=rng.choice([2, 3]), turns=rng.randint(1, 6),
+                           move_weights={"success": 2.0, "failure": 5.0, "solo": 1.0, "reveal_red": 0.5})
+        truth = Truth(table, table["me"]["player"])
+        result = suggest(load_table(table), policy=policy)
+        if not result["consistent"]:
+            continue
+        check_against_truth(table, result, truth)
+        listed = result["suggestions"]
+        futile = [i for i, s in enumerate(listed) if brute_futile(truth, s)]
+        can = [i for i, s in enumerate(listed) if s["p_success"] > 0]
+        futile_seen += bool(futile and can)
+        for i, j in itertools.product(futile, can):
+            assert j < i, (seed, listed[i], listed[j])
+        now = dial(load_table(table))
+        if now is not None and now.failures_left <= 0:
+            last_space_seen += 1
+            calls = [s["p_success"] for s in listed if s["kind"] == "dual_cut" and not brute_futile(truth, s)]
+            assert calls == sorted(calls, reverse=True), seed
+            free = [s["p_success"] for s in listed if s["kind"] in ("dual_cut", "solo_cut", "reveal_red")]
+            assert listed[0]["p_success"] == max(free), seed  # the equipment (single-use) has its own group
+    assert futile_seen >= 5 and last_space_seen >= 5, (futile_seen, last_space_seen)
