@@ -6,8 +6,7 @@ from dataclasses import dataclass
 
 from ..analysis import EngineChoiceError
 from ..engines import ENGINES
-from ..public_state import public_state
-from ..table import Table
+from ..table import Table, exploded
 
 MODES = ("exact", "entropy")
 PROBABILITIES = ("seed", "exact")
@@ -77,7 +76,6 @@ def checked_player(table: Table, player: int | None, mode: str, probabilities: s
         player = table.me
     if not 0 <= player < len(table.players):
         raise SuggestError(f"player {player} is out of range (0..{len(table.players) - 1})")
-    result = public_state(table).result
-    if result.outcome == "lost":  # nothing may follow a loss
-        raise SuggestError(f"{result.headline}: the game is over, there is no next move")
+    if table.events and exploded(table.events[-1]):  # nothing may follow an explosion
+        raise SuggestError(f"the bomb exploded at event {len(table.events) - 1}: the game is over, there is no next move")
     return player
