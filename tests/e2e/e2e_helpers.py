@@ -91,6 +91,16 @@ def sample_table() -> dict:
     }
 
 
+def saved_game(page) -> dict | None:
+    """The current game as it is on the device's disk (web/js/storage.js, IndexedDB), read afresh."""
+    return page.evaluate("async () => { const s = await import('./js/storage.js'); return s.storedGame(s.currentGameId()); }")
+
+
+def saved_names(page) -> list[str]:
+    """The names of the saved games, most recently changed first, as the menu lists them."""
+    return page.evaluate("async () => (await import('./js/storage.js')).listGames().map((g) => g.name)")
+
+
 def wait_until(page, expression: str, timeout_s: float = 60) -> None:
     """Poll an expression that may return a Promise (wait_for_function treats a
     Promise as truthy at once) until it is truthy."""

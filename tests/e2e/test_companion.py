@@ -15,7 +15,10 @@ from pathlib import Path
 import pytest
 
 from conftest import LAPTOP, PHONE
-from e2e_helpers import ROOT, cli_analyze, export_table, open_app, sample_table, screenshot, slot, tap, touch_phone, wait_events
+from e2e_helpers import (
+    ROOT, cli_analyze, export_table, open_app, sample_table, saved_game, saved_names, screenshot, slot, tap, touch_phone, wait_events,
+    wait_until,
+)
 from test_game_flow import displayed_matches_cli
 
 sys.path.insert(0, str(ROOT))
@@ -361,9 +364,9 @@ def test_share_with_the_table_is_public_and_its_qr_code_decodes(new_context, ser
         tap(other, f"#sheet .keypad .key[data-key='{key}']")
     tap(other, "#sheet [data-action='join-done']")
     other.wait_for_selector(".game[data-view='me'] .analysis-status.ok #worlds", timeout=60_000)
-    assert other.evaluate("JSON.parse(localStorage.getItem('bombbuster.game.' + localStorage.getItem('bombbuster.current'))).table.me") == \
-        {"player": 1, "stands": [bob]}
-    names = other.evaluate("JSON.parse(localStorage.getItem('bombbuster.games')).map((g) => g.name)")
+    wait_until(other, "import('./js/storage.js').then((s) => s.storedGame(s.currentGameId())).then((g) => Boolean(g && g.table.me))")
+    assert saved_game(other)["table"]["me"] == {"player": 1, "stands": [bob]}
+    names = saved_names(other)
     assert names[0].startswith("Shared")
 
     # Later events, re-shared the same way, update the copy and keep Bob's wires.
@@ -373,9 +376,10 @@ def test_share_with_the_table_is_public_and_its_qr_code_decodes(new_context, ser
     link = other.evaluate("async (t) => (await import('./js/storage.js')).shareUrl(t)", more)
     other.evaluate("(h) => { location.hash = h; }", "#" + link.split("#", 1)[1])  # the same, already open tab
     other.wait_for_function("document.querySelectorAll('.log .events li').length === 4", timeout=60_000)
-    saved = other.evaluate("JSON.parse(localStorage.getItem('bombbuster.game.' + localStorage.getItem('bombbuster.current'))).table")
+    wait_until(other, "import('./js/storage.js').then((s) => s.storedGame(s.currentGameId())).then((g) => g.table.events.length === 4)")
+    saved = saved_game(other)["table"]
     assert saved["me"] == {"player": 1, "stands": [bob]} and len(saved["events"]) == 4
-    assert len(other.evaluate("JSON.parse(localStorage.getItem('bombbuster.games'))")) == 1
+    assert len(saved_names(other)) == 1
 
     # An empty or damaged link says so.
     other.evaluate("location.hash = '#game='")
@@ -424,8 +428,8 @@ def test_readable_table_undo_and_games_list(new_context, server):
     assert "highlight" in slot(page, target["player"], target["slot"], target["stand"]).get_attribute("class")
     tap(page, ".recorder [data-action='cancel']")
     # A long name is truncated, never scrolls the page sideways.
-    page.evaluate("""() => { const g = JSON.parse(localStorage.getItem('bombbuster.game.' + localStorage.getItem('bombbuster.current')));
-      g.table.players[2].name = 'Bartholomew-Maximilian-Featherstonehaugh the Third'; localStorage.setItem('bombbuster.game.' + g.id, JSON.stringify(g)); }""")
+    page.evaluate("""async () => { const s = await import('./js/storage.js'); const g = s.loadGame(s.currentGameId());
+      g.table.players[2].name = 'Bartholomew-Maximilian-Featherstonehaugh the Third'; await s.saveGame(g); }""")
     page.reload()
     page.wait_for_selector(".analysis-status.ok #worlds", timeout=120_000)
     assert no_sideways_scroll(page)

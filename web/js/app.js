@@ -1,6 +1,9 @@
 // Entry point: starts the worker pool and the scripting API, registers the
 // service worker, and switches between the screens (saved games, new game,
-// table). Share links (#game=…) are imported as a new saved game.
+// table). Share links (#game=…) are imported as a new saved game. The page
+// always starts: saved entries it cannot read are named in a notice (and
+// kept until removed there), and a game that cannot be saved says so on
+// screen, with an export, while it stays open.
 import { EnginePool, installScriptingApi } from "./engine.js";
 import { GameScreen } from "./game.js";
 import { renderSetup } from "./setup.js";
@@ -10,6 +13,7 @@ import { encodeQr, qrSvg } from "./qr.js";
 import { colourOf, label, possibleKeys } from "./model.js";
 import { standSize, specialSlots } from "./layout.js";
 import { helpCard, showHelp, showAbout } from "./help.js";
+import { initLive, liveChanged, liveHooks, liveMenuItems, liveShown } from "./live/session.js";
 
 const screenRoot = document.getElementById("screen");
 const statusBox = document.getElementById("engine-status");
@@ -46,22 +50,113 @@ const pool = new EnginePool({
 });
 const engine = installScriptingApi(pool);
 const ENGINE_KEY = "bombbuster.engine";
-engine.setEngine(localStorage.getItem(ENGINE_KEY) || "columns");
+engine.setEngine(setting(ENGINE_KEY) || "columns");
+
+/** A small setting kept in localStorage: unreadable or unwritable (storage full, blocked) is no error. */
+function setting(key, value = undefined) {
+  try {
+    if (value === undefined) return localStorage.getItem(key);
+    localStorage.setItem(key, value);
+  } catch {
+    return null; // only a preference: the default is used
+  }
+  return value;
+}
+
+// ------------------------------------------------------------ saving, and what could not be read
+
+const unsaved = new Map(); // game id → why its last change is not on disk
+
+/** Save `game`; when that fails, say so on screen until a later save of it succeeds. */
+function persist(game) {
+  liveChanged(game); // the other phones of a live table hear of it at once
+  return storage.saveGame(game).then(() => {
+    if (unsaved.delete(game.id)) toast(`"${game.name}" is saved again.`);
+    showSaveProblem();
+  }, (error) => {
+    unsaved.set(game.id, error.message);
+    showSaveProblem();
+  });
+}
+
+/** The notice above the screen while the open game's last change could not be saved. */
+function showSaveProblem() {
+  document.getElementById("save-problem")?.remove();
+  const game = gameScreen && gameScreen.game;
+  const reason = game && unsaved.get(game.id);
+  if (!reason) return;
+  screenRoot.before(h("section.storage-notice.bad", { id: "save-problem", role: "alert" },
+    h("b", {}, "This game could not be saved on this device"),
+    h("p", {}, `Why: ${reason}. The game stays open here with every event recorded, but closing or reloading the page `
+      + "would lose what was not saved. Export the table file to keep it; each change tries to save again."),
+    h("div.actions", {},
+      h("button.primary", { dataset: { action: "export-unsaved" }, onclick: () => exportGame(game) }, "Export this game"),
+      h("button.secondary", { dataset: { action: "save-again" }, onclick: () => persist(game) }, "Try to save again"))));
+}
+
+/** The notice of saved entries that could not be read: each can be downloaded as it was, or removed. */
+function showStorageProblems(problems) {
+  document.getElementById("storage-problems")?.remove();
+  if (!problems.length) return;
+  const notice = h("section.storage-notice", { id: "storage-problems", role: "alert" },
+    h("b", {}, problems.length === 1 ? "Something saved on this device could not be read" : `${problems.length} things saved on this device could not be read`),
+    h("ul.storage-problems", {}, problems.map((problem, i) => h("li", { dataset: { problem: String(i) } },
+      `${problem.what} ${problem.reason}.`,
+      problem.raw === null ? null : h("button.link", {
+        dataset: { action: "download-unreadable" }, onclick: () => storage.downloadText(problem.raw, `unreadable-saved-entry-${i + 1}.json`),
+      }, "Download it as it is"),
+      problem.remove ? h("button.link", {
+        dataset: { action: "remove-unreadable" },
+        onclick: async () => {
+          try {
+            await problem.remove();
+          } catch (error) {
+            return toast(`It could not be removed: ${storage.storageErrorText(error)}`, "error");
+          }
+          showStorageProblems(problems.filter((other) => other !== problem));
+        },
+      }, "Remove it") : null))),
+    h("p.hint", {}, "Everything else was kept."),
+    h("button.secondary", { dataset: { action: "close-problems" }, onclick: () => notice.remove() }, "Close"));
+  screenRoot.before(notice);
+}
 
 // ------------------------------------------------------------ screens
 
-function persist(game) {
-  storage.saveGame(game);
-}
-
+/** Open a game; one that cannot be drawn is named, the setup shown instead (the game stays saved). */
 function showGame(game) {
   closeSheet();
-  storage.setCurrentGame(game.id);
+  try {
+    gameScreen = new GameScreen(screenRoot, { engine, game, onSave: persist, onJoin: joinSeat, live: liveHooks(game) });
+  } catch (error) {
+    gameScreen = null;
+    showSetup();
+    toast(`The game "${game.name}" cannot be shown: ${error.message}. It stays saved: export it from the list of games.`, "error", 10000);
+    return;
+  }
+  storage.setCurrentGame(game.id).catch(() => {}); // only which game a reload opens: a failing write is shown by the next save
   document.getElementById("title").textContent = game.name;
   viewToggle.hidden = !game.table.me;
-  gameScreen = new GameScreen(screenRoot, { engine, game, onSave: persist, onJoin: joinSeat });
   syncViewToggle();
+  showSaveProblem();
+  // A received table asks for my seat first: the first-use help does not sit above that question.
+  if (game.joinPending) document.querySelector(".help-card")?.remove();
+  liveShown(game);
   window.scrollTo(0, 0);
+}
+
+/** Open the saved game `id`; one that cannot be read is named. */
+function openSaved(id) {
+  let game;
+  try {
+    game = storage.loadGame(id);
+  } catch (error) {
+    toast(`This game cannot be opened: ${error.message}.`, "error", 10000);
+    return false;
+  }
+  if (!game) return false;
+  showGame(game);
+  return true;
 }
 
 function syncViewToggle() {
@@ -80,6 +175,8 @@ viewToggle.addEventListener("click", (event) => {
 function showSetup() {
   closeSheet();
   gameScreen = null;
+  liveShown(null);
+  showSaveProblem();
   viewToggle.hidden = true;
   document.getElementById("title").textContent = "New game";
   const hasGames = storage.listGames().length > 0;
@@ -89,8 +186,8 @@ function showSetup() {
     engine,
   });
   // First visit: the 3-screen help above the form (outside the screen, which the setup form redraws).
-  if (!localStorage.getItem("bombbuster.helpSeen") && !document.querySelector(".help-card")) {
-    screenRoot.before(helpCard(() => localStorage.setItem("bombbuster.helpSeen", "1")));
+  if (!setting("bombbuster.helpSeen") && !document.querySelector(".help-card")) {
+    screenRoot.before(helpCard(() => setting("bombbuster.helpSeen", "1")));
   }
   window.scrollTo(0, 0);
 }
@@ -112,9 +209,7 @@ async function startGame(game) {
 
 function openCurrentOrSetup() {
   const id = storage.currentGameId();
-  const game = id && storage.loadGame(id);
-  if (game) showGame(game);
-  else showSetup();
+  if (!id || !openSaved(id)) showSetup();
 }
 
 // ------------------------------------------------------------ menu
@@ -147,18 +242,19 @@ function showMenu() {
       item("Import a table file", "import", () => document.getElementById("import-file").click()),
       current ? item(current.table.me ? "Export this table file…" : "Export this table file", "export", () => exportGame(current)) : null,
       item(`Deduction engine: ${engine.engine()}`, "engine", chooseEngine),
+      ...liveMenuItems(current, item),
       item("Help: how to use the page", "help", showHelp),
       item("About the numbers", "about", showAbout),
       current ? item("Delete this game", "delete-game", () => {
         if (!confirm(`Delete "${current.name}"?`)) return;
-        storage.deleteGame(current.id);
+        storage.deleteGame(current.id).catch((error) => toast(`The game could not be deleted: ${storage.storageErrorText(error)}`, "error", 8000));
         openCurrentOrSetup();
       }, ".danger") : null),
     h("h3", {}, "Saved games"),
     games.length ? h("ul.saved-games", {}, games.map((entry) => h("li", {},
       h("button.menu-item", {
         dataset: { game: entry.id }, "aria-current": current && current.id === entry.id ? "true" : null,
-        onclick: () => { const game = storage.loadGame(entry.id); if (game) showGame(game); },
+        onclick: () => openSaved(entry.id),
       }, h("span.game-name", {}, entry.name),
       h("span.hint.game-facts", {}, [
         entry.mission ? `Mission ${entry.mission}${entry.missionName ? ` ${entry.missionName}` : ""}` : "Free setup",
@@ -172,7 +268,7 @@ function showMenu() {
 /** The engine setting: both give the same exact numbers; signatures fans its blocks out to the workers. */
 function chooseEngine() {
   const pick = (name) => {
-    localStorage.setItem(ENGINE_KEY, name);
+    setting(ENGINE_KEY, name);
     engine.setEngine(name);
     closeSheet();
     toast(`Engine: ${name}.`);
@@ -192,7 +288,8 @@ function renameCurrent(game) {
   const save = () => {
     const name = input.value.trim();
     if (!name) return toast("A game needs a name.", "error");
-    storage.renameGame(game, name);
+    game.name = name;
+    persist(game);
     document.getElementById("title").textContent = name;
     closeSheet();
     toast("Renamed.");
@@ -336,7 +433,8 @@ async function openSharedLink() {
     return;
   }
   if (!table) return;
-  const followed = storage.listGames().map((entry) => storage.loadGame(entry.id))
+  const readable = (id) => { try { return storage.loadGame(id); } catch { return null; } };
+  const followed = storage.listGames().map((entry) => readable(entry.id))
     .find((game) => game && game.table.me && !table.me && sameSetup(game.table, table));
   if (followed) {
     const update = { ...followed.table, events: table.events };
@@ -347,7 +445,7 @@ async function openSharedLink() {
       toast(`The shared table does not fit "${followed.name}" with my wires (${error.message}): opened as a new game.`, "error", 8000);
       return openAsNew(table);
     }
-    followed.past = [...(followed.past || []), { table: followed.table, label: "Update from a shared link" }].slice(-60);
+    followed.past = [...(followed.past || []), { table: followed.table, label: "Update from a shared link" }].slice(-storage.HISTORY_STEPS);
     followed.future = [];
     if (update.me && update.me.seen) update.me = { ...update.me, seen: update.me.seen.filter((s) => s.after === undefined || s.after < update.events.length) };
     followed.table = update;
@@ -368,14 +466,18 @@ async function openAsNew(table) {
 }
 
 window.addEventListener("hashchange", () => {
-  if (location.hash.startsWith("#game=")) openSharedLink().catch((error) => toast(error.message, "error", 8000));
+  if (location.hash.startsWith("#game=")) storageOpened.then(openSharedLink).catch((error) => toast(error.message, "error", 8000));
 });
 
 if ("serviceWorker" in navigator && !params.has("nosw")) {
   navigator.serviceWorker.register("sw.js").catch((error) => console.warn("offline cache unavailable:", error));
 }
 
-openCurrentOrSetup();
-if (location.hash.startsWith("#game=")) {
-  openSharedLink().catch((error) => toast(error.message, "error", 8000));
-}
+initLive({ engine, screen: () => gameScreen, persist, showGame, loadGame: storage.loadGame, listGames: storage.listGames,
+  newGame: (table, name) => storage.newGame(table, storage.uniqueName(name)) });
+const storageOpened = storage.openStorage();
+storageOpened.then((problems) => {
+  showStorageProblems(problems);
+  openCurrentOrSetup();
+  if (location.hash.startsWith("#game=")) openSharedLink().catch((error) => toast(error.message, "error", 8000));
+});

@@ -17,6 +17,7 @@ import {
 import { CHARACTER_NAMES, DEFAULT_CHARACTER, NEEDS, boardListed, cardName, characterOf } from "./equipment.js";
 import { CancelledError } from "./engine.js";
 import { SuggestionsPanel } from "./suggestions.js";
+import { HISTORY_STEPS } from "./storage.js";
 
 const slotId = (p, s, j) => `${p}:${s}:${j}`;
 
@@ -91,12 +92,16 @@ function recorderInFlowTop() {
 }
 
 const RESULT_CACHE_SIZE = 12;
-const HISTORY_SIZE = 60; // undo steps kept per game
 export class GameScreen {
-  /** engine: the scripting API; onSave(game) persists; game: the saved game record. */
-  constructor(root, { engine, game, onSave, onJoin = null }) {
+  /**
+   * engine: the scripting API; onSave(game) persists (it reports a failure
+   * itself: the game stays as it is in memory); game: the saved game, its
+   * undo history in game.past and game.future ({table, label}, storage.js).
+   */
+  constructor(root, { engine, game, onSave, onJoin = null, live = null }) {
     this.root = root;
     this.onJoin = onJoin;
+    this.live = live; // a live table's joiner (live/session.js): its changes go to the host
     this.engine = engine;
     this.game = game;
     this.onSave = onSave;
@@ -107,7 +112,6 @@ export class GameScreen {
     this.requestSeq = 0;
     this.results = new Map(); // table JSON → analysis, so view toggles and undo are instant
     this.suggestions = new SuggestionsPanel(this);
-    this.migrateHistory();
     shownScreen = this;
     this.refresh();
   }
@@ -273,31 +277,6 @@ export class GameScreen {
     return { table: this.table, board: this.board || null, anyState: Boolean(this.draft && this.draft.editIndex !== undefined) };
   }
 
-  /**
-   * Undo/redo history over every change of the table (records, edits,
-   * deletes): game.past and game.future hold whole earlier/later tables with
-   * the change's name. Games saved by older pages keep their redo list.
-   */
-  migrateHistory() {
-    const game = this.game;
-    if (Array.isArray(game.past) && Array.isArray(game.future)) return;
-    game.past = [];
-    game.future = [];
-    let table = this.table;
-    const redo = game.redo || [];
-    const redoSeen = game.redoSeen || [];
-    const later = [];
-    for (let i = redo.length - 1; i >= 0; i--) {
-      const seen = redoSeen.length === redo.length ? redoSeen[i] || [] : [];
-      table = { ...table, events: [...table.events, redo[i]] };
-      if (table.me && seen.length) table.me = { ...table.me, seen: [...(table.me.seen || []), ...seen] };
-      later.push({ table, label: "Record" });
-    }
-    game.future = later.reverse();
-    delete game.redo;
-    delete game.redoSeen;
-  }
-
   // ------------------------------------------------------------ engine
 
   remember(table, result) {
@@ -374,8 +353,9 @@ export class GameScreen {
     }
     this.remember(candidate, result);
     this.keepBoard(result);
+    if (this.live) return this.sendToHost(candidate);
     const before = this.table;
-    this.game.past = [...(this.game.past || []), { table: before, label }].slice(-HISTORY_SIZE);
+    this.game.past = [...(this.game.past || []), { table: before, label }].slice(-HISTORY_STEPS);
     this.game.future = [];
     this.game.table = candidate;
     this.onSave(this.game);
@@ -388,11 +368,35 @@ export class GameScreen {
     return true;
   }
 
-  /** Keep the draft and the table; show why the engine refused. */
-  refuse(headline, engineMessage) {
-    this.refusal = { headline, engineMessage };
+  /**
+   * A live table's joiner: the host appends the change (its log then comes
+   * back through replaceTable) or refuses it with its reason, shown here.
+   */
+  async sendToHost(candidate) {
+    const answer = await this.live.propose(this, candidate);
+    if (!answer.ok) return this.refuse(answer.headline, answer.reason, "Not added to the live table's log. Nothing was changed.", "Host");
+    this.draft = null;
+    this.refusal = null;
+    this.render();
+    return true;
+  }
+
+  /** A table changed elsewhere (a live table's other phones): shown at once; a label puts it in the undo history. */
+  replaceTable(table, label = null) {
+    if (label) {
+      this.game.past = [...(this.game.past || []), { table: this.table, label }].slice(-HISTORY_STEPS);
+      this.game.future = [];
+    }
+    this.game.table = table;
+    this.onSave(this.game);
+    this.refresh();
+  }
+
+  /** Keep the draft and the table; show why the engine (or a live table's host) refused. */
+  refuse(headline, engineMessage, note = "Refused: the event does not fit the table. Nothing was changed.", source = "Engine") {
+    this.refusal = { headline, engineMessage, source };
     this.status = this.analysis ? { kind: "ok" } : { kind: "idle" };
-    toast("Refused: the event does not fit the table. Nothing was changed.", "error");
+    toast(note, "error");
     this.render();
     return false;
   }
@@ -1090,6 +1094,11 @@ export class GameScreen {
 
   recorder() {
     const state = this.state();
+    // A received table: my seat first (the card above), then the record buttons.
+    if (this.game.joinPending && this.onJoin) {
+      return h("section.recorder.waiting", { "aria-label": "record an event", dataset: { waiting: "seat" } },
+        h("p.hint", {}, "Pick your seat above (or Just watch) first: then the record buttons come."));
+    }
     if (!this.draft && (state.exploded !== null || state.won)) {
       // The core refuses any event after an explosion, and a won game has no wire left to cut:
       // only undo and edit remain (a restarted mission is a new game).
@@ -1219,7 +1228,7 @@ export class GameScreen {
       step ? options : draft.editIndex !== undefined ? this.editForm() : options,
       this.refusal ? h("div.refusal", { role: "alert" },
         h("b", {}, this.refusal.headline),
-        h("p.engine-says", {}, `Engine: ${this.refusal.engineMessage}`)) : null,
+        h("p.engine-says", {}, `${this.refusal.source}: ${this.refusal.engineMessage}`)) : null,
       h("div.undo-redo", {},
         h("button.secondary", { dataset: { action: "back" }, onclick: () => this.back() }, "Back"),
         h("button.secondary", { dataset: { action: "cancel" }, onclick: () => { this.draft = null; this.editBackup = null; this.refusal = null; this.render(); } }, "Cancel")));
