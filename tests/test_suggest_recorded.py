@@ -11,7 +11,11 @@ without a ``cards`` key is replayed with ``cards=False``: the records keep
 checking that the split changed nothing.  One record changed since, deliberately:
 ``budget-entropy-refused`` (the entropy mode's boolean run answers within 1,000 states and
 is refused by its own budget, 2026-11-25: its budget became 250 and its output the new
-refusal).  The tables themselves are stored, so the test
+refusal).  Issue 34 changed 43 outputs, deliberately (``make_suggest_recorded.py --refresh``,
+2026-11-28; each listed with its reason in docs/results/issue34-stakes.md): where the dial is at
+its last space (the exact ranking by P(success), "the next failure loses" in the why-texts) and
+where a futile move (P(success) 0, one outcome) ranked above a move that can succeed (now last);
+no other record changed.  The tables themselves are stored, so the test
 does not depend on a generator's random stream; ``tests/data/make_suggest_recorded.py``
 made them and says what they cover.
 """

@@ -1,13 +1,18 @@
 """Record ``suggest``'s JSON on random tables of every kind: tests/data/suggest_recorded.jsonl.gz.
 
     python tests/data/make_suggest_recorded.py [--out PATH]
+    python tests/data/make_suggest_recorded.py --refresh [--out PATH]
 
 Made once, on the code before suggest.py became a package (issue 20), for
 tests/test_suggest_recorded.py, which replays every record and compares the
 output byte for byte.  Each record stores its table and request, so the test
 does not depend on this script's random stream; re-running it on changed
 code records that code's answers, which is the point only when the change
-is meant to change them.
+is meant to change them.  ``--refresh`` keeps every stored table and request
+and records the current code's output for them, printing the name of each
+record whose output changed (a deliberate change: its reason goes in the
+test's docstring); a full re-run would also deal other tables wherever the
+simulator's policies changed.
 
 What the records cover (names say which family a record comes from):
 
@@ -184,10 +189,30 @@ def handmade() -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
     return cases
 
 
+def refresh(path: str) -> None:
+    """Answer the stored records again on this code; print the names of those that changed."""
+    with gzip.open(RECORDED, "rt", encoding="utf-8") as f:
+        records = [json.loads(line) for line in f]
+    changed = []
+    for record in records:
+        output = answer(record["table"], record["request"])
+        if output != record["output"]:
+            changed.append(record["name"])
+            record["output"] = output
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        for record in records:
+            f.write(json.dumps(record) + "\n")
+    print(f"{len(records)} records, {len(changed)} changed: {', '.join(changed)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(RECORDED))
+    ap.add_argument("--refresh", action="store_true", help="the stored tables and requests, answered again")
     args = ap.parse_args()
+    if args.refresh:
+        refresh(args.out)
+        return
     rng = random.Random(20)
     cases: list[tuple[str, dict[str, Any], dict[str, Any]]] = handmade()
     for n in range(60):
