@@ -18,6 +18,8 @@ from oracle import enumerate_table, gameplay, norm_key
 
 from bombbuster_core import equipment as eq
 from bombbuster_core.analysis import beliefs
+from bombbuster_core.sim.game import Game, new_game
+from bombbuster_core.sim.policies import LookaheadPolicy, View
 from bombbuster_core.suggest import Policy, suggest
 from bombbuster_core.table import Table, load_table
 
@@ -191,3 +193,25 @@ def test_post_it_counts_beside_an_own_flipped_wire(every_card) -> None:
     advice = card_advice(table, "4")
     assert not any("does not know" in note for note in advice["incomplete"])
     assert {(r["target"]["slot"], r["count"]) for r in advice["candidates"]} == {(0, 1), (1, 1)}
+
+
+def test_lookahead_rollouts_read_the_actions_own_event_when_a_skip_follows(monkeypatch) -> None:
+    """Item 5: in M26 a cut flips the Number card and the next player may then skip (an ``absent``
+    event after the cut): the rollouts read the outcome of the action's own event, not the last."""
+    skipped = []
+    play = Game.play
+
+    def watched(game: Game, action: Any) -> None:
+        first = len(game.events)
+        play(game, action)
+        if len(game.events) > first + 1 and game.events[-1]["type"] == "absent" and game.events[first]["type"] in (
+                "dual_cut", "detector"):
+            skipped.append(first)
+    monkeypatch.setattr(Game, "play", watched)
+    game = new_game(random.Random("s3"), mission=26, players=3, equipment=True)
+    policy = LookaheadPolicy(random.Random(3), deals=1, depth=2, search_rng=random.Random(4))
+    for p in game.setup_token_players():
+        game.place_token(policy.setup_token(View(game.table(p), p)))
+    for _ in range(12):  # the 11th decision's rollouts met a skip after their cut (KeyError: 'success')
+        game.play(policy.move(View(game.table(game.turn), game.turn)))
+    assert skipped, "no rollout met a skip: the case is not exercised"

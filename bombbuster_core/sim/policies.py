@@ -987,11 +987,13 @@ class LookaheadPolicy(SuggestPolicy):
             for i, action in enumerate(actions):
                 rng = random.Random(seed)
                 game = position.game(deal, rng)
+                first = len(game.events)
                 game.play(action)
                 if game.result == "red":
                     out[i].append(("red", 0.0))
                     continue
-                outcome = "success" if game.events[-1]["success"] else "failure"
+                # the action's own event: the game may go on past it (the next player's skip, M26, M57)
+                outcome = "success" if game.events[first]["success"] else "failure"
                 for _ in range(self.depth - 1):
                     if game.over:
                         break
