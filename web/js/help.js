@@ -36,7 +36,12 @@ export function helpCard(onDismiss) {
 
 export function showHelp() {
   let close = null;
-  close = openSheet("How to use the page", pager(() => close()));
+  close = openSheet("How to use the page", pager(() => close()),
+    h("p.hint", { id: "help-live" }, h("b", {}, "One live game on every phone. "),
+      "Menu, Live table: the other phones join by scanning a code (or pasting it), phone to phone on the table's Wi-Fi, "
+      + "with no server and no internet. Every event recorded on any phone reaches the others; this phone orders the log. "
+      + "Only the public table travels, never anyone's wires. There is no server to outgrow: a club with many tables "
+      + "uses the same static page, one host phone per table."));
 }
 
 export function showAbout() {

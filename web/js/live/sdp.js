@@ -11,7 +11,7 @@
 // Code: "BB1" kind "," ufrag "," pwd "," fingerprint "," setup "," candidates
 //   kind: O (offer) or A (answer); fingerprint: base64url of its 32 bytes;
 //   setup: P (actpass), A (active), S (passive);
-//   candidates: "~"-joined, each address "_" port (base 36); an mDNS name
+//   candidates: "~"-joined, each address "@" port (base 36); an mDNS name
 //   "<uuid>.local" is written as "m" + base64url of its 16 bytes.
 // No DOM: testable with node (tests/live_protocol.mjs).
 
@@ -73,7 +73,7 @@ export function packSdp(type, sdp) {
     // a=candidate:foundation component transport priority address port typ type …
     const parts = l.startsWith("a=candidate:") ? l.slice("a=candidate:".length).split(/\s+/) : null;
     if (!parts || parts[1] !== "1" || parts[2].toLowerCase() !== "udp" || parts[7] !== "host") continue;
-    candidates.push(`${packAddress(parts[4])}_${Number(parts[5]).toString(36)}`);
+    candidates.push(`${packAddress(parts[4])}@${Number(parts[5]).toString(36)}`);
   }
   if (!candidates.length) throw new CodeError("this phone found no network to connect on: join the table's Wi-Fi first");
   const digestBytes = Uint8Array.from(digest.split(":"), (pair) => parseInt(pair, 16));
@@ -105,7 +105,7 @@ export function unpackSdp(code, expected) {
   const setup = SETUP_NAMES[setupLetter];
   if (!setup) throw new CodeError("the code's DTLS role is damaged");
   const candidates = candidateText.split("~").map((entry, i) => {
-    const [address, port] = entry.split("_");
+    const [address, port] = entry.split("@");
     const number = parseInt(port, 36);
     if (!address || !(number > 0 && number < 65536)) throw new CodeError("the code's network address is damaged");
     // Host candidates only: priorities in the order the code lists them.
