@@ -11,6 +11,10 @@ leaks processes.  A child calls :func:`bind_to_parent` first thing:
 
 Children ignore SIGINT: Ctrl-C reaches the whole process group, and the
 parent alone decides to stop (exit 130, no traceback), which then ends them.
+
+With ``BOMBBUSTER_CHILD_PIDS`` set to a file, each child appends its pid to
+it once bound: a harness waits for that line (a busy machine may take a
+minute to reach the pool) instead of guessing, and knows what to clean up.
 Pyodide has no processes; nothing here runs there.
 """
 from __future__ import annotations
@@ -19,6 +23,7 @@ import os
 import signal
 
 _PR_SET_PDEATHSIG = 1
+CHILD_PIDS = "BOMBBUSTER_CHILD_PIDS"  # env: the readiness file (module docstring)
 
 
 def bind_to_parent(parent: int) -> None:
@@ -28,6 +33,18 @@ def bind_to_parent(parent: int) -> None:
         _poll_parent(parent)
     if os.getppid() != parent:  # the parent died before the binding took hold
         os._exit(1)
+    _announce()
+
+
+def _announce() -> None:
+    """Append this child's pid to the file named by :data:`CHILD_PIDS`, when set (one write: whole lines)."""
+    path = os.environ.get(CHILD_PIDS)
+    if path:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, f"{os.getpid()}\n".encode())
+        finally:
+            os.close(fd)
 
 
 def _kernel_binds() -> bool:

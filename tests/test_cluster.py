@@ -23,7 +23,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -32,7 +31,7 @@ from distributed import Client, LocalCluster
 from bombbuster_core.sim import tournament
 from bombbuster_core.sim.game import SimError
 from bombbuster_core.sim.tournament import paired_difference, run, summary, sweep, text, wilson
-from interrupt import sigint_default  # noqa: E402
+from interrupt import STOPS_WITHIN, started, wait_for, wait_for_end  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -135,51 +134,41 @@ def alive(pids: set[int]) -> set[int]:
 def test_cli_cluster_local_gives_the_numbers_and_shuts_down(tmp_path: Path) -> None:
     base = [*CLI, "--mission", "1", "--players", "4", "--games", "4", "--policy", "greedy", "--seed", "3", "--json"]
     serial = subprocess.run(base, cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=120)
-    proc = subprocess.Popen([*base, "--cluster", "local", "--jobs", "2"], cwd=tmp_path, env=ENV,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     seen: set[int] = set()
-    while proc.poll() is None:
-        seen |= descendants(proc.pid)
-        time.sleep(0.05)
-    out, err = proc.communicate()
-    assert proc.returncode == 0 and "Traceback" not in err, err
-    assert figures(json.loads(out)) == figures(json.loads(serial.stdout))
-    deadline = time.time() + 3
-    while alive(seen) and time.time() < deadline:  # multiprocessing's helper ends as its pipe closes
-        time.sleep(0.05)
-    assert len(seen) >= 2 and alive(seen) == set()  # its two workers and the helper are gone
+
+    def ended() -> bool:
+        seen.update(descendants(proc.pid))
+        return proc.poll() is not None
+
+    with started([*base, "--cluster", "local", "--jobs", "2"], tmp_path / "children", cwd=tmp_path,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        wait_for(ended, None, "the run ended")
+        out, err = proc.communicate()
+        assert proc.returncode == 0 and "Traceback" not in err, err
+        assert figures(json.loads(out)) == figures(json.loads(serial.stdout))
+        assert len(seen) >= 2  # its two workers and the helper...
+        wait_for_end(sorted(seen))  # ...are gone (multiprocessing's helper ends as its pipe closes)
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
 def test_ctrl_c_stops_a_local_cluster_at_once_and_leaves_no_process(tmp_path: Path) -> None:
     log = tmp_path / f"stop-{random.randrange(10**9)}.log"
-    proc = subprocess.Popen([*CLI, "--mission", "1", "--players", "4", "--policy", "greedy", "--games", "3000",
-                             "--cluster", "local", "--jobs", "2", "--log", str(log)], cwd=tmp_path, env=ENV,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=sigint_default)
     seen: set[int] = set()
-    try:
-        deadline = time.time() + 120
-        while not (log.exists() and log.read_text().count("\n") >= 2):
-            assert proc.poll() is None and time.time() < deadline, "no game was logged"
-            seen |= descendants(proc.pid)
-            time.sleep(0.05)
+
+    def two_games_logged() -> bool:
+        seen.update(descendants(proc.pid))
+        return log.exists() and log.read_text().count("\n") >= 2
+
+    with started([*CLI, "--mission", "1", "--players", "4", "--policy", "greedy", "--games", "3000",
+                  "--cluster", "local", "--jobs", "2", "--log", str(log)], tmp_path / "children", cwd=tmp_path,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        wait_for(two_games_logged, proc, "two games were logged")
         seen |= descendants(proc.pid)
         assert len(alive(seen)) >= 2  # the two workers
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the terminal's whole process group
-        t0 = time.time()
-        out, err = proc.communicate(timeout=5)
-        stopped = time.time() - t0
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    assert proc.returncode == 130 and "Traceback" not in out + err, err
-    assert stopped < 3
-    deadline = time.time() + 3
-    while alive(seen) and time.time() < deadline:
-        time.sleep(0.05)
-    assert alive(seen) == set()
+        out, err = proc.communicate(timeout=STOPS_WITHIN)
+        assert proc.returncode == 130 and "Traceback" not in out + err, err
+        wait_for_end(sorted(seen))
     lines = log.read_text().split("\n")
     assert lines[-1] == "" and len(lines) > 2  # whole lines only
     records = [json.loads(line) for line in lines[:-1]]

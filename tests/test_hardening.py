@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ import pytest
 from bombbuster_core import bridge
 from bombbuster_core.children import usable_jobs
 from bombbuster_core.table import TableError, load_table
-from interrupt import sigint_default  # noqa: E402
+from interrupt import STOPS_WITHIN, child_pids, started, wait_for, wait_for_end  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE = '{"players": [{"stands": [3]}, {"stands": [3]}], "wires": {"deck": {"1": 2, "2": 2, "3": 1, "3.1": 1}}, %s}'
@@ -130,53 +131,52 @@ def processes_running(marker: str) -> list[int]:
     return pids
 
 
-def wait_for_children(marker: str, proc: subprocess.Popen) -> None:
-    """Until the CLI has started its forked sweep or its pool (so the kill tests what it should)."""
-    deadline = time.time() + 30
-    while len(processes_running(marker)) < 2:
-        assert proc.poll() is None and time.time() < deadline, "the CLI ended before it started a child"
-        time.sleep(0.02)
-
-
 # A pool of workers: the entropy ranking's branch analyses by the brute engine (42 s on this state with
-# --jobs 2; the columns engine ranks in one boolean run in process now, columns/support.py, no pool).
+# --jobs 2, the pool starting after 20 s, a minute on a busy machine; the columns engine ranks in one
+# boolean run in process now, columns/support.py, no pool).
 POOLED = ("suggest", "--player", "0", "--mode", "entropy", "--engine", "brute", "--jobs", "2")
 POOLED_STATE = "5p observer, mid-game (15 turns)"
 
 
+def children_up(pid_file: Path, count: int) -> Callable[[], bool]:
+    """Whether ``count`` children announced themselves (bound to the CLI, so a kill tests what it should)."""
+    return lambda: len(child_pids(pid_file)) >= count
+
+
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
+@pytest.mark.skipif(usable_jobs(2) < 2, reason="the pool needs 2 cores")
 @pytest.mark.parametrize("command", [("analyze",), POOLED])
 def test_killing_the_cli_leaves_no_process(tmp_path: Path, command: tuple[str, ...]) -> None:
-    path = tmp_path / f"kill-{random.randrange(10**9)}.json"
+    path = tmp_path / f"kill-{random.randrange(10**9)}.json"  # also marks its processes in /proc
     path.write_text(heavy_table("5p public, setup tokens" if command[0] == "analyze" else POOLED_STATE))
+    children = 1 if command[0] == "analyze" else 2  # the forked mirrored sweep, or the pool's two workers
     rng = random.Random(13)
-    for _ in range(3):
-        proc = subprocess.Popen([sys.executable, "-m", "bombbuster_core", command[0], str(path), *command[1:]],
-                                cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
-        wait_for_children(path.name, proc)
-        time.sleep(rng.uniform(0, 0.3))
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        deadline = time.time() + 1.0  # the kernel ends them at once; a worker finishing its chunk is too late
-        while processes_running(path.name) and time.time() < deadline:
-            time.sleep(0.1)
-        assert processes_running(path.name) == []
+    for run in range(3):
+        pid_file = tmp_path / f"children-{run}"
+        with started([sys.executable, "-m", "bombbuster_core", command[0], str(path), *command[1:]], pid_file,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as proc:
+            wait_for(children_up(pid_file, children), proc, "its children started")
+            time.sleep(rng.uniform(0, 0.3))  # anywhere in their first moments of work
+            proc.send_signal(signal.SIGKILL)  # the CLI alone: its children must go by themselves
+            proc.wait()
+            wait_for_end(child_pids(pid_file))
+            assert processes_running(path.name) == []
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
+@pytest.mark.skipif(usable_jobs(2) < 2, reason="the pool needs 2 cores")
 def test_ctrl_c_exits_130_without_traceback(tmp_path: Path) -> None:
     path = tmp_path / f"int-{random.randrange(10**9)}.json"
     path.write_text(heavy_table(POOLED_STATE))
-    proc = subprocess.Popen([sys.executable, "-m", "bombbuster_core", POOLED[0], str(path), *POOLED[1:]],
-                            cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
-    wait_for_children(path.name, proc)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130 and "Traceback" not in out + err
-    time.sleep(0.5)
-    assert processes_running(path.name) == []
+    pid_file = tmp_path / "children"
+    with started([sys.executable, "-m", "bombbuster_core", POOLED[0], str(path), *POOLED[1:]], pid_file,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        wait_for(children_up(pid_file, 2), proc, "its pool started")
+        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the terminal's whole process group
+        out, err = proc.communicate(timeout=STOPS_WITHIN)
+        assert proc.returncode == 130 and "Traceback" not in out + err, err
+        wait_for_end(child_pids(pid_file))
+        assert processes_running(path.name) == []
 
 
 def test_repeated_identical_facts_are_merged() -> None:

@@ -13,12 +13,11 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from interrupt import STOPS_WITHIN, child_pids, started, wait_for, wait_for_end  # noqa: E402
 from test_hardening import processes_running
-from interrupt import sigint_default  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -29,27 +28,17 @@ TOURNAMENT = [sys.executable, "-m", "bombbuster_core", "tournament", "--mission"
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
 def test_ctrl_c_stops_a_pool_tournament_at_once_and_keeps_its_log(tmp_path: Path) -> None:
     log = tmp_path / f"stop-{random.randrange(10**9)}.log"  # also marks its processes in /proc
+    pid_file = tmp_path / "children"
     # About 0.05 s a game: 3,000 queued games are minutes of work the old pool waited for.
-    proc = subprocess.Popen([*TOURNAMENT, "--games", "3000", "--jobs", "2", "--log", str(log)], cwd=ROOT, env=ENV,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            preexec_fn=sigint_default)
-    try:
-        deadline = time.time() + 60
-        while not (log.exists() and log.read_text().count("\n") >= 1):
-            assert proc.poll() is None and time.time() < deadline, "no game was logged"
-            time.sleep(0.05)
-        assert len(processes_running(log.name)) >= 3  # the CLI and its two workers
+    with started([*TOURNAMENT, "--games", "3000", "--jobs", "2", "--log", str(log)], pid_file,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        wait_for(lambda: len(child_pids(pid_file)) >= 2 and log.exists() and log.read_text().count("\n") >= 1,
+                 proc, "its two workers started and a game was logged")
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the terminal's whole process group
-        out, err = proc.communicate(timeout=5)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-    assert proc.returncode == 130 and "Traceback" not in out + err, err
-    deadline = time.time() + 2
-    while processes_running(log.name) and time.time() < deadline:
-        time.sleep(0.05)
-    assert processes_running(log.name) == []
+        out, err = proc.communicate(timeout=STOPS_WITHIN)
+        assert proc.returncode == 130 and "Traceback" not in out + err, err
+        wait_for_end(child_pids(pid_file))
+        assert processes_running(log.name) == []
     lines = log.read_text().split("\n")
     assert lines[-1] == "" and len(lines) > 1  # whole lines only
     records = [json.loads(line) for line in lines[:-1]]
