@@ -2,7 +2,9 @@
 """The one build entry point for the bombbuster web app (stdlib only).
 
     python build.py           build the static site into dist/
-    python build.py serve     build, then serve dist/ on localhost (prints the URL)
+    python build.py serve     build, then serve dist/ on localhost (prints the URL);
+                              --lan (or --host 0.0.0.0): to the phones on the local
+                              network (prints the address they open, with a QR code)
     python build.py test      install what the tests need (venv, Chromium), build,
                               and run the whole pytest suite; exit code = pytest's
                               (1 without pytest when no Chromium can be had: see
@@ -22,9 +24,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import http.server
+import ipaddress
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tarfile
@@ -52,6 +56,11 @@ PYODIDE_CORE_FILES = (
 WEB_EXCLUDED = ("tools", "README-web.md")
 TEST_REQUIREMENTS = ("pytest>=8", "hypothesis>=6", "playwright>=1.40", "distributed>=2024.1")
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+LOCALHOST = "127.0.0.1"
+ALL_INTERFACES = "0.0.0.0"
+# Any address past the local network: connecting a UDP socket to it names the route out (nothing
+# is sent). TEST-NET-3 (RFC 5737), an address no host has.
+ROUTE_PROBE = ("203.0.113.1", 9)
 SKIP_E2E = "BOMBBUSTER_SKIP_E2E"  # =1: a developer without a browser skips the e2e tests (never under CI)
 
 
@@ -326,31 +335,87 @@ class SiteHTTPServer(http.server.ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def make_server(directory: Path = DIST, port: int = 0) -> SiteHTTPServer:
-    """A localhost server for `directory`; port 0 picks a free one."""
+def make_server(directory: Path = DIST, port: int = 0, host: str = LOCALHOST) -> SiteHTTPServer:
+    """A server for `directory` on `host` (localhost unless asked); port 0 picks a free one."""
     handler = partial(SiteHandler, directory=str(directory))
-    return SiteHTTPServer(("127.0.0.1", port), handler)
+    return SiteHTTPServer((host, port), handler)
 
 
 def site_url(server: SiteHTTPServer) -> str:
     """The address bound, not "localhost": a browser may resolve that to ::1, where another
-    server on the same port would answer instead."""
+    server on the same port would answer instead. Bound to every interface: this machine's
+    loopback address, which that includes."""
     host, port = server.server_address[:2]
+    return f"http://{LOCALHOST if host == ALL_INTERFACES else host}:{port}/"
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, or None when it has none.
+
+    Connecting a UDP socket sends nothing: it only asks the kernel which interface
+    (and so which source address) the route out uses."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(ROUTE_PROBE)
+            address = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") or address == ALL_INTERFACES else address
+
+
+def phone_url(server: SiteHTTPServer) -> str | None:
+    """The address another device on the network opens; None when bound to loopback only."""
+    host, port = server.server_address[:2]
+    if host == ALL_INTERFACES:
+        host = lan_address()
+    if host is None or ipaddress.ip_address(host).is_loopback:
+        return None
     return f"http://{host}:{port}/"
 
 
-def serve(port: int) -> None:
+def terminal_qr(text: str) -> str | None:
+    """`text` as a QR code in half-block characters, drawn by the page's own encoder
+    (web/js/qr.js) under Node; None without Node."""
+    if not shutil.which("node"):
+        return None
+    return run(["node", str(WEB / "tools" / "terminal_qr.mjs"), text], capture_output=True, text=True).stdout
+
+
+def serve(port: int, host: str = LOCALHOST, directory: Path = DIST) -> None:
     try:
-        server = make_server(DIST, port)
+        server = make_server(directory, port, host)
     except OSError as exc:
-        raise BuildError(f"cannot serve on localhost:{port}: {exc.strerror or exc}") from exc
-    print(f"Serving bombbuster at {site_url(server)}  (Ctrl+C stops; --port N for another port)", flush=True)
+        raise BuildError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from exc
     try:
+        print(f"Serving bombbuster at {site_url(server)}  (Ctrl+C stops; --port N for another port)", flush=True)
+        if not ipaddress.ip_address(server.server_address[0]).is_loopback:
+            announce_to_phones(server)
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.server_close()
+
+
+def announce_to_phones(server: SiteHTTPServer) -> None:
+    """Where the table's phones open the page (with its QR code), and what plain http cannot do."""
+    url = phone_url(server)
+    if url is None:
+        print("No local network address found: phones cannot reach this machine "
+              "(connect it to the table's Wi-Fi and start again).", flush=True)
+        return
+    try:
+        qr = terminal_qr(url)
+    except BuildError as exc:
+        qr = None
+        log(f"warning: {exc}")
+    scan = (f"  or scan:\n{qr}" if qr else
+            "\nNo QR code printed: it is drawn by the page's own encoder (web/js/qr.js) under Node, "
+            "which is not installed here. Type the address on the phones.\n")
+    print(f"On the table's phones (same Wi-Fi), open {url}{scan}"
+          "Over plain http the phones run the page while this machine serves it, but cannot keep it "
+          "offline or install it (browsers allow that only on https or localhost): for that, put dist/ "
+          "on an https host.", flush=True)
 
 
 # ---------------------------------------------------------------- test setup
@@ -457,7 +522,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("command", nargs="?", default="build",
                         choices=("build", "serve", "test", "measure"))
-    parser.add_argument("--port", type=int, default=8000, help="port for `serve` (default 8000)")
+    parser.add_argument("--port", type=int, default=8000, help="port for `serve` (default 8000; 0: a free one)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--host", default=LOCALHOST,
+                       help=f"address `serve` binds (default {LOCALHOST}, this machine only; "
+                            f"{ALL_INTERFACES}: the local network too)")
+    where.add_argument("--lan", action="store_const", const=ALL_INTERFACES, dest="host",
+                       help=f"`serve` to the table's phones on the local network (= --host {ALL_INTERFACES}): "
+                            "prints the address they open, with its QR code")
+    parser.add_argument("--no-build", action="store_true", help="`serve` dist/ as last built")
     args, extra = parser.parse_known_args(argv)
     if extra and args.command not in ("test", "measure"):
         parser.error(f"unrecognised arguments: {' '.join(extra)}")
@@ -467,9 +540,10 @@ def main(argv: list[str] | None = None) -> int:
             return run_tests(extra)
         if args.command == "measure":
             return run_measurements(extra)
-        build_site()
+        if not (args.command == "serve" and args.no_build):
+            build_site()
         if args.command == "serve":
-            serve(args.port)
+            serve(args.port, args.host, DIST)
         return 0
     except BuildError as exc:
         print(f"build.py: error: {exc}", file=sys.stderr)
