@@ -1,7 +1,9 @@
 """Command line: ``python -m bombbuster_core analyze TABLE.json [--engine NAME]``,
 ``python -m bombbuster_core suggest TABLE.json [--player P] [--mode exact|entropy] ...``
 ``python -m bombbuster_core new --mission N --players P [--yellow KEYS] [--red KEYS] [--number V]``,
-``python -m bombbuster_core sample TABLE.json --n N [--seed S]`` (exact posterior deals, one JSON line each)
+``python -m bombbuster_core sample TABLE.json --n N [--seed S]`` (exact posterior deals, one JSON line each),
+``python -m bombbuster_core review TABLE.json [--player P] [--progress]`` (each decision's odds, the best move, the cost:
+a JSON list; exit 1 with the ``analyze`` JSON for an impossible table)
 and ``python -m bombbuster_core tournament --mission N --players P --games G --policy NAME ...`` (sim/).
 
 Exit status: 0 with the analysis JSON (``new``: the mission's format-1
@@ -33,14 +35,18 @@ def _emit(obj: Any) -> None:
 
 def read_table(path: str):
     """Load and validate a table file; raise TableError with a clear message."""
+    return load_table(read_json(path))
+
+
+def read_json(path: str) -> Any:
+    """A table file's JSON, not yet validated; TableError when it cannot be read or decoded."""
     try:
         with open(path, encoding="utf-8") as f:
-            raw = jsonio.loads_strict(f.read(jsonio.MAX_CHARS + 1))
+            return jsonio.loads_strict(f.read(jsonio.MAX_CHARS + 1))
     except OSError as e:
         raise TableError(f"cannot read {path}: {e.strerror}") from None
     except ValueError as e:  # json.JSONDecodeError, UnicodeDecodeError
         raise TableError(f"{path} is not valid JSON: {e}") from None
-    return load_table(raw)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,6 +66,8 @@ def _run(argv: list[str]) -> int:
     columns.PARALLEL_SWEEPS = True  # the CLI is single-threaded, so forking is safe
     if getattr(args, "state_budget", None) is not None:
         columns.BUDGET = args.state_budget
+    if args.command == "review":
+        return _review(args)
     try:
         table = read_table(args.table)
     except TableError as e:
@@ -127,11 +135,52 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p_new.add_argument("--equipment", type=sort_keys, metavar="IDS",
                        help="comma-separated printed IDs of the equipment cards drawn, e.g. 1,8,9.9,Y "
                             "(meta.equipment lists the mission's pool)")
+    p_rv = sub.add_parser("review", help="each decision of a recorded game: its odds then, the best move, the cost")
+    p_rv.add_argument("table", help="table file, format 1 (JSON)")
+    p_rv.add_argument("--player", type=int, help="only this player's decisions (default: the table's 'me'; "
+                      "in public view every decision)")
+    p_rv.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT)
+    p_rv.add_argument("--red-cap", type=probability, default=0.05, help="the ranking's red cap, as suggest's")
+    p_rv.add_argument("--state-budget", dest="state_budget", type=state_budget, metavar="STATES",
+                      help="the columns engine's work budget per analysis, as analyze --budget")
+    p_rv.add_argument("--progress", action="store_true", help="say on stderr as each decision is reviewed")
     p_sa = sub.add_parser("sample", help="deals drawn exactly from the table's posterior, one JSON line each")
     p_to = sub.add_parser("tournament", help="self-play win rates of policies on the same deals")
     if not argv or argv[0] != "analyze":
         _sim_arguments(p_sa, p_to)
     return parser.parse_args(argv)
+
+
+def _review(args: argparse.Namespace) -> int:
+    from .analysis import EngineChoiceError
+    from .review import ReviewError, review
+    from .suggest import Policy
+
+    def progress(done: int, total: int) -> None:
+        sys.stderr.write(f"review: {done}/{total} decisions\n")
+        sys.stderr.flush()
+
+    try:
+        result = review(read_json(args.table), player=args.player, engine=args.engine,
+                        policy=Policy(red_cap=args.red_cap), progress=progress if args.progress else None)
+    except TableError as e:
+        _emit({"error": str(e), **({"event": e.event} if e.event is not None else {})})
+        return 2
+    except (ReviewError, EngineChoiceError, EngineLimit) as e:
+        _emit({"error": str(e)})
+        return 2
+    if not result["consistent"]:
+        _emit(result)  # names the impossible event
+        return 1
+    _emit(result["decisions"])
+    return 0
+
+
+def probability(raw: str) -> float:
+    p = float(raw)
+    if not 0 <= p <= 1:  # also refuses NaN
+        raise ValueError(raw)
+    return p
 
 
 def sort_keys(raw: str) -> list[str]:

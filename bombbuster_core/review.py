@@ -1,0 +1,349 @@
+"""Review of a recorded game: at each decision, the move played, its exact odds then, the best move
+by the exact ranking, and what the choice cost.
+
+A *decision* is an event that is a player's move: a dual cut (or X-or-Y ray call), a detector, a
+solo cut, "reveal your reds", a simultaneous special action (``multi_cut``), a tripwire, and the
+equipment cards' uses (the Fast Pass, the Disintegrator, the Grappling Hook, the Walkie-Talkies, a
+Post-it, a Label or a General Radar that spends a card or a character, the ``equipment`` event).
+
+Each decision is judged on the position as it stood: the table's events before it, seen by the
+actor -- with their own wires when the table is theirs (``me``), from the public view otherwise
+(``me.seen`` entries recorded after the event are left out: the actor had not seen them yet).
+The suggestion list (suggest package, exact mode) is asked for that position as is: its first
+move is the *best* one, and the move played is found in it by kind, targets and value(s).  A move
+the list does not hold (an X-or-Y ray or detector other than the searched ones, a multi cut, a
+tripwire) is scored by the same package's deciders on the same analyses (cuts.Cuts.call,
+detectors.Detectors.use), or from the analyses' exact world counts.  The *cost* is the best
+move's P(success) minus the played move's: the success chance given up (negative when the move
+played was likelier to succeed than the ranking's first, e.g. a call above the red cap).  The
+decisions of the greatest positive cost are marked ``costliest``.
+
+Moves the ranking cannot score are listed with ``not_scored`` and the reason, never guessed: the
+equipment cards' uses, a detector combined with the X-or-Y ray, a solo cut or red reveal that was
+not certain in that view (the ranking lists them only when certain), a detector on a stand whose
+wires have moved, and a position past the analysis's state budget.
+
+:func:`try_move` scores any move at one decision the same way (a hypothetical: nothing is written
+into the game).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable
+
+from .analysis import analyze
+from .beliefs import EngineLimit
+from .engines import DEFAULT
+from .events import (Detector, Disintegrator, DualCut, Equipment, FastPass, InfoToken, Label, Move, MultiCut, Radar,
+                     RevealRed, SlotRef, SoloCut, Swap, Tripwire, exploded)
+from .facts import compile_table
+from .suggest import Policy, SuggestError, suggest
+from .suggest.analyses import Analyses, probability
+from .suggest.conditioning import Holding
+from .suggest.cuts import Cuts
+from .suggest.detectors import DETECTOR_SIZE, Detectors
+from .suggest.position import Position
+from .table import Table, load_table
+from .wires import YELLOW, Value, WireError, parse_value
+
+Progress = Callable[[int, int], None]
+Call = tuple[str, tuple[SlotRef, ...], tuple[Value, ...]]  # a move: kind, targets (sorted), values (sorted)
+
+SINGLE_TARGET = ("dual_cut", "xy_ray", "tripwire")
+SCORED = (*SINGLE_TARGET, *DETECTOR_SIZE, "solo_cut", "reveal_red", "multi_cut")
+DETECTOR_KIND = {"double": "double_detector", "triple": "triple_detector", "super": "super_detector"}
+# Events that always are a card's use; a Radar, Label or Post-it token is a decision only when it
+# spends a card or a character ("mission": M18's radar each turn is not chosen; a setup token spends none).
+CARD_EVENTS = (FastPass, Disintegrator, Swap, Equipment)
+CARD_OPTIONAL = (Radar, Label, InfoToken)
+
+
+class ReviewError(ValueError):
+    """A bad request: a player out of range, an event that is not a decision, a malformed move."""
+
+
+def review(raw: Any, *, player: int | None = None, engine: str = DEFAULT, policy: Policy = Policy(),
+           progress: Progress | None = None) -> dict[str, Any]:
+    """The review of the table ``raw`` (a decoded format-1 table file).
+
+    ``player``: review only that player's decisions (default: the table's ``me``; every
+    decision in public view).  Returns ``{"consistent": true, "player", "decisions": [...]}``
+    (one entry per decision, in order: :func:`entry`), or the ``analyze`` JSON of an
+    impossible table.  ``progress(done, total)`` hears each decision reviewed.
+    Raises TableError (a malformed table), ReviewError, EngineChoiceError.
+    """
+    table = load_table(raw)
+    reviewed = _reviewed_player(table, player)
+    analysis = analyze(table, engine)
+    if not analysis["consistent"]:
+        return analysis
+    indexes = [i for i, actor in decisions(table) if reviewed is None or actor == reviewed]
+    out = []
+    for done, i in enumerate(indexes):
+        out.append(entry(raw, table, i, engine=engine, policy=policy))
+        if progress is not None:
+            progress(done + 1, len(indexes))
+    costs = [e["cost"] for e in out if e.get("cost") is not None]
+    worst = max(costs, default=0.0)
+    for e in out:
+        e["costliest"] = worst > 0 and e.get("cost") == worst
+    return {"consistent": True, "player": reviewed, "decisions": out}
+
+
+def _reviewed_player(table: Table, player: int | None) -> int | None:
+    if player is None:
+        return table.me
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(table.players):
+        raise ReviewError(f"field 'player': {player!r} is not a player of this table (0-{len(table.players) - 1})")
+    return player
+
+
+def decisions(table: Table) -> list[tuple[int, int | None]]:
+    """Every decision of the log: (event index, actor; None when a card's user is not recorded)."""
+    found = []
+    for i, (event, use) in enumerate(zip(table.events, table.uses)):
+        actor = getattr(event, "actor", None)
+        if isinstance(event, (DualCut, Detector, SoloCut, RevealRed, MultiCut, Tripwire, *CARD_EVENTS)):
+            found.append((i, actor if actor is not None else use.user))
+        elif isinstance(event, Move) and event.source is not None:  # the Grappling Hook (Nano's transfers: none)
+            found.append((i, use.user))
+        elif isinstance(event, CARD_OPTIONAL) and any(c != "mission" for c in use.cards):
+            found.append((i, use.user))
+    return found
+
+
+def entry(raw: Any, table: Table, index: int, *, move: Any = None, engine: str = DEFAULT,
+          policy: Policy = Policy()) -> dict[str, Any]:
+    """One decision's review: the event ``index`` of the loaded ``table`` (``raw`` its file).
+
+    ``{"event", "actor", "view": "player" | "public", "played": {the move as a suggestion row,
+    "outcome", "p_success", "p_red", "certain", "rank"}, "best": {the ranking's first row} | null,
+    "cost"}``; or ``"not_scored": reason`` instead of the odds and cost.  ``move`` (a suggestion
+    row: kind, target(s), value(s)): score that move instead of the one played -- a hypothetical,
+    reported as ``"tried"``.
+    """
+    actors = dict(decisions(table))
+    if index not in actors:
+        raise ReviewError(f"field 'event': {index!r} is not a decision of this table")
+    actor = actors[index]
+    event = table.events[index]
+    own = actor is not None and table.me == actor
+    row: dict[str, Any] = {"event": index, "actor": actor, "view": "player" if own else "public"}
+    if move is None:
+        played, reason = played_move(event, table.uses[index].cards)
+        label = "played"
+        row[label] = {**(_move_json(played) if played else {"kind": type(event).type}), "outcome": _outcome(event)}
+    else:
+        played, reason, label = _checked(parse_move(move, len(table.players)), table, index), None, "tried"
+        row[label] = _move_json(played)
+    if actor is None:
+        reason = reason or "the card's user is not recorded"
+    if reason is not None:
+        row["not_scored"] = reason
+        return row
+    assert played is not None and actor is not None
+    position_table = load_table(prefix(raw, index, public=not own))
+    analyses = Analyses(compile_table(position_table), engine)
+    try:
+        listing = suggest(position_table, player=actor, top=None, engine=engine, policy=policy, cards=False,
+                          explain=False, analyses=analyses)
+    except EngineLimit as e:
+        row["not_scored"] = f"the position is too large to rank: {e}"
+        return row
+    except SuggestError as e:
+        row["not_scored"] = str(e)
+        return row
+    if not listing["consistent"]:
+        row["not_scored"] = "no deal fits the events before it: " + listing.get("error", "")
+        return row
+    rows = listing["suggestions"]
+    row["best"] = rows[0] if rows else None
+    rank = next((r for r, s in enumerate(rows) if _row_move(s) == played), None)
+    if rank is not None:
+        odds: dict[str, Any] = {k: rows[rank][k] for k in ("p_success", "p_red", "certain")}
+        odds["rank"] = rank + 1
+    else:
+        position = Position(position_table, actor, engine, policy, analyses)
+        scored = _direct_odds(position, played)
+        if isinstance(scored, str):
+            row["not_scored"] = scored
+            return row
+        p_success, p_red = scored
+        odds = {"p_success": float(p_success), "p_red": float(p_red), "certain": p_success == 1, "rank": None}
+    row[label].update(odds)
+    row["cost"] = rows[0]["p_success"] - odds["p_success"] if rows else 0.0
+    return row
+
+
+def try_move(raw: Any, index: int, move: Any, *, engine: str = DEFAULT, policy: Policy = Policy()) -> dict[str, Any]:
+    """A hypothetical: ``move`` (a suggestion row) at the decision of event ``index``, scored as
+    :func:`entry` scores the move played; nothing is written into the game."""
+    return entry(raw, load_table(raw), index, move=move, engine=engine, policy=policy)
+
+
+def prefix(raw: dict[str, Any], index: int, *, public: bool) -> dict[str, Any]:
+    """The table file as it stood before event ``index``: the events before it, and what the
+    observer had seen by then (``me.seen`` entries recorded after event ``index - 1`` left out);
+    ``public``: no ``me`` at all."""
+    out = {k: v for k, v in raw.items() if k not in ("events", "me")}
+    out["events"] = list(raw.get("events", []))[:index]
+    me = raw.get("me")
+    if me is not None and not public:
+        me = dict(me)
+        if "seen" in me:
+            me["seen"] = [s for s in me["seen"] if s.get("after") is None or s["after"] < index]
+        out["me"] = me
+    return out
+
+
+def played_move(event: Any, cards: tuple[str, ...]) -> tuple[Call | None, str | None]:
+    """The event as a move of the suggestion list, and why it cannot be scored (None: it can)."""
+    if isinstance(event, DualCut):
+        kind = "xy_ray" if len(event.values) == 2 else "dual_cut"
+        return _move(kind, (event.target,), event.values), None
+    if isinstance(event, Detector):
+        kind = DETECTOR_KIND[event.kind]
+        if len(event.values) == 2:
+            return _move(kind, event.targets, event.values), "a detector with the X or Y ray: the ranking does not " \
+                                                             "combine them"
+        return _move(kind, event.targets, event.values), None
+    if isinstance(event, SoloCut):
+        return _move("solo_cut", event.slots, (event.value,)), None
+    if isinstance(event, RevealRed):
+        return _move("reveal_red", event.slots, ()), None
+    if isinstance(event, MultiCut):
+        return _move("multi_cut", event.slots, (event.value,)), None
+    if isinstance(event, Tripwire):
+        return _move("tripwire", (event.target,), ()), None
+    used = ", ".join(c for c in cards if c != "mission") or type(event).type
+    return None, f"an equipment card's use ({used}): the ranking does not score the cards"
+
+
+def _move(kind: str, targets: tuple[SlotRef, ...], values: tuple[Value, ...]) -> Call:
+    return kind, tuple(sorted(targets)), tuple(sorted(values, key=str))
+
+
+def _move_json(move: Call) -> dict[str, Any]:
+    """A move as the suggestion list writes it (ranking.Suggestion.json)."""
+    kind, targets, values = move
+    row: dict[str, Any] = {"kind": kind}
+    if kind in SINGLE_TARGET:
+        row["target"] = targets[0].json()
+    else:
+        row["targets"] = [t.json() for t in targets]
+    if kind == "xy_ray":
+        row["values"] = list(values)
+    elif values:
+        row["value"] = values[0]
+    return row
+
+
+def _row_move(row: dict[str, Any]) -> Call:
+    """A suggestion row's move, comparable with :func:`played_move`'s."""
+    targets = [row["target"]] if "target" in row else row["targets"]
+    values = row["values"] if "values" in row else [row["value"]] if "value" in row else []
+    return _move(row["kind"], tuple(SlotRef(t["player"], t["stand"], t["slot"]) for t in targets), tuple(values))
+
+
+def parse_move(raw: Any, players: int) -> Call:
+    """A hypothetical move, written as a suggestion row; ReviewError naming the field."""
+    if not isinstance(raw, dict):
+        raise ReviewError("field 'move': expected an object {kind, target(s), value(s)}")
+    kind = raw.get("kind")
+    if kind not in SCORED:
+        raise ReviewError(f"field 'move' field 'kind': {kind!r} is not a move the ranking scores "
+                          f"({', '.join(SCORED)})")
+    one = kind in SINGLE_TARGET
+    allowed = {"kind", "target" if one else "targets"} | (
+        {"values"} if kind == "xy_ray" else set() if kind in ("reveal_red", "tripwire") else {"value"})
+    extra = set(raw) - allowed
+    missing = allowed - set(raw)
+    if extra or missing:
+        name = sorted(extra or missing)[0]
+        raise ReviewError(f"field 'move' field {name!r}: {'not a field of' if extra else 'missing for'} a {kind}")
+    targets = [raw["target"]] if one else raw["targets"]
+    if not isinstance(targets, list) or not targets:
+        raise ReviewError("field 'move' field 'targets': expected a list of slots")
+    refs = []
+    for t in targets:
+        if not isinstance(t, dict) or set(t) != {"player", "stand", "slot"} or not all(
+                type(t[k]) is int and t[k] >= 0 for k in t) or t["player"] >= players:
+            raise ReviewError(f"field 'move' field {'target' if one else 'targets'}: {t!r} is not a slot "
+                              "{\"player\", \"stand\", \"slot\"} of this table")
+        refs.append(SlotRef(t["player"], t["stand"], t["slot"]))
+    raw_values = raw.get("values", [raw["value"]] if "value" in raw else [])
+    if not isinstance(raw_values, list) or (kind == "xy_ray" and len(raw_values) != 2):
+        raise ReviewError("field 'move' field 'values': expected two values")
+    try:
+        values = tuple(parse_value(v, allow_red=kind in ("multi_cut",)) for v in raw_values)
+    except WireError as e:
+        raise ReviewError(f"field 'move' field {'values' if 'values' in raw else 'value'}: {e}") from None
+    return _move(kind, tuple(refs), values)
+
+
+def _checked(move: Call, table: Table, index: int) -> Call:
+    """A hypothetical move whose slots are on the table at event ``index`` and values in play."""
+    stands = table.board(index).stands
+    for t in move[1]:
+        if t.stand >= len(stands[t.player]) or t.slot >= len(stands[t.player][t.stand]):
+            raise ReviewError(f"field 'move': {t} is not on the table at event {index}")
+    missing = [v for v in move[2] if v not in table.deck.values()]
+    if missing:
+        raise ReviewError(f"field 'move': the value {missing[0]!r} is not in play")
+    return move
+
+
+def _outcome(event: Any) -> str:
+    if exploded(event):
+        return "exploded"
+    success = getattr(event, "success", None)
+    return "done" if success is None else "success" if success else "failure"
+
+
+def _direct_odds(position: Position, move: Call) -> tuple[Fraction, Fraction] | str:
+    """(P(success), P(red)) of a move the suggestion list does not hold, read by the suggest
+    package's own deciders on the position's analyses; or why it cannot be scored."""
+    kind, targets, values = move
+    holding = Holding(position)
+    if kind in ("dual_cut", "xy_ray"):
+        if len(targets) != 1 or targets[0].player == position.player or targets[0] not in position.uncut(
+                targets[0].player) or len(set(values)) != len(values):
+            return f"not a legal {kind} here: the target must be an uncut teammate wire"
+        sug = Cuts(position, holding).call(kind, targets[0], values)
+        if sug is None:
+            return "in this view the player cannot hold the value called"
+        return sug.p_success, sug.p_red
+    if kind in DETECTOR_SIZE:
+        return _detector_odds(position, holding, kind, targets, values)
+    root = position.analyses.beliefs()
+    assert root is not None
+    if kind == "tripwire":
+        pos = position.pos(targets[0])
+        return probability(root, pos, position.deck.keys_of_value(YELLOW)), probability(root, pos, position.red_keys)
+    if kind == "multi_cut":
+        keys = position.deck.keys_of_value(values[0])
+        every = frozenset((position.pos(t), keys) for t in targets)
+        p_success = position.analyses.p_condition(every)
+        # A failed special action explodes, but for M48's yellows (docs/table-format.md, multi_cut).
+        return p_success, Fraction(0) if values[0] == YELLOW else 1 - p_success
+    return f"the ranking lists a {kind.replace('_', ' ')} only when it is certain, and in this view it was not"
+
+
+def _detector_odds(position: Position, holding: Holding, kind: str, targets: tuple[SlotRef, ...],
+                   values: tuple[Value, ...]) -> tuple[Fraction, Fraction] | str:
+    q, s = targets[0].player, targets[0].stand
+    if any((t.player, t.stand) != (q, s) for t in targets) or q == position.player:
+        return "the targets must lie on one teammate stand"
+    if len(values) != 1 or not isinstance(values[0], int):
+        return "a detector calls one blue value"
+    size = DETECTOR_SIZE[kind]
+    uncut = position.uncut_on(q, s)
+    if any(t not in uncut for t in targets) or (size and len(targets) != size):
+        return f"not a legal {kind.replace('_', ' ')} here: {size or 'every'} uncut wires of the stand"
+    run = position.sorted_run(q, s)
+    if run is None:
+        return "the stand's wires have moved: the detector's odds are not modelled there"
+    if position.analyses.beliefs(holding(values)) is None:
+        return "in this view the player cannot hold the value called"
+    sug = Detectors(position, holding).use(kind, (q, s, values[0]), tuple(t.slot - run[1] for t in targets))
+    return sug.p_success, sug.p_red
