@@ -105,3 +105,73 @@ def test_no_futile_move_ranks_above_one_that_can_succeed() -> None:
             free = [s["p_success"] for s in listed if s["kind"] in ("dual_cut", "solo_cut", "reveal_red")]
             assert listed[0]["p_success"] == max(free), seed  # the equipment (single-use) has its own group
     assert futile_seen >= 5 and last_space_seen >= 5, (futile_seen, last_space_seen)
+
+
+# ---------------------------------------------------------------- the cards when every call is too red
+
+
+@pytest.mark.parametrize("call, detector, cards, failures_left, expected", [
+    ((0.6, 0.04), (0.9, 0.0), {"stabilizer", "detector", "coffee_mug"}, 2, None),  # the call is within the cap
+    ((0.6, 0.4), (0.5, 0.0), {"stabilizer", "detector", "coffee_mug", "walkie_talkies"}, 2, "stabilizer"),
+    ((0.6, 0.4), (0.5, 0.0), {"detector", "coffee_mug", "walkie_talkies"}, 2, "detector"),
+    ((0.6, 0.4), (0.0, 0.0), {"detector", "coffee_mug"}, 2, "coffee_mug"),  # a detector that cannot succeed
+    ((0.6, 0.4), (0.9, 0.2), {"detector", "coffee_mug"}, 2, "coffee_mug"),  # nor one too red itself
+    ((0.6, 0.4), (0.5, 0.0), {"detector", "coffee_mug"}, 0, "coffee_mug"),  # last space: 0.5 < 0.6
+    ((0.6, 0.4), (0.6, 0.0), {"detector", "coffee_mug"}, 0, "detector"),
+    ((0.6, 0.4), None, {"walkie_talkies"}, None, "walkie_talkies"),
+    ((0.6, 0.4), None, set(), 1, None),
+    (None, None, {"coffee_mug"}, 1, None),  # no call at all
+])
+def test_red_escape_order(call: Any, detector: Any, cards: set[str], failures_left: int | None,
+                          expected: str | None) -> None:
+    from bombbuster_core.suggest.equipment import red_escape
+
+    assert red_escape(call, detector, cards, 0.05, failures_left) == expected
+
+
+def game_34_with(cards: list[str]) -> dict[str, Any]:
+    """Game 34's decision (best call 60 %, red 40 %) with more unused cards on the board."""
+    row = next(r for r in DECISIONS if r["game"] == 34)
+    table = json.loads(json.dumps(row["table"]))
+    table["equipment"] = table["equipment"] + [{"card": c} for c in cards]
+    return table
+
+
+def verdicts(table: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    out = suggest(load_table(table), player=2)["equipment"]["cards"]
+    return {c["card"]: (c["verdict"], c["why"]) for c in out}
+
+
+def test_the_advice_weighs_the_cards_when_the_best_call_is_too_red() -> None:
+    mug = verdicts(game_34_with(["11"]))["11"]
+    assert mug == ("use now", "the best call risks the bomb above the 5% cap: pass the turn to a teammate")
+    both = verdicts(game_34_with(["11", "9"]))
+    assert both["9"][0] == "use now" and both["11"] == (
+        "keep", "the best call risks red above the 5% cap, but the stabilizer avoids it")
+    talkies = verdicts(game_34_with(["2"]))["2"]
+    assert talkies[0] == "use now" and talkies[1].startswith("the best call risks red above the 5% cap: give the lone 8")
+    with_mug = verdicts(game_34_with(["11", "2"]))
+    assert with_mug["11"][0] == "use now" and with_mug["2"][0] == "keep"  # the Mug first
+
+
+def test_greedy_plays_the_card_the_advice_names() -> None:
+    """Greedy's card at game 34's decision is the advice's (with the same cards offered by the game)."""
+    from bombbuster_core.sim.game import UseCard
+    from bombbuster_core.sim.policies import FormerGreedyPolicy, GreedyPolicy, View
+
+    row = next(r for r in DECISIONS if r["game"] == 34)
+    offers = {"11": {"card": "11", "effect": "11", "options": [0, 1, 3, 4]},
+              "9": {"card": "9", "effect": "9", "options": [[t, 8] for t in ([0, 0, 6], [0, 0, 7], [4, 0, 5], [4, 0, 6])]},
+              "2": {"card": "2", "effect": "2", "options": [[[2, 0, 3], q] for q in (0, 1, 3, 4)]}}
+    for cards in (["11"], ["11", "9"], ["2"], ["11", "2"]):
+        raw = json.loads(json.dumps(row["table"]))
+        raw["meta"]["sim"]["pending"]["equipment"] = [offers[c] for c in cards]
+        action = GreedyPolicy(random.Random(0)).move(View(raw, row["player"]))
+        advised = [c for c, (verdict, _) in verdicts(game_34_with(cards)).items() if verdict == "use now"]
+        assert isinstance(action, UseCard) and [action.card] == advised, (cards, action)
+        if action.card == "9":
+            assert list(action.option) == [(0, 0, 7), 8]  # the best call, stabilised
+    # Greedy before issue 34 stabilised its best call: the zero-chance one.
+    raw = json.loads(json.dumps(row["table"]))
+    raw["meta"]["sim"]["pending"]["equipment"] = [offers["9"]]
+    assert FormerGreedyPolicy(random.Random(0)).move(View(raw, row["player"])) == UseCard("9", ((4, 0, 5), 8))
