@@ -8,6 +8,7 @@ from __future__ import annotations
 from .beliefs import Beliefs, Inconsistent
 from .engines import DEFAULT, ENGINES
 from .facts import compile_table
+from .public_state import public_state
 from .table import Table
 from .wires import key_str
 
@@ -64,7 +65,8 @@ def analyze(table: Table, engine: str = DEFAULT) -> dict[str, Any]:
             e = table.events[i]
             why = f"event {i} ({e.type}) is impossible: no deal of the wires fits it together with the events before it"
         return {"consistent": False, "error": why, "event": i}
-    out = {"consistent": True, "worlds": result.worlds, "slots": slot_rows(table, result)}
+    out = {"consistent": True, "worlds": result.worlds, "slots": slot_rows(table, result),
+           "state": public_state(table).json()}
     board = table.equipment_board()
     if board is not None:  # only a table that lists its cards: old tables' answers are unchanged
         out["equipment"] = board.json()

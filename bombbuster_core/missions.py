@@ -49,10 +49,8 @@ if TYPE_CHECKING:
 MISSIONS = range(1, 67)
 PLAYERS = range(2, 6)
 # Missions with no rules of their own beyond their tags (None: a wire set, a page's own table): their
-# game is the base game, so the detonator dial moves by failed cuts, the Stabilizer and the Rewinder
-# alone (dial.py) and the simulator's replay plays them exactly (sim/game.py).  The others start the
-# dial elsewhere (M41, M51, M53, M55, M60, M62) or move it by their own rules (constraint L, M37, M45,
-# M51, M56, M64's flipped wires, M41's tripwires, M55/M60's challenges...).
+# game is the base game, which the simulator's replay plays exactly (sim/game.py).  The others have
+# rules of their own (the dial and the result of every mission: public_state.py).
 BASE_MISSIONS = frozenset({None, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 19, 25, 30, 42, 50, 66})
 # Missions whose Captain (seat 1) may not use the board's Equipment cards: why, and whether their
 # character is out of the game too.  M17 (rules.md §6 "Rhett cannot use equipment"; the card says
@@ -67,6 +65,18 @@ def cards_barred(number: int | None, player: int) -> tuple[str, bool] | None:
     """Why ``player`` may not use the board's cards in mission ``number``, and whether their
     character is out too (CAPTAIN_WITHOUT_CARDS; None: they may)."""
     return CAPTAIN_WITHOUT_CARDS.get(number) if player == 0 and number is not None else None
+
+
+# Missions where a failed dual cut or detector of the Captain (seat 1) explodes (rules.md §4 "Mission
+# extras"): the failure is recorded as it is (no token) and ends the game (public_state.py).  M14's
+# rookie is read as the Captain, as the simulator plays it.
+FAILURE_EXPLODES: dict[int, str] = {14: "M14: the rookie's failed cut explodes",
+                                    28: "M28: Captain Careless's failed cut explodes"}
+
+
+def failure_explodes(number: int | None, player: int) -> str | None:
+    """Why a failed cut of ``player`` explodes in mission ``number`` (None: it does not)."""
+    return FAILURE_EXPLODES.get(number) if player == 0 and number is not None else None
 
 
 _NUMBER_RANGE = (1, 12)  # Number cards (M11)

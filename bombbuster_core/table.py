@@ -16,6 +16,7 @@ from .board import (FLIP, FLIP_HIGH, FLIP_LOW, FLIP_PAIR, PLAIN, SPECIAL_SLOTS, 
 from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, Event, FastPass, InfoToken, Label,
                      Move, MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, cut_by, exploded)
 from .missions import MISSIONS
+from .public_state import StateReader
 from .record import Record
 from .wires import (MAX_NUMBER, RED, YELLOW, Deck, Key, Pool, Value, WireError, colour, key_str, parse_key,
                     parse_value, shown, value_of)
@@ -443,7 +444,7 @@ class _EventParser:
         self.deck = table.deck
         self.board = table.board(0)
         self.cut_count: dict[Value, int] = {}  # wires cut so far, by gameplay value
-        self.exploded_at: int | None = None  # the event at which the bomb exploded: the game is over
+        self.state = StateReader(table.mission, len(table.players))  # the public state: no event after a loss
         self.seen: list[tuple[Wire, Key]] = []
         self.uses: list[Use] = []
         self.board_cards = eq.BoardState(table.equipment, tuple(p.character for p in table.players), self.cut_count)
@@ -471,9 +472,9 @@ class _EventParser:
                 if "type" not in raw:
                     raise _fail(f"missing field 'type' ({', '.join(parsers)})", where, i)
                 raise _fail(f"unknown type {kind!r} ({', '.join(parsers)})", where + " field 'type'", i)
-            if self.exploded_at is not None:
-                raise _fail(f"the bomb exploded at event {self.exploded_at}: the game is over (a restarted mission "
-                            "is a new game)", where, i)
+            over = self.state.refusal()
+            if over is not None:
+                raise _fail(over, where, i)
             spent: dict[str, Any] = {}
             if kind != "equipment" and "card" in raw:  # the equipment event's card is the card itself
                 raw = dict(raw)
@@ -482,11 +483,10 @@ class _EventParser:
                     spent["actor"] = raw.pop("actor")
             event = parse(raw, where, i)
             self.uses.append(self.spend(event, spent, where, i))
-            if exploded(event):
-                self.exploded_at = i
             for v in cut_values(event):
                 self.cut_count[v] = self.cut_count.get(v, 0) + 1
             advance(self.board, event)
+            self.state.step(i, event, self.board)
             events.append(event)
             self._resolve_seen(i)
         late = [after for after in self.seen_raw if after is not None and after >= len(raw_events)]
@@ -949,9 +949,7 @@ class _EventParser:
         if len(set(slots)) != len(slots):
             raise r.fail("slots", "a wire is listed twice")
         success = r.bool("success")
-        if self.explosion(r, raw, success, forbidden=("tokens",)):
-            if value == YELLOW:
-                raise r.fail("exploded", "a failed cut of the yellows (M48) places true tokens; it does not explode")
+        if self.explosion(r, raw, success, forbidden=("tokens",)):  # M48's yellows: a red among them
             return MultiCut(actor, value, tuple(slots), False, exploded=True)
         if success:
             if "tokens" in raw:

@@ -9,6 +9,7 @@ import pytest
 from bombbuster_core import equipment as eq
 from bombbuster_core.analysis import beliefs
 from bombbuster_core.dial import Dial
+from bombbuster_core.public_state import GOING_ON, PublicState, Result
 from bombbuster_core.engines.signatures import BlockSpec, Budget
 from bombbuster_core.facts import CountIn, Problem, Stand, compile_table
 from bombbuster_core.record import Record
@@ -63,6 +64,7 @@ def full_rules_records() -> list[Record]:
             game.UseCard("10", ((1, 0, 1), 3, 4)),
             Equipment("11", 0, 1), Equipment("Y", added=("8", "9")), eq.CARDS["9.9"],
             eq.RADAR, Use(("8",), 0), Dial(4, 1),
+            PublicState(8, Dial(4, 1), None, 2, None, GOING_ON, None), Result("lost", "dial", 3, "the dial"),
             Decision(game.DualCut((1, 0, 2), 3), {"kind": "dual_cut"}, 16, [{"worth": 0.5}]),
             Searched(game.SoloCut(3), [game.SoloCut(3)], None, [{"kind": "solo_cut"}], "a certain move")]
 

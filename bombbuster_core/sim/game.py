@@ -61,8 +61,9 @@ wires (M38 only the Captain cuts theirs; M56/M64 a teammate's costs +1 on
 the dial; one's own flipped wire is cut by a normal cut that must succeed or
 explodes), token passes and drafts after the first 2 yellows (M22, M27),
 M39's Number deck and post-action tokens, the rookie (M14) and Captain
-Careless (M28) whose failed cut explodes (recorded as the failure with no
-token: the game ends on it), M17/M52's false tokens (failures in their hands
+Careless (M28) whose failed cut explodes (missions.FAILURE_EXPLODES: recorded
+as the failure with no token, which public_state.py reads as the game's end;
+a red target as any red), M17/M52's false tokens (failures in their hands
 give a null token), M58's no-information failures, the dial's start
 (N players: N spaces; M51 N+1; M41/M55/M60/M62 the space next to the skull;
 M53 none: Nano).  Rules about talking or real time (M10, M19, M25, M30, M42,
@@ -107,8 +108,8 @@ from itertools import combinations
 
 from .. import equipment as eq
 from ..board import segments_and_layout
-from ..missions import (BASE_MISSIONS, cards_barred, equipment_pool, even_deal, mission as mission_entry,
-                        new_table, stands_per_player)
+from ..missions import (BASE_MISSIONS, cards_barred, equipment_pool, even_deal, failure_explodes,
+                        mission as mission_entry, new_table, stands_per_player)
 from ..record import Record
 from ..table import _SHAPES as STAND_SHAPES
 from ..wires import RED, YELLOW, Key, Value, key_json, parse_key, value_of
@@ -1238,7 +1239,7 @@ class Game:
         return v
 
     def _explodes_on_failure(self, actor: int) -> bool:
-        return self.mission in (14, 28) and actor == 0  # the rookie (M14), Captain Careless (M28)
+        return failure_explodes(self.mission, actor) is not None  # the rookie (M14), Captain Careless (M28)
 
     def _cuts(self, slots: list[Slot], value: Value, solo: bool = False) -> None:
         self.cut.update(slots)
@@ -1380,9 +1381,9 @@ class Game:
                 self._challenge_done(1)
             return
         if a.value == YELLOW:  # M48: true tokens on every wire, the dial advances once
-            if any(self.is_red(k) for k in keys):
-                # a red wire is cut: the bomb explodes; the format has no event for it (a failed
-                # multi_cut of the yellows places tokens), so the table ends before this action
+            if any(self.is_red(k) for k in keys):  # a red wire is cut: the bomb explodes
+                event.update(success=False, exploded=True)
+                self.events.append(event)
                 self.result = "red"
                 return
             event.update(success=False, tokens=[value_of(k) for k in keys])

@@ -18,7 +18,7 @@ card reads what:
   (conditioning.py); Walkie-Talkies: "a teammate holds v" as packed world
   counts; Disintegrator: slot marginals;
 * the detectors and the X-or-Y ray: the list's equipment uses;
-* Rewinder: the dial (dial.py); Emergency Batteries, Emergency Drop, False Bottom: the board.
+* Rewinder: the dial (public_state.py); Emergency Batteries, Emergency Drop, False Bottom: the board.
 
 Each card's engine runs count against the policy's ``equipment_budget``
 (advice.py); what the budget cut short is named in the card's ``incomplete``.
@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from .. import equipment as eq
 from ..beliefs import EngineLimit
-from ..dial import dial
+from ..public_state import public_state
 from ..missions import cards_barred
 from ..table import SlotRef
 from ..wires import RED, Value, value_of
@@ -339,13 +339,13 @@ class Advisor:
     # -- cards without odds
     def rewinder(self, incomplete: list[str]) -> Row:
         # Using it as soon as the dial has moved is never worse than later: the dial ends where it would,
-        # and a used card may come back (Emergency Drop).  At its start it cannot move back (dial.py).
-        now = dial(self.position.table)
+        # and a used card may come back (Emergency Drop).  At its start it cannot move back (public_state.py).
+        state = public_state(self.position.table)
+        now = state.dial
         if now is None:
-            mission = self.position.table.mission
             return {"verdict": "keep", "candidates": [],
-                    "why": f"dial -1: mission {mission} moves the dial by rules of its own, which the core does not "
-                           "follow; use it once the dial has moved from its start"}
+                    "why": f"dial -1: the core does not follow this dial ({state.dial_unread}); use it once the dial "
+                           "has moved from its start"}
         left = now.failures_left
         allowed = "the next failure explodes" if left == 0 else f"{left} more failure{'s' if left > 1 else ''} allowed"
         if now.moved:

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from ..analysis import EngineChoiceError
 from ..engines import ENGINES
-from ..table import Table, exploded
+from ..public_state import public_state
+from ..table import Table
 
 MODES = ("exact", "entropy")
 PROBABILITIES = ("seed", "exact")
@@ -76,6 +77,7 @@ def checked_player(table: Table, player: int | None, mode: str, probabilities: s
         player = table.me
     if not 0 <= player < len(table.players):
         raise SuggestError(f"player {player} is out of range (0..{len(table.players) - 1})")
-    if table.events and exploded(table.events[-1]):  # nothing may follow an explosion
-        raise SuggestError(f"the bomb exploded at event {len(table.events) - 1}: the game is over, there is no next move")
+    result = public_state(table).result
+    if result.outcome == "lost":  # nothing may follow a loss
+        raise SuggestError(f"{result.headline}: the game is over, there is no next move")
     return player
