@@ -480,7 +480,7 @@ export class GameScreen {
   /** Start recording with one of the ACTIONS (its id), optionally pre-filled. */
   startDraft(actionId, prefill = {}) {
     closeSheet();
-    if (this.state().exploded !== null) return toast("The bomb exploded: the game is over. Undo or edit an event, or start a new game.");
+    if (this.state().lost) return toast("The mission is lost: the game is over. Undo or edit an event, or start a new game.");
     if (this.state().won) return toast("Mission won: every wire is cut. Undo or edit an event, or start a new game.");
     const action = actionById(actionId) || actionById("dual_cut");
     const preset = { ...(action.preset || {}) };
@@ -763,7 +763,7 @@ export class GameScreen {
 
   /** The suggestions panel; after an explosion or the win there is no next move, so no request either. */
   suggestionsView() {
-    if (this.state().exploded === null && !this.state().won) return this.suggestions.element();
+    if (!this.state().over) return this.suggestions.element();
     return h("section.suggestions", { "aria-label": "suggestions", dataset: { state: "over" } },
       h("p.hint", {}, "The game is over: no suggestions."));
   }
@@ -794,7 +794,7 @@ export class GameScreen {
     const safe = Math.max(0, state.left - 1);
     const parts = [
       h("div.state-row", {}, h("span.state-label", {}, "Detonator"), dial,
-        h("span.state-note", { id: "dial-note" }, state.lost ? "exploded" : safe === 0 ? "next failure explodes!" : `${safe} more failure${safe === 1 ? "" : "s"} allowed`)),
+        h("span.state-note", { id: "dial-note" }, state.dialUnread ? "not followed here" : state.lost ? "exploded" : safe === 0 ? "next failure explodes!" : `${safe} more failure${safe === 1 ? "" : "s"} allowed`)),
       state.dialNote ? h("p.hint.dial-mission", { id: "dial-mission" }, state.dialNote) : null,
     ];
     if (!state.over) {
@@ -1099,7 +1099,7 @@ export class GameScreen {
       return h("section.recorder.waiting", { "aria-label": "record an event", dataset: { waiting: "seat" } },
         h("p.hint", {}, "Pick your seat above (or Just watch) first: then the record buttons come."));
     }
-    if (!this.draft && (state.exploded !== null || state.won)) {
+    if (!this.draft && state.over) {
       // The core refuses any event after an explosion, and a won game has no wire left to cut:
       // only undo and edit remain (a restarted mission is a new game).
       return h("section.recorder.over", { "aria-label": "record an event", dataset: { over: state.won ? "won" : "explosion" } },
