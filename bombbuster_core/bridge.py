@@ -1,7 +1,7 @@
 """JSON bridge between the web worker and the core: one JSON string in, one out.
 
 Request:  ``{"id": any, "method": "ping" | "analyze" | "suggest" | "missions" | "new" | "task" | "stats"
-| "lookahead" | "search" | "merge_searches", "params": {...}}``
+| "lookahead" | "search" | "merge_searches" | "review", "params": {...}}``
 Reply:    ``{"id": any, "result": ...}`` or ``{"id": any, "error": {"message": str, "event"?: int}}``
 (or, for a split request, ``{"id": any, "pending": {...}}``: see below)
 
@@ -494,9 +494,38 @@ def _merge_searches(params: dict[str, Any], progress: Progress | None) -> dict[s
     return merge(params)
 
 
+def _review(params: Any, progress: Progress | None) -> dict[str, Any]:
+    """``review`` params: ``{"table", "player"?, "event"?, "move"?, "engine"?, "red_cap"?, "budget"?}``.
+    Without ``event``: the whole review (review.review: ``{"consistent", "player", "decisions"}``, the
+    CLI ``review`` list in ``decisions``; ``progress`` hears each decision).  With ``event`` (a
+    decision's index): that decision's entry; with ``move`` too (a suggestion row), the hypothetical
+    move's (review.try_move: nothing is written into the game)."""
+    from .review import ReviewError, entry, review, try_move
+
+    p = _params(params, {"table", "player", "event", "move", "engine", "red_cap", "budget"}, {"table"})
+    for name, kind in (("player", int), ("event", int), ("engine", str), ("red_cap", (int, float))):
+        if name in p and (not isinstance(p[name], kind) or isinstance(p[name], bool)):
+            raise RequestError(f"params: field {name!r} has the wrong type ({type(p[name]).__name__})")
+    if "move" in p and "event" not in p:
+        raise RequestError("params: a 'move' is tried at an 'event': give both")
+    red_cap = p.get("red_cap", Policy.red_cap)
+    if not 0 <= red_cap <= 1:
+        raise RequestError(f"params: field 'red_cap' must be a probability between 0 and 1, not {red_cap!r}")
+    options: dict[str, Any] = {"engine": p.get("engine", DEFAULT), "policy": Policy(red_cap=red_cap)}
+    with _state_budget(p.get("budget")):
+        try:
+            if "event" not in p:
+                return review(p["table"], player=p.get("player"), progress=progress, **options)
+            if "move" in p:
+                return try_move(p["table"], p["event"], p["move"], **options)
+            return entry(p["table"], load_table(p["table"]), p["event"], **options)
+        except ReviewError as e:
+            raise RequestError(f"params: {e}") from None
+
+
 METHODS: dict[str, Callable[[Any, Progress | None], Any]] = {
     "ping": _ping, "analyze": _analyze, "suggest": _suggest, "missions": _missions, "new": _new,
-    "task": _task, "stats": _stats, "lookahead": _simulated(_lookahead), "search": _simulated(_search),
+    "review": _review, "task": _task, "stats": _stats, "lookahead": _simulated(_lookahead), "search": _simulated(_search),
     "merge_searches": _simulated(_merge_searches)}
 
 

@@ -238,3 +238,34 @@ def test_cli_impossible_table_exits_1(tmp_path: Path) -> None:
     events = [*M4["events"], {"type": "info_token", "at": {"player": 0, "stand": 0, "slot": 0}, "value": other}]
     code, out, _ = run_review(tmp_path, {**M4, "events": events})
     assert code == 1 and out["consistent"] is False and out["event"] == len(events) - 1
+
+
+# ---------------------------------------------------------------- the bridge (the page's worker)
+
+def ask(params: dict[str, Any]) -> dict[str, Any]:
+    from bombbuster_core import bridge
+    return json.loads(bridge.handle(json.dumps({"id": 1, "method": "review", "params": params})))
+
+
+def test_bridge_review_equals_the_core() -> None:
+    heard: list[tuple[int, int]] = []
+    from bombbuster_core import bridge
+    reply = json.loads(bridge.handle(json.dumps({"id": 1, "method": "review", "params": {"table": M4}}),
+                                     lambda done, total: heard.append((done, total))))
+    assert reply["result"] == review(M4)
+    assert heard[-1] == (len(reply["result"]["decisions"]),) * 2
+    one = ask({"table": M4, "event": BAD["event"]})["result"]
+    assert {k: v for k, v in one.items()} == {k: v for k, v in review(M4)["decisions"][0].items() if k != "costliest"}
+    move = {"kind": "dual_cut", "target": one["best"]["target"], "value": one["best"]["value"]}
+    assert ask({"table": M4, "event": BAD["event"], "move": move})["result"] == try_move(M4, BAD["event"], move)
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"table": M4, "player": True}, "field 'player' has the wrong type"),
+    ({"table": M4, "event": 0}, "field 'event': 0 is not a decision"),
+    ({"table": M4, "move": {}}, "'move' is tried at an 'event'"),
+    ({"table": M4, "red_cap": 3}, "field 'red_cap'"),
+    ({"table": M4, "event": BAD["event"], "move": {"kind": "dual_cut"}}, "field 'move' field"),
+])
+def test_bridge_refusals_name_the_field(params: dict[str, Any], message: str) -> None:
+    assert message in ask(params)["error"]["message"]

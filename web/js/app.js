@@ -13,6 +13,7 @@ import { encodeQr, qrSvg } from "./qr.js";
 import { colourOf, label, possibleKeys } from "./model.js";
 import { standSize, specialSlots } from "./layout.js";
 import { helpCard, showHelp, showAbout } from "./help.js";
+import { showReview } from "./review.js";
 import { initLive, liveChanged, liveHooks, liveMenuItems, liveShown } from "./live/session.js";
 
 const screenRoot = document.getElementById("screen");
@@ -243,6 +244,7 @@ function showMenu() {
       current ? item(current.table.me ? "Export this table file…" : "Export this table file", "export", () => exportGame(current)) : null,
       item(`Deduction engine: ${engine.engine()}`, "engine", chooseEngine),
       ...liveMenuItems(current, item),
+      current ? item("Review this game", "review", () => showReview(pool, current)) : null,
       item("Help: how to use the page", "help", showHelp),
       item("About the numbers", "about", showAbout),
       current ? item("Delete this game", "delete-game", () => {

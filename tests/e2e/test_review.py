@@ -1,0 +1,57 @@
+"""The Review screen (web/js/review.js) in real Chromium: a recorded Mission 4 game with one
+deliberate bad call (tests/data/review_m4.json) is reviewed in the workers; the screen marks
+that call the costliest, with the odds the CLI prints, and a hypothetical tried there shows
+its odds without changing the game's log."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from e2e_helpers import export_table, open_app
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORDED = json.loads((ROOT / "tests" / "data" / "review_m4.json").read_text(encoding="utf-8"))
+
+
+def test_review_marks_the_bad_call_and_tries_a_hypothetical(page, server, tmp_path):
+    from bombbuster_core.review import review
+
+    table, bad = RECORDED["table"], RECORDED["bad_call"]
+    expected = review(table)["decisions"]
+    open_app(page, server.url)
+    path = tmp_path / "m4.bombbuster.json"
+    path.write_text(json.dumps(table))
+    page.set_input_files("#import-file", str(path))
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+
+    page.click("#menu-button")
+    page.click(".menu-item[data-action='review']")
+    page.wait_for_selector(".review[data-review='ready']", timeout=120_000)
+    page.click("[data-action='review-costliest']")
+    card = page.locator(".review-card")
+    assert card.get_attribute("data-event") == str(bad["event"])
+    assert card.locator(".review-costliest").count() == 1
+    (entry,) = [e for e in expected if e["event"] == bad["event"]]
+    cost = card.locator("[data-field='cost']").inner_text()
+    assert cost == f"{entry['cost'] * 100:.0f}% success chance given up"
+    assert "success 0.01%" in card.locator("[data-field='played']").inner_text()
+    assert "success 100%" in card.locator("[data-field='best']").inner_text()
+    # Stepping away and back keeps the mark on that decision only.
+    page.click("[data-action='review-next']")
+    assert page.locator(".review-card .review-costliest").count() == 0
+
+    page.click("[data-action='review-prev']")
+    best = entry["best"]["target"]
+    page.click(".review-try summary")
+    # The best move's wire, chosen by its place among the teammates' wires, and its value.
+    targets = [(p, s, j) for p, player in enumerate(table["players"]) if p != entry["actor"]
+               for s, size in enumerate(player["stands"]) for j in range(size)]
+    assert page.locator("[data-field='try-target'] option").count() == len(targets)
+    page.select_option("[data-field='try-target']", str(targets.index((best["player"], best["stand"], best["slot"]))))
+    page.select_option("[data-field='try-value']", json.dumps(entry["best"]["value"]))
+    page.click("[data-action='review-try']")
+    page.wait_for_selector(".review-tried[data-state='done']", timeout=60_000)
+    tried = page.locator(".review-tried").inner_text()
+    assert "success 100%" in tried and "cost none" in tried
+    page.click("#sheet button[aria-label='Close']")
+    assert export_table(page)["events"] == table["events"]  # the hypothetical is not written into the game
