@@ -108,7 +108,11 @@ def handshake(host, joiner) -> None:
     assert joiner.locator("#live-answer-qr svg").count() == 1
     host.fill("#live-answer", answer)
     host.click("[data-action='live-connect']")
-    joiner.wait_for_selector("#live-bar[data-state='connected']", timeout=30_000)
+    try:  # ICE checks on a busy 2-core machine running three engines can take a while
+        joiner.wait_for_selector("#live-bar[data-state='connected']", timeout=90_000)
+    except Exception as error:
+        said = [page.evaluate("() => [document.querySelector('#sheet').innerText, window.__toasts]") for page in (host, joiner)]
+        raise AssertionError(f"the phones did not connect: host, joiner said {said}") from error
     host.click("#sheet button[aria-label='Close']")
 
 
