@@ -1,8 +1,11 @@
 """`python build.py test` and the test fixtures never pass a run that missed a piece:
 no Chromium (or Playwright) fails the run instead of skipping the end-to-end tests,
-unless a developer opts out with BOMBBUSTER_SKIP_E2E=1, which CI ignores (issue 18, item 6)."""
+unless a developer opts out with BOMBBUSTER_SKIP_E2E=1, which CI ignores (issue 18, item 6).
+And what makes the site installable from any host: the manifest's PNG icons, the
+apple-touch-icon, the GitHub Pages workflow (issue 31, item 2)."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -83,3 +86,42 @@ def test_the_browser_fixture_fails_unless_a_developer_opts_out(tmp_path: Path, m
         assert proc.returncode == 0 and "skipped" in proc.stdout, proc.stdout[-3000:]
     else:
         assert proc.returncode != 0 and "skipped" not in proc.stdout, proc.stdout[-3000:]
+
+
+# ---------------------------------------------------------------- installable anywhere (issue 31, item 2)
+
+WEB = ROOT / "web"
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", f"{path.name} is no PNG"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_the_manifest_names_png_icons_of_the_sizes_phones_ask_for() -> None:
+    manifest = json.loads((WEB / "manifest.webmanifest").read_text())
+    assert manifest["start_url"] == manifest["scope"] == "./"  # relative: any host, any path
+    pngs = [icon for icon in manifest["icons"] if icon["type"] == "image/png"]
+    for icon in pngs:
+        width, height = png_size(WEB / icon["src"])
+        assert icon["sizes"] == f"{width}x{height}" and not icon["src"].startswith("/")
+    assert {(icon["sizes"], icon["purpose"]) for icon in pngs} >= {
+        ("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")}
+
+
+def test_index_links_an_opaque_180_px_apple_touch_icon() -> None:
+    index = (WEB / "index.html").read_text()
+    assert '<link rel="apple-touch-icon" href="icons/apple-touch-icon.png">' in index
+    assert png_size(WEB / "icons" / "apple-touch-icon.png") == (180, 180)
+    color_type = (WEB / "icons" / "apple-touch-icon.png").read_bytes()[25]
+    assert color_type == 2  # RGB, no alpha: iOS draws transparent corners black
+
+
+def test_the_pages_workflow_builds_with_node_and_publishes_dist() -> None:
+    workflow = (ROOT / ".github" / "workflows" / "pages.yml").read_text()
+    assert "run: python build.py\n" in workflow
+    assert "actions/setup-node@" in workflow  # build.py fetches Pyodide with npm pack
+    assert "actions/upload-pages-artifact@" in workflow and "path: dist\n" in workflow
+    assert "actions/deploy-pages@" in workflow

@@ -471,6 +471,8 @@ window.addEventListener("hashchange", () => {
   if (location.hash.startsWith("#game=")) storageOpened.then(openSharedLink).catch((error) => toast(error.message, "error", 8000));
 });
 
+// Plain http from another machine (build.py serve --lan): say what the phone cannot do.
+document.getElementById("insecure-notice").hidden = window.isSecureContext;
 if ("serviceWorker" in navigator && !params.has("nosw")) {
   navigator.serviceWorker.register("sw.js").catch((error) => console.warn("offline cache unavailable:", error));
 }
