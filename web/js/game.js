@@ -1094,8 +1094,9 @@ export class GameScreen {
 
   recorder() {
     const state = this.state();
-    // A received table: my seat first (the card above), then the record buttons.
-    if (this.game.joinPending && this.onJoin) {
+    // A live table's joiner: my seat first (the card above), then the record buttons; its events
+    // go to the host, who must know whose phone sent them.
+    if (this.game.joinPending && this.onJoin && this.live) {
       return h("section.recorder.waiting", { "aria-label": "record an event", dataset: { waiting: "seat" } },
         h("p.hint", {}, "Pick your seat above (or Just watch) first: then the record buttons come."));
     }
