@@ -7,6 +7,7 @@ offered exactly where its token is certain in its owner's view.
 """
 from __future__ import annotations
 
+import json
 import math
 import random
 from fractions import Fraction
@@ -18,7 +19,8 @@ from oracle import enumerate_table, gameplay, norm_key
 
 from bombbuster_core import equipment as eq
 from bombbuster_core.analysis import beliefs
-from bombbuster_core.sim.game import Game, new_game
+from bombbuster_core.bridge import handle
+from bombbuster_core.sim.game import Game, UseCard, new_game
 from bombbuster_core.sim.policies import LookaheadPolicy, View
 from bombbuster_core.suggest import Policy, suggest
 from bombbuster_core.table import Table, load_table
@@ -215,3 +217,37 @@ def test_lookahead_rollouts_read_the_actions_own_event_when_a_skip_follows(monke
     for _ in range(12):  # the 11th decision's rollouts met a skip after their cut (KeyError: 'success')
         game.play(policy.move(View(game.table(game.turn), game.turn)))
     assert skipped, "no rollout met a skip: the case is not exercised"
+
+
+# a page's table whose blue values are 2-6 (not 1, nor 7-12), every player the General Radar character
+RADAR_TABLE = {"format": 1, "wires": {"blue": [2, 3, 4, 5, 6]}, "equipment": [{"card": "12"}],
+               "players": [{"name": name, "stands": [n], "character": "general_radar"}
+                           for name, n in (("A", 7), ("B", 7), ("C", 6))],
+               "me": {"player": 0, "stands": [[2, 2, 3, 4, 5, 6, 6]]}, "events": []}
+
+
+def test_the_simulator_offers_the_general_radar_only_on_values_in_play() -> None:
+    """Item 6: a radar on a number not in play is a table the core refuses ("1 is not in play")."""
+    table = load_table(RADAR_TABLE)
+    deal = [[20, 20, 30, 40, 50, 60, 60], [20, 20, 30, 30, 40, 50, 60], [30, 40, 40, 50, 50, 60]]
+    game = Game.restore(RADAR_TABLE, deal, 0, random.Random(0), frozenset(), table.equipment_board())
+    radar = sorted(a.option for a in game.legal_moves() if isinstance(a, UseCard) and a.card == "character")
+    assert radar == [2, 3, 4, 5, 6]
+
+
+def test_a_table_the_search_builds_and_the_core_refuses_is_an_internal_error(monkeypatch) -> None:
+    """Item 6: a rollout's refusal is the simulator's bug, never reported as the user's table's
+    (no "event" pointing into a table analyze accepts)."""
+    tables = Game.table
+
+    def broken(game: Game, player: int | None = None) -> dict[str, Any]:
+        out = tables(game, player)
+        return {**out, "events": [*out["events"], {"type": "radar", "value": 1, "answers": [[False]] * 3}]}
+    monkeypatch.setattr(Game, "table", broken)
+    for method, params in (("search", {"iterations": 5}), ("lookahead", {"deals": 2})):
+        answer = json.loads(handle(json.dumps({"id": 1, "method": method,
+                                               "params": {"table": RADAR_TABLE, "seed": 0, **params}})))
+        assert "event" not in answer["error"], method
+        message = answer["error"]["message"]
+        assert message.startswith("internal error: SimulatorBug: the simulator built a table the core refuses"), message
+        assert "'value': 1 is not in play" in message

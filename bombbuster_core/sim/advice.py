@@ -42,7 +42,7 @@ from ..facts import compile_table
 from ..table import Table, load_table
 from ..wires import parse_key
 from .game import BASE_MISSIONS, SUPPORTED_TAGS, Game, Position, SimError
-from .policies import DEALS, DEPTH, RED_CAP, WIDTH, LookaheadPolicy, View
+from .policies import DEALS, DEPTH, RED_CAP, WIDTH, LookaheadPolicy, View, own_tables
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -154,8 +154,9 @@ def lookahead(params: dict[str, Any]) -> dict[str, Any]:
               "depth": depth, "width": width, "seed": seed, "suggestions": []}
     if not View(raw, player).my_uncut():
         return result  # every wire of mine is cut: no move to make
-    view = restored_view(raw, player)
-    decision = LookaheadPolicy(random.Random(seed), deals=deals, depth=depth, width=width).decide(view)
+    with own_tables():  # the table is valid: a refusal from here on is of a table the rollouts built
+        view = restored_view(raw, player)
+        decision = LookaheadPolicy(random.Random(seed), deals=deals, depth=depth, width=width).decide(view)
     picked = decision.suggestion
     others = sorted((r for r in decision.candidates if r is not picked), key=lambda r: -r["worth"])
     return {**result, "deals": decision.deals, "suggestions": [picked] + others}

@@ -1664,7 +1664,7 @@ class Game:
             used = [q for q in range(self.players) if self.board and self.board.character_used[q]]
             return [(q,) for q in used] + [pair for pair in combinations(used, 2)]
         if kind == "8":
-            return [v for v in NUMBERS if v != self.counts_as_red]
+            return [v for v in self._blue_values() if v != self.counts_as_red]  # in play: a table refuses others
         if kind == "3.3":
             return [None] if self.board and self.board.used - {"3.3"} else []
         if kind == "10.10":

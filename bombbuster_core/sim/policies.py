@@ -110,6 +110,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from contextlib import contextmanager
 
 from ..analysis import beliefs
 from ..beliefs import Beliefs
@@ -122,7 +123,7 @@ from ..dial import dial
 from ..suggest import Policy as Ranking, suggest
 from ..suggest.analyses import Analyses
 from ..suggest.equipment import red_escape
-from ..table import Table, load_table
+from ..table import Table, TableError, load_table
 from ..wires import RED, YELLOW, Key, Value, parse_key, value_of
 from .game import (AbsentTokens, Action, Choose, DoubleDetector, DualCut, Game, MultiCut, Position,
                    RevealRed, SetupToken, Slot, SoloCut, Tripwire, UseCard, _tupled, action_from_json,
@@ -130,7 +131,7 @@ from .game import (AbsentTokens, Action, Choose, DoubleDetector, DualCut, Game, 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from typing import Any, Callable, Iterator
 
 RED_CAP = 0.05
 CERTAIN = 1 - 1e-12
@@ -139,6 +140,22 @@ EQUIPMENT_MARGIN = 0.1  # greedy: a detector or the ray must beat the best call'
 STABILIZE_BELOW = 0.9  # greedy: the Stabilizer on a call below this P(success) or with any red risk
 MUG_BELOW = 0.5  # greedy: the Coffee Mug (and the Walkie-Talkies) when the best call is below this P(success)
 HOOK_AT = 0.9  # greedy: the Grappling Hook on a teammate wire at least this likely of a value one holds
+
+
+class SimulatorBug(RuntimeError):
+    """A table the simulator built for itself that the core refuses: a bug of the simulator."""
+
+
+@contextmanager
+def own_tables() -> Iterator[None]:
+    """Around a decision on a table already validated: a :class:`TableError` inside comes from a table
+    the simulator built (a restored game, a rollout's), never from the user's, so it is reported as
+    the simulator's bug (the bridge's "internal error"), not as a fault of the user's table."""
+    try:
+        yield
+    except TableError as refused:
+        raise SimulatorBug(f"the simulator built a table the core refuses, a bug of the simulator and not of "
+                           f"this table: {refused}") from refused
 
 
 class View:

@@ -41,7 +41,9 @@ player's view shows does not depend on the deal) with ``me`` to play, and
 with the equipment board its events leave (Game.restore's ``board``), so the cards
 a table lists are searched as in the simulator's own view.
 Refusals are the lookahead's (sim/advice.py): what the simulator cannot
-replay, with a message naming the event or rule.  The same table, budget and
+replay, with a message naming the event or rule.  A table the search builds
+itself (a restored game, a rollout's) that the core refuses is the simulator's
+bug, never the user's table's: policies.own_tables reports it as one.  The same table, budget and
 seed give the same answer.
 """
 from __future__ import annotations
@@ -54,7 +56,7 @@ from ..table import load_table
 from .advice import _checked, _count, _playable, restored_view, within_work
 from .game import SimError, action_json
 from .ismcts import HORIZON, ITERATIONS, IsmctsPolicy, Searched, pick
-from .policies import RED_CAP, View, action_of
+from .policies import RED_CAP, View, action_of, own_tables
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -88,13 +90,14 @@ def search(params: dict[str, Any], progress: Callable[[int, int], None] | None =
     if not View(raw, player).my_uncut():
         return {**result, "reason": "every wire of yours is cut: no move to make"}
     policy = IsmctsPolicy(random.Random(seed), iterations=iterations, horizon=horizon, progress=progress)
-    try:
-        view = restored_view(raw, player)
-    except EngineLimit:
-        plain = policy.decide(View(raw, player), None)  # the base game's greedy, no search
-        decision = plain.replace(reason="the view is too large for the sampler's budget")
-    else:
-        decision = policy.decide(view, view.pending())
+    with own_tables():  # the table is valid: a refusal from here on is of a table the search built
+        try:
+            view = restored_view(raw, player)
+        except EngineLimit:
+            plain = policy.decide(View(raw, player), None)  # the base game's greedy, no search
+            decision = plain.replace(reason="the view is too large for the sampler's budget")
+        else:
+            decision = policy.decide(view, view.pending())
     return {**result, **_statistics(decision, player)}
 
 
