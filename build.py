@@ -9,6 +9,10 @@
                               and run the whole pytest suite; exit code = pytest's
                               (1 without pytest when no Chromium can be had: see
                               e2e_skip_allowed)
+    python build.py test --fast   the edit-test loop's tier (BOMBBUSTER_FAST=1, under
+                              5 minutes): a few seeds of each seed range, every engine
+                              still against the oracle, no slow self-play or browser-heavy
+                              tests (tests/conftest.py); CI runs the whole suite
     python build.py measure   build, then time cold/warm loads and worker analysis
                               in headless Chromium against CPython (needs `test` setup;
                               --phone: only the issue-12 "as a phone" table)
@@ -56,6 +60,7 @@ PYODIDE_CORE_FILES = (
 WEB_EXCLUDED = ("tools", "README-web.md")
 TEST_REQUIREMENTS = ("pytest>=8", "hypothesis>=6", "playwright>=1.40", "distributed>=2024.1")
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
+APT_LOCK_WAIT = 600  # seconds apt-get waits for another package manager's lock
 LOCALHOST = "127.0.0.1"
 ALL_INTERFACES = "0.0.0.0"
 # Any address past the local network: connecting a UDP socket to it names the route out (nothing
@@ -450,6 +455,30 @@ def find_chromium() -> str | None:
     return None
 
 
+def wait_for_apt_lists(seconds: int) -> None:
+    """Until no other process holds the package lists' lock, or ``seconds``: ``apt-get update``
+    fails at once on it (DPkg::Lock::Timeout covers dpkg's lock, not this one; apt 2.6)."""
+    import fcntl
+    import time
+
+    try:
+        fd = os.open("/var/lib/apt/lists/lock", os.O_RDWR)
+    except OSError:
+        return  # no lock file: nothing holds it
+    try:
+        for attempt in range(seconds + 1):
+            try:
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return  # free (closing the file releases it)
+            except OSError:
+                if attempt == 0:
+                    log(f"waiting (up to {seconds} s) for another process to release apt's package lists")
+                time.sleep(1)
+        # still held: apt-get says by whom
+    finally:
+        os.close(fd)
+
+
 def ensure_chromium(python: Path) -> str | None:
     """The system Chromium, apt-installed when missing (as root), else Playwright's."""
     found = find_chromium()
@@ -458,9 +487,12 @@ def ensure_chromium(python: Path) -> str | None:
     if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
         log("installing Chromium with apt-get")
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        # Wait for another apt or dpkg (an unattended upgrade, another helper's install) to finish.
+        wait = ["-o", f"DPkg::Lock::Timeout={APT_LOCK_WAIT}"]
         try:
-            run(["apt-get", "update", "-qq"], env=env, stdin=subprocess.DEVNULL)
-            run(["apt-get", "install", "-y", "-qq", "chromium"], env=env, stdin=subprocess.DEVNULL)
+            wait_for_apt_lists(APT_LOCK_WAIT)
+            run(["apt-get", *wait, "update", "-qq"], env=env, stdin=subprocess.DEVNULL)
+            run(["apt-get", *wait, "install", "-y", "-qq", "chromium"], env=env, stdin=subprocess.DEVNULL)
         except BuildError as exc:
             log(f"apt-get could not install Chromium: {exc}")
         found = find_chromium()
@@ -487,7 +519,7 @@ def e2e_skip_allowed() -> bool:
     return os.environ.get(SKIP_E2E) == "1" and not under_ci()
 
 
-def run_tests(pytest_args: list[str]) -> int:
+def run_tests(pytest_args: list[str], fast: bool = False) -> int:
     python = ensure_venv()
     chromium = ensure_chromium(python)
     if chromium is None and not e2e_skip_allowed():
@@ -498,6 +530,9 @@ def run_tests(pytest_args: list[str]) -> int:
     for tool in TEST_TOOLS:
         fetch_test_tool(tool)
     env = {**os.environ, "BOMBBUSTER_DIST": str(DIST)}
+    if fast:
+        env["BOMBBUSTER_FAST"] = "1"
+        log("the fast tier: a sample of seeds, no slow tests (CI runs them all)")
     if chromium is None:
         log(f"WARNING: no Chromium available and {SKIP_E2E}=1: the end-to-end tests will be SKIPPED")
         env["BOMBBUSTER_CHROMIUM"] = ""
@@ -531,13 +566,17 @@ def main(argv: list[str] | None = None) -> int:
                        help=f"`serve` to the table's phones on the local network (= --host {ALL_INTERFACES}): "
                             "prints the address they open, with its QR code")
     parser.add_argument("--no-build", action="store_true", help="`serve` dist/ as last built")
+    parser.add_argument("--fast", action="store_true",
+                        help="`test`: the fast tier (a few seeds of each range, no slow tests)")
     args, extra = parser.parse_known_args(argv)
     if extra and args.command not in ("test", "measure"):
         parser.error(f"unrecognised arguments: {' '.join(extra)}")
+    if args.fast and args.command != "test":
+        parser.error("--fast is for `test`")
     os.chdir(ROOT)
     try:
         if args.command == "test":
-            return run_tests(extra)
+            return run_tests(extra, args.fast)
         if args.command == "measure":
             return run_measurements(extra)
         if not (args.command == "serve" and args.no_build):

@@ -1,8 +1,10 @@
-"""Fixtures shared by every test directory: the built site, and what a test does when
-a piece it needs (a browser, Playwright, Node) is missing."""
+"""Fixtures shared by every test directory: the built site, what a test does when
+a piece it needs (a browser, Playwright, Node) is missing, and the fast tier
+(BOMBBUSTER_FAST=1: a sample of each seed range, no slow tests)."""
 from __future__ import annotations
 
 import os
+import random
 import sys
 from pathlib import Path
 from typing import NoReturn
@@ -34,3 +36,44 @@ def missing_piece():
                     pytrace=False)
 
     return missing
+
+
+# ---------------------------------------------------------------- the fast tier
+
+# BOMBBUSTER_FAST=1 (build.py test --fast): the edit-test loop's tier.  Each parametrization over a
+# range(N) of seeds or chunks keeps FAST_SAMPLE of its values, the same ones on every run (drawn
+# from the test's id), so every engine still meets the oracle on some seeds; tests marked `slow`
+# (whole self-play games, browser-heavy page tests) are skipped.  CI runs everything.
+FAST = "BOMBBUSTER_FAST"
+FAST_SAMPLE = 3
+
+
+def fast_tier() -> bool:
+    return os.environ.get(FAST) == "1"
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    if fast_tier():
+        return (f"fast tier ({FAST}=1): {FAST_SAMPLE} values of each range(N) parametrization, "
+                "tests marked slow skipped")
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own hook turns the marks into items
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if not fast_tier():
+        return
+    marks = metafunc.definition.own_markers
+    for i, mark in enumerate(marks):
+        if mark.name == "parametrize" and len(mark.args) > 1 and isinstance(mark.args[1], range) \
+                and len(mark.args[1]) > FAST_SAMPLE:
+            sample = sorted(random.Random(metafunc.definition.nodeid).sample(mark.args[1], FAST_SAMPLE))
+            marks[i] = pytest.mark.parametrize(mark.args[0], sample, *mark.args[2:], **mark.kwargs).mark
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if fast_tier():
+        skip = pytest.mark.skip(reason=f"slow: not in the fast tier ({FAST}=1)")
+        for item in items:
+            if item.get_closest_marker("slow"):
+                item.add_marker(skip)

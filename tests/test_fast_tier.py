@@ -1,0 +1,86 @@
+"""The fast tier (issue 33 item 4): ``BOMBBUSTER_FAST=1``, set by ``build.py test --fast``.
+
+It keeps a few values of each ``range(N)`` parametrization, the same ones on every run,
+leaves other parametrizations whole, and skips the tests marked ``slow``; without it
+every value runs.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import build
+
+pytest_plugins = ["pytester"]
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_TESTS = '''
+import pytest
+
+@pytest.mark.parametrize("seed", range(50))
+def test_seeds(seed):
+    pass
+
+@pytest.mark.parametrize("chunk", range(3))
+def test_chunks(chunk):
+    pass
+
+@pytest.mark.parametrize("name", ["a", "b", "c", "d", "e"])
+def test_names(name):
+    pass
+
+@pytest.mark.slow
+def test_slow():
+    pass
+'''
+
+
+def run_sample(pytester: pytest.Pytester) -> tuple[pytest.RunResult, list[str]]:
+    result = pytester.runpytest_subprocess("-v", "-p", "no:cacheprovider")
+    return result, re.findall(r"::(test_\w+\[?[^\] ]*\]?) (?:PASSED|SKIPPED)", result.stdout.str())
+
+
+def test_the_fast_tier_samples_seed_ranges_and_skips_slow_tests(pytester: pytest.Pytester,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # The project's hooks, loaded under another name: the sample directory's own conftest is this one.
+    pytester.makeconftest(f"""
+import importlib.util
+spec = importlib.util.spec_from_file_location("project_conftest", {str(ROOT / "tests" / "conftest.py")!r})
+project = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(project)
+pytest_generate_tests = project.pytest_generate_tests
+pytest_collection_modifyitems = project.pytest_collection_modifyitems
+""")
+    pytester.makepyfile(test_sample=SAMPLE_TESTS)
+    pytester.makeini("[pytest]\nmarkers =\n    slow: skipped by the fast tier\n")
+    monkeypatch.setenv("BOMBBUSTER_FAST", "1")
+    fast, ran = run_sample(pytester)
+    fast.assert_outcomes(passed=3 + 3 + 5, skipped=1)
+    seeds = [name for name in ran if name.startswith("test_seeds")]
+    assert len(seeds) == 3 and run_sample(pytester)[1] == ran  # the same sample every run
+    monkeypatch.delenv("BOMBBUSTER_FAST")
+    run_sample(pytester)[0].assert_outcomes(passed=50 + 3 + 5 + 1)
+
+
+def test_build_test_fast_sets_the_fast_tier(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)  # build.main moves there; put back after
+    calls: list[tuple[list[str], bool]] = []
+    run_tests = build.run_tests
+    monkeypatch.setattr(build, "run_tests", lambda args, fast=False: calls.append((args, fast)) or 0)
+    assert build.main(["test", "--fast", "-k", "engines"]) == 0 and build.main(["test"]) == 0
+    assert calls == [(["-k", "engines"], True), ([], False)]
+    with pytest.raises(SystemExit):
+        build.main(["serve", "--fast"])
+
+    envs: list[dict[str, str]] = []
+    for name in ("ensure_venv", "build_site", "fetch_test_tool"):
+        monkeypatch.setattr(build, name, lambda *args: Path("python"))
+    monkeypatch.setattr(build, "ensure_chromium", lambda python: "chromium")
+    monkeypatch.setattr(build.subprocess, "run",
+                        lambda cmd, **kwargs: envs.append(kwargs["env"]) or subprocess.CompletedProcess(cmd, 0))
+    monkeypatch.delenv("BOMBBUSTER_FAST", raising=False)
+    assert run_tests([], fast=True) == 0 and run_tests([]) == 0
+    assert envs[0]["BOMBBUSTER_FAST"] == "1" and "BOMBBUSTER_FAST" not in envs[1]
