@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .beliefs import Beliefs, Inconsistent
 from .engines import DEFAULT, ENGINES
+from .explain import conflict
 from .facts import compile_table
 from .public_state import public_state
 from .table import Table
@@ -15,6 +16,9 @@ from .wires import key_str
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+
+CONTRADICTS_NAMED = 3  # more reasons than this make a sentence nobody reads: the list stays in "contradicts"
 
 
 class EngineChoiceError(ValueError):
@@ -63,7 +67,14 @@ def analyze(table: Table, engine: str = DEFAULT) -> dict[str, Any]:
             why = "no deal fits the wires in play, the stand sizes and my wires"
         else:
             e = table.events[i]
-            why = f"event {i} ({e.type}) is impossible: no deal of the wires fits it together with the events before it"
+            against = conflict(table, i, engine)
+            why = f"event {i} ({e.type}) is impossible: " + (
+                f"it contradicts {against[0]['text']}" if len(against) == 1
+                else f"it contradicts these together: {'; '.join(r['text'] for r in against)}"
+                if 0 < len(against) <= CONTRADICTS_NAMED
+                else "no deal of the wires fits it together with the events before it" if against
+                else "no deal of the wires fits it, whatever came before")
+            return {"consistent": False, "error": why, "event": i, "contradicts": against}
         return {"consistent": False, "error": why, "event": i}
     out = {"consistent": True, "worlds": result.worlds, "slots": slot_rows(table, result),
            "state": public_state(table).json()}

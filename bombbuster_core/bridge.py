@@ -1,7 +1,7 @@
 """JSON bridge between the web worker and the core: one JSON string in, one out.
 
-Request:  ``{"id": any, "method": "ping" | "analyze" | "suggest" | "missions" | "new" | "task" | "stats"
-| "lookahead" | "search" | "merge_searches" | "review", "params": {...}}``
+Request:  ``{"id": any, "method": "ping" | "analyze" | "suggest" | "missions" | "new" | "explain" | "task"
+| "stats" | "lookahead" | "search" | "merge_searches" | "review", "params": {...}}``
 Reply:    ``{"id": any, "result": ...}`` or ``{"id": any, "error": {"message": str, "event"?: int}}``
 (or, for a split request, ``{"id": any, "pending": {...}}``: see below)
 
@@ -494,6 +494,36 @@ def _merge_searches(params: dict[str, Any], progress: Progress | None) -> dict[s
     return merge(params)
 
 
+def _explain(params: Any, progress: Progress | None) -> dict[str, Any]:
+    """``explain`` params: ``{"table", "slot": {"player", "stand", "slot"}, "value"? | "not"?, "budget"?}``;
+    its result is exactly the CLI ``explain`` JSON; an impossible table answers as ``analyze`` does."""
+    from .beliefs import Inconsistent
+    from .events import SlotRef
+    from .explain import ExplainError, explain
+    from .wires import WireError, parse_value
+
+    p = _params(params, {"table", "slot", "value", "not", "budget"}, {"table", "slot"})
+    if "value" in p and "not" in p:
+        raise RequestError("params: give 'value' or 'not', not both")
+    at = p["slot"]
+    if not isinstance(at, dict) or set(at) != {"player", "stand", "slot"} or not all(
+            type(at[k]) is int and at[k] >= 0 for k in at):
+        raise RequestError("params: field 'slot' must be {\"player\", \"stand\", \"slot\"} (integers from 0)")
+    claim = "not" if "not" in p else "value" if "value" in p else None
+    try:
+        value = parse_value(p[claim], allow_red=True) if claim else None
+    except WireError as e:
+        raise RequestError(f"params: field {claim!r}: {e}") from None
+    table = load_table(p["table"])
+    with _state_budget(p.get("budget")):
+        try:
+            return explain(table, SlotRef(at["player"], at["stand"], at["slot"]), value, negated=claim == "not")
+        except Inconsistent:
+            return analyze(table)
+        except ExplainError as e:
+            raise RequestError(str(e)) from None
+
+
 def _review(params: Any, progress: Progress | None) -> dict[str, Any]:
     """``review`` params: ``{"table", "player"?, "event"?, "move"?, "engine"?, "red_cap"?, "budget"?}``.
     Without ``event``: the whole review (review.review: ``{"consistent", "player", "decisions"}``, the
@@ -525,7 +555,8 @@ def _review(params: Any, progress: Progress | None) -> dict[str, Any]:
 
 METHODS: dict[str, Callable[[Any, Progress | None], Any]] = {
     "ping": _ping, "analyze": _analyze, "suggest": _suggest, "missions": _missions, "new": _new,
-    "review": _review, "task": _task, "stats": _stats, "lookahead": _simulated(_lookahead), "search": _simulated(_search),
+    "explain": _explain, "review": _review, "task": _task, "stats": _stats, "lookahead": _simulated(_lookahead),
+    "search": _simulated(_search),
     "merge_searches": _simulated(_merge_searches)}
 
 

@@ -2,6 +2,7 @@
 ``python -m bombbuster_core suggest TABLE.json [--player P] [--mode exact|entropy] ...``
 ``python -m bombbuster_core new --mission N --players P [--yellow KEYS] [--red KEYS] [--number V]``,
 ``python -m bombbuster_core sample TABLE.json --n N [--seed S]`` (exact posterior deals, one JSON line each),
+``python -m bombbuster_core explain TABLE.json --slot P:S:J [--value V | --not V]`` (the events that force a wire),
 ``python -m bombbuster_core review TABLE.json [--player P] [--progress]`` (each decision's odds, the best move, the cost:
 a JSON list; exit 1 with the ``analyze`` JSON for an impossible table)
 and ``python -m bombbuster_core tournament --mission N --players P --games G --policy NAME ...`` (sim/).
@@ -27,6 +28,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from typing import Any
+
+    from .events import SlotRef
+    from .wires import Value
 
 
 def _emit(obj: Any) -> None:
@@ -75,6 +79,8 @@ def _run(argv: list[str]) -> int:
         return 2
     if args.command == "sample":
         return _sample(table, args)
+    if args.command == "explain":
+        return _explain(table, args)
     refused: tuple[type[Exception], ...] = (EngineLimit,)  # exit 2 with {"error": ...}
     if args.command == "suggest":
         from .suggest import SuggestError
@@ -135,6 +141,15 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p_new.add_argument("--equipment", type=sort_keys, metavar="IDS",
                        help="comma-separated printed IDs of the equipment cards drawn, e.g. 1,8,9.9,Y "
                             "(meta.equipment lists the mission's pool)")
+    p_ex = sub.add_parser("explain", help="the fewest recorded events that force a wire's value (or rule one out)")
+    p_ex.add_argument("table", help="table file, format 1 (JSON)")
+    p_ex.add_argument("--slot", type=slot_ref, required=True, metavar="P:S:J",
+                      help="the wire: player, stand, slot (0-based, as in the table file)")
+    claim = p_ex.add_mutually_exclusive_group()
+    claim.add_argument("--value", type=gameplay_value, help="why the wire is this value (default: its certain value)")
+    claim.add_argument("--not", dest="not_value", type=gameplay_value, metavar="VALUE",
+                       help="why the wire cannot be this value")
+    p_ex.add_argument("--engine", choices=sorted(ENGINES), default=DEFAULT)
     p_rv = sub.add_parser("review", help="each decision of a recorded game: its odds then, the best move, the cost")
     p_rv.add_argument("table", help="table file, format 1 (JSON)")
     p_rv.add_argument("--player", type=int, help="only this player's decisions (default: the table's 'me'; "
@@ -149,6 +164,36 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     if not argv or argv[0] != "analyze":
         _sim_arguments(p_sa, p_to)
     return parser.parse_args(argv)
+
+
+def slot_ref(raw: str) -> SlotRef:
+    from .events import SlotRef
+    parts = raw.split(":")
+    if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+        raise ValueError(raw)
+    return SlotRef(*(int(p) for p in parts))
+
+
+def gameplay_value(raw: str) -> Value:
+    from .wires import parse_value
+    return parse_value(int(raw) if raw.strip().isdigit() else raw.strip(), allow_red=True)
+
+
+def _explain(table: Any, args: argparse.Namespace) -> int:
+    from .beliefs import Inconsistent
+    from .explain import ExplainError, explain
+    negated = args.not_value is not None
+    try:
+        result = explain(table, args.slot, args.not_value if negated else args.value, negated=negated,
+                         engine=args.engine)
+    except Inconsistent:
+        _emit(analyze(table, args.engine))  # names the impossible event
+        return 1
+    except (ExplainError, EngineLimit) as e:
+        _emit({"error": str(e)})
+        return 2
+    _emit(result)
+    return 0
 
 
 def _review(args: argparse.Namespace) -> int:

@@ -319,10 +319,17 @@ def _walk_positions(t: Table) -> list[list[list[int]]]:
 # ---------------------------------------------------------------- replay (the truth)
 
 
-def _replay(t: Table, keys: list[Key], upto: int | None = None) -> tuple[set[int], _Board] | None:
+def _replay(t: Table, keys: list[Key], upto: int | None = None, checked: set[int] | None = None,
+            reference: list[Key] | None = None) -> tuple[set[int], _Board] | None:
     """Replay the events (the first ``upto``) on a concrete deal (``keys[wire]``):
     the set of cut wires and the final board, or None if some event is false at
-    its moment."""
+    its moment.
+
+    ``checked``: only these events must be true (tests/test_explain.py); the others
+    are replayed on ``reference``, a deal where every event is true (the real one),
+    for what they do to the board -- which wires they cut or move, the same on any
+    deal -- and say nothing of ``keys``."""
+    deal = keys
     board = _Board(t)
     cut: set[int] = set()
     layout = board.layout
@@ -372,6 +379,7 @@ def _replay(t: Table, keys: list[Key], upto: int | None = None) -> tuple[set[int
 
     events = t.events if upto is None else t.events[:upto]
     for n, ev in enumerate(events):
+        keys = deal if checked is None or n in checked else reference  # g(), red(), ... read it late
         kind = ev["type"]
         if n and events[n - 1].get("exploded"):
             raise ValueError("an event after the bomb exploded")
@@ -565,6 +573,21 @@ def _deal_ok(t: Table, keys: list[Key]) -> bool:
     return all(keys[w] == k for w, k in t.known.items())
 
 
+def _deal_keys(t: Table, deal: list[list[list[Key | None]]], nano: list[Key]) -> list[Key]:
+    """Keys per wire identity of a concrete deal; ValueError when its shape is not the table's."""
+    keys: list[Key] = [0] * len(t.home)
+    for i, (p, s, size) in enumerate(t.stands):
+        if len(deal[p][s]) != size:
+            raise ValueError(f"stand {p}/{s} has {size} slots")
+        for j, k in enumerate(deal[p][s]):
+            keys[t.initial[i][j]] = norm_key(k)
+    if len(nano) != len(t.nano_wires):
+        raise ValueError(f"Nano holds {len(t.nano_wires)} wires")
+    for w, k in zip(t.nano_wires, nano):
+        keys[w] = norm_key(k)
+    return keys
+
+
 def is_consistent(table: dict[str, Any], deal: list[list[list[Key | None]]],
                   nano: list[Key] | None = None) -> bool:
     """Whether one concrete deal fits the table: ``deal[p][s]`` lists the keys of a
@@ -573,16 +596,10 @@ def is_consistent(table: dict[str, Any], deal: list[list[list[Key | None]]],
     t = Table(table)
     if nano is None:
         nano = list(getattr(deal, "nano", []))
-    keys: list[Key] = [0] * len(t.home)
-    for i, (p, s, size) in enumerate(t.stands):
-        if len(deal[p][s]) != size:
-            return False
-        for j, k in enumerate(deal[p][s]):
-            keys[t.initial[i][j]] = norm_key(k)
-    if len(nano) != len(t.nano_wires):
+    try:
+        keys = _deal_keys(t, deal, nano)
+    except ValueError:
         return False
-    for w, k in zip(t.nano_wires, nano):
-        keys[w] = norm_key(k)
     dealt = Counter(keys)
     extra = dealt - t.fixed  # must be exactly k distinct candidates of each pool
     if t.fixed - dealt or any(n > 1 for n in extra.values()):
@@ -598,7 +615,7 @@ def is_consistent(table: dict[str, Any], deal: list[list[list[Key | None]]],
 # ---------------------------------------------------------------- enumeration
 
 
-def _static_allowed(t: Table, upto: int | None = None) -> dict[int, set[Key]]:
+def _static_allowed(t: Table, upto: int | None = None, checked: set[int] | None = None) -> dict[int, set[Key]]:
     """Allowed sort keys per wire from facts that hold whatever the timing (a tile's
     value never changes).  Used only to prune; every deal is still fully replayed."""
     every_key = set(t.fixed) | {c for cands, _ in t.pools for c in cands}
@@ -616,6 +633,8 @@ def _static_allowed(t: Table, upto: int | None = None) -> dict[int, set[Key]]:
     for w in t.blue_only:
         restrict(w, {k for k in every_key if isinstance(k, int)})
     for n, ev in enumerate(t.events[:upto]):
+        if checked is not None and n not in checked:
+            continue
         layout = t.layouts[n]
 
         def at(addr: dict[str, Any], actor: int | None = None) -> int:
@@ -725,12 +744,18 @@ def _deals(t: Table, copies: Counter[Key],
     yield from rec(0, tuple(copies[k] for k in keys), [], 1)
 
 
-def enumerate_table(table: dict[str, Any], upto: int | None = None) -> dict[str, Any]:
+def enumerate_table(table: dict[str, Any], upto: int | None = None, *, checked: set[int] | None = None,
+                    reference: Any = None, forget: set[int] = frozenset()) -> dict[str, Any]:
     """Exact marginals of every current slot over all consistent deals of ``table``.
 
     ``upto``: replay only the first ``upto`` events (the observer's wires are
     still resolved against the whole table): the prefix test of "first
     impossible event".
+
+    ``checked`` (with ``reference``, the real deal as ``deal[p][s]``, ``.nano`` when
+    Nano plays): only those events are required true, as in :func:`_replay`.
+    ``forget``: wires (identities: ``Table.initial``, ``Table.layouts``) the
+    observer knows from "me" (their own, or seen), taken as unknown to them.
 
     Returns ``{"consistent": False}`` when no deal fits, else
     ``{"consistent": True, "worlds": W, "slots": [...], "exact": [...]}`` where
@@ -740,7 +765,10 @@ def enumerate_table(table: dict[str, Any], upto: int | None = None) -> dict[str,
     with ``fractions.Fraction`` probabilities.
     """
     t = Table(table)
-    allowed = _static_allowed(t, upto)
+    for wire in forget:
+        del t.known[wire]
+    ref_keys = None if reference is None else _deal_keys(t, reference, list(getattr(reference, "nano", [])))
+    allowed = _static_allowed(t, upto, checked)
     tally: list[Counter[Key]] = [Counter() for _ in t.home]  # per wire: key -> weight
     worlds = 0
     cut: set[int] = set()
@@ -752,7 +780,7 @@ def enumerate_table(table: dict[str, Any], upto: int | None = None) -> dict[str,
         for keys, w in _deals(t, copies, allowed):
             if not _deal_ok(t, keys):
                 continue
-            replayed = _replay(t, keys, upto)
+            replayed = _replay(t, keys, upto, checked, ref_keys)
             if replayed is None:
                 continue
             cut = replayed[0]  # the same for every deal: the events say what is cut

@@ -52,9 +52,10 @@ def test_cli_impossible_table_exits_1_naming_the_event(tmp_path) -> None:
     ]}
     code, out, _ = run_cli(tmp_path, table)
     assert code == 1
+    # two 1s in play: Bob's two 1s leave none for Ann's token, whatever Bob's first token says
     assert out == {"consistent": False, "event": 2,
-                   "error": "event 2 (info_token) is impossible: no deal of the wires fits it together with the "
-                            "events before it"}
+                   "error": "event 2 (info_token) is impossible: it contradicts a 1 token on Ann's slot 1",
+                   "contradicts": [{"event": 0, "type": "info_token", "text": "a 1 token on Ann's slot 1"}]}
 
 
 @pytest.mark.parametrize("mutate, message", [

@@ -254,6 +254,6 @@ def test_nothing_recorded_is_lost_by_an_impossible_event() -> None:
     t = table({"type": "info_token", "at": slot(2, 0), "value": 1},
               {"type": "radar", "value": 1, "answers": [[False], [False], [False]]})
     result = analyze(load_table(t))
-    assert result == {"consistent": False, "event": 1,
-                      "error": "event 1 (radar) is impossible: no deal of the wires fits it together with the "
-                               "events before it"}
+    # no uncut 1 anywhere, with four in play and none cut: impossible whatever came before
+    assert result == {"consistent": False, "event": 1, "contradicts": [],
+                      "error": "event 1 (radar) is impossible: no deal of the wires fits it, whatever came before"}
