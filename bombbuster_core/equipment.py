@@ -80,32 +80,38 @@ class EquipmentError(ValueError):
 
 class Need(Record):
     """One piece of equipment an event uses: the cards and characters that can provide it,
-    and whether the mission may grant it instead (``mission``)."""
+    and the mission rule (missions.py tag) that grants it instead (``mission``), if any."""
 
     __slots__ = ("what", "cards", "characters", "mission")
     what: str
     cards: tuple[CardId, ...]
     characters: tuple[str, ...]
-    mission: bool
+    mission: str | None
 
     def __init__(self, what: str, cards: tuple[CardId, ...], characters: tuple[str, ...] = (),
-                 mission: bool = False):
+                 mission: str | None = None):
         super().__init__(what, cards, characters, mission)
 
     def allowed(self) -> str:
         names = [f'"{c}" ({CARDS[c].name})' for c in self.cards]
         names += [f'"{CHARACTER}" ({CHARACTERS[c]})' for c in self.characters]
         if self.mission:
-            names.append(f'"{MISSION}" (a use the mission grants)')
+            names.append(f'"{MISSION}" ({GRANTS[self.mission]})')
         return " or ".join(names)
+
+
+# The mission rules that grant a use of a piece of equipment (rules.md §6), by missions.py tag
+GRANTS = {"double_detector_every_turn": "M58 grants the Double Detector every turn",
+          "radar_each_turn": "M18 uses the General Radar every turn"}
+GRANTS_TEXT = "; ".join(GRANTS.values())
 
 
 XY_RAY = Need("the X or Y ray", ("10",), ("xy_ray",))
 STABILIZER = Need("the Stabilizer", ("9",))
-DETECTORS = {"double": Need("the Double Detector", (), ("double_detector",), mission=True),
+DETECTORS = {"double": Need("the Double Detector", (), ("double_detector",), mission="double_detector_every_turn"),
              "triple": Need("the Triple Detector", ("3",), ("triple_detector",)),
              "super": Need("the Super Detector", ("5",))}
-RADAR = Need("the General Radar", ("8",), ("general_radar",), mission=True)
+RADAR = Need("the General Radar", ("8",), ("general_radar",), mission="radar_each_turn")
 LABELS = {"equal": Need("the Label =", ("12",)), "different": Need("the Label ≠", ("1",))}
 POST_IT = Need("the Post-it", ("4",))
 SINGLE_WIRE_LABEL = Need("the Single Wire Label", ("2.2",))
@@ -131,11 +137,14 @@ class BoardState:
     ``cut`` is the parser's live count of cut wires by gameplay value, read at
     each use: a card unlocked by the very cuts of an event is usable from the next.
     ``cards`` None: the table does not list its board, so nothing is followed and a
-    ``card`` entry is only checked to do what its event does.
+    ``card`` entry is only checked to do what its event does.  ``rules``: the tags of the
+    table's mission (None: it names none), which say what a ``"mission"`` entry may provide.
     """
 
-    def __init__(self, cards: tuple[CardId, ...] | None, characters: tuple[str, ...], cut: dict[Value, int]):
+    def __init__(self, cards: tuple[CardId, ...] | None, characters: tuple[str, ...], cut: dict[Value, int],
+                 rules: frozenset[str] | None = None):
         self.followed = cards is not None
+        self.rules = rules
         self.board: list[CardId] = list(cards or ())
         self.used: set[CardId] = set()
         self.characters = characters
@@ -153,6 +162,8 @@ class BoardState:
             raise EquipmentError("card", f"the event uses {what}: name {len(needs)} card(s), not {len(given)}")
         left = list(needs)
         for entry in given:
+            if entry == MISSION:
+                self._granted(left)
             need = next((n for n in left if self._provides(n, entry, actor)), None)
             if need is None:
                 wanted = "; ".join(f"{n.what}: {n.allowed()}" for n in left)
@@ -160,9 +171,25 @@ class BoardState:
             left.remove(need)
             self._use(entry, actor)
 
+    def _granted(self, left: list[Need]) -> None:
+        """Refuse a "mission" entry where the table's mission grants none of ``left``: it would
+        spend nothing, so any card or character could be used again and again under its name."""
+        granted = [n for n in left if n.mission]
+        if not granted:
+            return  # the generic refusal says what the event uses
+        if self.rules is None:
+            if self.followed:
+                raise EquipmentError("card", f'"{MISSION}": the table lists its equipment but names no mission '
+                                             f"(meta.mission), so no use is known to be granted ({GRANTS_TEXT})")
+            return  # neither board nor mission: a card is only checked to do what its event does
+        if not any(n.mission in self.rules for n in granted):
+            what = " or ".join(n.what for n in granted)
+            raise EquipmentError("card", f'"{MISSION}": this mission grants no use of {what} ({GRANTS_TEXT}); '
+                                         f"name the card or character spent")
+
     def _provides(self, need: Need, entry: str, actor: int | None) -> bool:
         if entry == MISSION:
-            return need.mission
+            return need.mission is not None and (self.rules is None or need.mission in self.rules)
         if entry == CHARACTER:
             return actor is not None and self.characters[actor] in need.characters
         return entry in need.cards

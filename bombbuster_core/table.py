@@ -15,7 +15,7 @@ from .board import (FLIP, FLIP_HIGH, FLIP_LOW, FLIP_PAIR, PLAIN, SPECIAL_SLOTS, 
                     segments_and_layout)
 from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, Event, FastPass, InfoToken, Label,
                      Move, MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, cut_by, exploded)
-from .missions import MISSIONS
+from .missions import MISSIONS, mission as mission_card
 from .public_state import StateReader
 from .record import Record
 from .wires import (MAX_NUMBER, RED, YELLOW, Deck, Key, Pool, Value, WireError, colour, key_str, parse_key,
@@ -75,7 +75,8 @@ class Table(Record):
     ``seen`` the other wires I have seen, by identity; ``red_value`` M11's blue value that
     counts as red; ``nano`` M43's pool size; ``equipment`` the cards on the board at the start
     (None: not listed, so not followed); ``uses`` what each event spent; ``mission`` the mission
-    card's number from ``meta.mission`` (None: not given), read for the dial alone (dial.py)."""
+    card's number from ``meta.mission`` (None: not given), read for the dial (dial.py) and for
+    the equipment uses the mission grants (equipment.py)."""
 
     __slots__ = ("players", "deck", "me", "my_stands", "events", "nano", "red_value", "seen", "equipment", "uses",
                  "mission")
@@ -124,12 +125,16 @@ class Table(Record):
     def prefix(self, n_events: int) -> Table:
         return self.replace(events=self.events[:n_events], uses=self.uses[:n_events])
 
+    def mission_rules(self) -> frozenset[str] | None:
+        """The tags of the table's mission at its player count (None: it names no mission)."""
+        return None if self.mission is None else frozenset(mission_card(self.mission).rule_tags(len(self.players)))
+
     def equipment_board(self) -> eq.BoardState | None:
         """The cards on the board and the characters after every event (None: equipment not listed)."""
         if self.equipment is None:
             return None
         cut: dict[Value, int] = {}
-        state = eq.BoardState(self.equipment, tuple(p.character for p in self.players), cut)
+        state = eq.BoardState(self.equipment, tuple(p.character for p in self.players), cut, self.mission_rules())
         for event, use in zip(self.events, self.uses):
             eq.apply(state, event, use.cards, use.user)
             for v in cut_values(event):
@@ -447,7 +452,8 @@ class _EventParser:
         self.state = StateReader(table.mission, len(table.players))  # the public state: no event after a loss
         self.seen: list[tuple[Wire, Key]] = []
         self.uses: list[Use] = []
-        self.board_cards = eq.BoardState(table.equipment, tuple(p.character for p in table.players), self.cut_count)
+        self.board_cards = eq.BoardState(table.equipment, tuple(p.character for p in table.players), self.cut_count,
+                                         table.mission_rules())
         self.seen_raw: dict[int | None, list[tuple[int, Any]]] = {}
         for i, entry in enumerate(seen_raw):
             r = _Reader(entry, f"me field 'seen'[{i}]", None, {"at", "value", "after"}, {"at", "value"})

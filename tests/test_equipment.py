@@ -103,8 +103,8 @@ def test_characters_are_used_once_and_emergency_batteries_re_enable_them() -> No
     assert [c["used"] for c in board(t)["characters"]] == [True, False]
     assert "player 0's Double Detector is already used" in str(refused(table(["7", "8"], [dd, again])))
     # M58 grants the Double Detector every turn: "mission" spends nothing
-    assert board(table(["7"], [{**dd, "card": "mission"}, {**again, "card": "mission"}]))["characters"][0]["used"] \
-        is False
+    m58 = {**table(["7"], [{**dd, "card": "mission"}, {**again, "card": "mission"}]), "meta": {"mission": 58}}
+    assert board(m58)["characters"][0]["used"] is False
     # Emergency Batteries (two 7s cut) re-enable it
     sevens = {"deck": {"1": 4, "7": 4, "1.1": 1, "2.1": 1}}
     cut7 = {"type": "dual_cut", "actor": 1, "target": at(0, 4), "value": 7, "success": True,

@@ -23,7 +23,7 @@ from bombbuster_core.bridge import handle
 from bombbuster_core.sim.game import Game, UseCard, new_game
 from bombbuster_core.sim.policies import LookaheadPolicy, View
 from bombbuster_core.suggest import Policy, suggest
-from bombbuster_core.table import Table, load_table
+from bombbuster_core.table import Table, TableError, load_table
 
 OPEN = Policy(equipment_budget=None)
 # wires keep their deal-time slots (no move, swap or Nano), so the special slots are the shapes' own
@@ -251,3 +251,53 @@ def test_a_table_the_search_builds_and_the_core_refuses_is_an_internal_error(mon
         message = answer["error"]["message"]
         assert message.startswith("internal error: SimulatorBug: the simulator built a table the core refuses"), message
         assert "'value': 1 is not in play" in message
+
+
+def at(p: int, slot: int) -> dict[str, int]:
+    return {"player": p, "stand": 0, "slot": slot}
+
+
+# deck 1 1 1 1 2 2 2 2 1.1 2.1, 5 | 5; the Double Detector's 1 on B's slots 0-1, then 1-2
+DETECTOR = {"type": "detector", "actor": 0, "kind": "double", "targets": [at(1, 0), at(1, 1)], "value": 1,
+            "success": True, "cut": at(1, 0), "actor_slot": {"stand": 0, "slot": 0}, "card": "mission"}
+AGAIN = {**DETECTOR, "targets": [at(1, 1), at(1, 2)], "cut": at(1, 1), "actor_slot": {"stand": 0, "slot": 1}}
+RADAR = {"type": "radar", "value": 2, "answers": [[True], [True]], "card": "mission"}
+
+
+def mission_table(number: int | None, events: list[dict[str, Any]], board: bool = True) -> dict[str, Any]:
+    t: dict[str, Any] = {"format": 1, "players": [{"stands": [5]}, {"stands": [5]}],
+                         "wires": {"deck": {"1": 4, "2": 4, "1.1": 1, "2.1": 1}}, "events": events}
+    if board:
+        t["equipment"] = [{"card": "7"}]
+    if number is not None:
+        t["meta"] = {"mission": number}
+    return t
+
+
+def refusal(table: dict[str, Any]) -> TableError:
+    with pytest.raises(TableError) as refused:
+        load_table(table)
+    return refused.value
+
+
+def test_mission_uses_only_where_the_mission_grants_them() -> None:
+    """Item 7: "card": "mission" spends nothing, so where the mission grants no such use it would let
+    the Double Detector (a character used once) be used again and again: refused, naming the field."""
+    err = refusal(mission_table(4, [DETECTOR]))
+    assert err.event == 0 and str(err).startswith(
+        """event 0 (detector) field 'card': "mission": this mission grants no use of the Double Detector""")
+    err = refusal(mission_table(58, [RADAR]))
+    assert err.event == 0 and "grants no use of the General Radar" in str(err)
+    # a listed board with no mission named: no use is known to be granted
+    assert "names no mission (meta.mission)" in str(refusal(mission_table(None, [DETECTOR])))
+    # named once by the character, the second use must name another provider: the character is spent
+    err = refusal(mission_table(4, [{**DETECTOR, "card": "character"}, {**AGAIN, "card": "character"}]))
+    assert err.event == 1 and "already used" in str(err)
+    # M58: the Double Detector every turn, each its turn's action; M18: the radar every turn
+    board = load_table(mission_table(58, [DETECTOR, AGAIN])).equipment_board()
+    assert board is not None and board.character_used == [False, False]
+    load_table(mission_table(18, [RADAR, RADAR]))
+    # no board and no mission named: a card is only checked to do what its event does (as before)
+    load_table(mission_table(None, [DETECTOR, AGAIN], board=False))
+    # no board, but a mission that grants no such use: refused all the same
+    assert "grants no use of the Double Detector" in str(refusal(mission_table(4, [DETECTOR], board=False)))
