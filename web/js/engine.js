@@ -471,6 +471,9 @@ export function installScriptingApi(pool, extras = {}) {
      * `search`): {iterations, horizon?, seeds?}; see searchOnPool.
      */
     search: (table, options = {}) => searchOnPool(pool, table, options),
+    /** Promise of exactly the CLI's `explain` JSON: the fewest recorded events that force a wire
+     *  (bridge method `explain`: {slot: {player, stand, slot}, value? | not?}). */
+    explain: (table, options = {}) => pool.request("explain", { table, ...stripCallbacks(options) }, options),
     /** Promise of the mission catalogue (bridge method `missions`: number, name, players, rules, choices). */
     missions: () => pool.request("missions", {}),
     /** Promise of a mission's format-1 table (bridge method `new`: {mission, players, yellow?, red?, number?}). */

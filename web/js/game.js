@@ -1047,9 +1047,33 @@ export class GameScreen {
         h("span.dist-key", {}, label(key)),
         h("span.dist-bar", {}, h("span.dist-fill", { style: { width: `${p * 100}%` } })),
         h("span.dist-p", {}, percent(p))))),
+      cut || !this.certain(info) ? null : h("div.why", { id: "why" },
+        h("button.secondary", { dataset: { action: "why" }, onclick: () => this.showWhy(slot) }, "Why is it certain?")),
       cut ? null : h("div.actions", {},
         h("button.secondary", { onclick: () => this.startDraft("dual_cut", { target: slot }) }, "Dual cut on this wire"),
         h("button.secondary", { onclick: () => this.startDraft("info_token", { at: slot }) }, "Info token here")));
+  }
+
+  /** Whether every value the wire may hold is one gameplay value (a yellow or red may have several keys). */
+  certain(info) {
+    return new Set(Object.keys(info.p).map((key) => (colourOf(key) === "blue" ? key : colourOf(key)))).size === 1;
+  }
+
+  /** The core's explain: the fewest recorded events (and own wires) that force this wire, in the sheet. */
+  async showWhy(slot) {
+    const box = document.getElementById("why");
+    if (!box) return;
+    box.replaceChildren(h("p.hint", {}, "Finding the events that force it…"));
+    try {
+      const answer = await this.engine.explain(this.viewTable(), { slot });
+      box.replaceChildren(
+        h("p", {}, `${answer.statement}, because:`),
+        answer.setup_alone ? h("p.hint", {}, "the wires in play and the stand sizes alone force it.")
+          : h("ul.why-list", {}, answer.because.map((reason) => h("li", {}, reason.text))),
+        h("p.hint", {}, "Each of these is needed: without any one of them it would not be certain."));
+    } catch (error) {
+      box.replaceChildren(h("p.hint", {}, `Cannot say why: ${error.message}`));
+    }
   }
 
   /** The record buttons: the base actions, then the mission's relevant equipment/actions, then the rest under "More". */
