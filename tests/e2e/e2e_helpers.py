@@ -127,21 +127,24 @@ def touch_phone(new_context):
     return page, errors
 
 
-# The page drops a tap that lands within 20 px of the previous one, on another kind of control, less
-# than 450 ms after it (web/js/game.js: the second tap of a double tap). A player reads the new step
-# before tapping it; the helpers wait as long when they tap the same spot again.
-DOUBLE_TAP_S, DOUBLE_TAP_PX = 0.45, 20
-last_taps: dict[int, tuple[tuple[float, float], float]] = {}
+# The page drops a tap that lands within 20 px of the previous one, on another kind of control, before
+# the screen under it has been shown for a reaction time (web/js/game.js: the second tap of a double tap).
+# A player reads the new step before tapping it: the helpers tap the same spot again once the screen says
+# such a tap is taken (.game[data-taps-from], in the page's performance.now() time).
+DOUBLE_TAP_PX = 20
+TAPS_TAKEN = """() => { const screen = document.querySelector('.game');
+  return !screen || performance.now() >= Number(screen.dataset.tapsFrom); }"""
+last_taps: dict[int, tuple[float, float]] = {}
 
 
 def finger_tap(locator) -> None:
     box = locator.bounding_box()
     point = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2) if box else (-100.0, -100.0)
     last = last_taps.get(id(locator.page))
-    if last and math.dist(point, last[0]) < DOUBLE_TAP_PX:
-        time.sleep(max(0.0, DOUBLE_TAP_S - (time.monotonic() - last[1])))
+    if last and math.dist(point, last) < DOUBLE_TAP_PX:
+        locator.page.wait_for_function(TAPS_TAKEN)
     locator.tap()
-    last_taps[id(locator.page)] = (point, time.monotonic())
+    last_taps[id(locator.page)] = point
 
 
 def tap(page, selector):

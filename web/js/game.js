@@ -34,20 +34,31 @@ window.addEventListener("resize", () => {
 });
 // A double tap: the first tap changes the step and the second lands on whatever
 // now stands under the finger (a double tap on "Dual cut" picked a player in the
-// who-row). For a moment after a tap that redrew the screen, a tap at the same
-// spot on a different kind of control is dropped; the same kind (Back or Undo
-// twice, a position after a position) still takes it, and so does a key.
-const DOUBLE_TAP_MS = 450;
+// who-row). A tap at the spot of the previous one, on a different kind of control
+// (the previous one redrawn away), is dropped unless the screen under it had been
+// shown for a reaction time when the tap began: a player sees the new step before
+// tapping it. "Began" is the pointerdown's timeStamp (when the finger touched,
+// however late a slow phone handles it) and "shown" the first frame after the
+// screen was drawn, so the guard holds on a page of any speed (a fixed window
+// after the first tap let the second through on a phone-slow page). The same kind
+// of control (Back or Undo twice, a position after a position) still takes it,
+// and so does a key. The screen says when such a tap is taken again
+// (.game[data-taps-from], in performance.now() time): the e2e tests wait for it.
+const REACTION_MS = 300;
 const DOUBLE_TAP_PX = 20;
 let lastTap = null;
+let tapBegan = null; // the timeStamp of the latest pointerdown: when the finger touched
 const controlIdentity = (control) => ["action", "player", "stand", "slot", "value", "field", "mode", "seat", "index"]
   .map((key) => control.dataset[key] ?? "").join("|");
+document.addEventListener("pointerdown", (event) => { tapBegan = event.timeStamp; }, true);
 document.addEventListener("click", (event) => {
   const control = event.target instanceof Element ? event.target.closest("button") : null;
   if (!control || !control.closest(".game") || event.detail === 0) return;
-  const tap = { x: event.clientX, y: event.clientY, time: event.timeStamp, control, identity: controlIdentity(control) };
+  const tap = { x: event.clientX, y: event.clientY, control, identity: controlIdentity(control) };
+  const began = tapBegan ?? event.timeStamp;
+  const shown = control.closest(".game").shownAt ?? Infinity; // not shown yet: drawn after the tap began
   const previous = lastTap;
-  if (previous && tap.time - previous.time < DOUBLE_TAP_MS && !previous.control.isConnected
+  if (previous && began < shown + REACTION_MS && !previous.control.isConnected
       && Math.hypot(tap.x - previous.x, tap.y - previous.y) < DOUBLE_TAP_PX && tap.identity !== previous.identity) {
     event.stopImmediatePropagation();
     event.preventDefault();
@@ -55,6 +66,15 @@ document.addEventListener("click", (event) => {
   }
   lastTap = tap;
 }, true);
+
+/** Note when a drawn screen is first shown (the double-tap guard above). */
+function markShown(screen) {
+  screen.dataset.tapsFrom = "pending";
+  requestAnimationFrame(() => {
+    screen.shownAt = performance.now();
+    screen.dataset.tapsFrom = String(screen.shownAt + REACTION_MS);
+  });
+}
 
 /** A draft field as the edit form names it. */
 const FIELD_NAMES = {
@@ -754,9 +774,11 @@ export class GameScreen {
     // (the status row, a new token on the table): when the player has scrolled
     // down to the recorder, it stays where it was under their finger.
     const recorderTop = recorderInFlowTop();
-    this.root.replaceChildren(h("div.game", { dataset: { view: this.view() } },
+    const screen = h("div.game", { dataset: { view: this.view() } },
       h("div.top-area", {}, this.joinCard(), this.stateView(), this.statusBar()),
-      this.tableView(), this.suggestionsView(), this.recorder(), this.eventLog()));
+      this.tableView(), this.suggestionsView(), this.recorder(), this.eventLog());
+    this.root.replaceChildren(screen);
+    markShown(screen);
     window.scrollTo(0, scroll);
     if (recorderTop !== null) window.scrollBy(0, this.root.querySelector(".recorder").getBoundingClientRect().top - recorderTop);
   }
