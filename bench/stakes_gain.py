@@ -10,7 +10,9 @@ futile moves come last, and a card avoids a call too red:
 suggest.equipment.red_escape) and by ``greedy-v1`` (policies.FormerGreedyPolicy,
 greedy as it was).  Both draw their tie-breaks from greedy's stream
 ``Random(f"{seed}-{i}-greedy")``, so a pair differs only from the first
-decision where the two rules differ.  Each finished game is a JSON line of
+decision where the two rules differ.  ``--new greedy-ranking`` plays,
+instead of greedy, greedy whose ranking weighs the dial but whose cards
+follow version 1's thresholds (no red_escape): what the ranking alone gains.  Each finished game is a JSON line of
 ``--log`` (``--resume`` keeps the games it holds); the report is
 paired.report's: each side's win rate with its 95 % Wilson interval and
 losses by kind, then greedy − greedy-v1 with Newcombe's paired interval, and
@@ -29,9 +31,25 @@ sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 from paired import report  # noqa: E402  (first: it puts the repository on sys.path)
 
 from bombbuster_core.sim.game import new_game  # noqa: E402
-from bombbuster_core.sim.policies import FormerGreedyPolicy, GreedyPolicy, View  # noqa: E402
+from bombbuster_core.sim.policies import FormerGreedyPolicy, GreedyPolicy, View, greedy_equipment, greedy_turn  # noqa: E402
 
-SIDES = {"greedy": GreedyPolicy, "greedy-v1": FormerGreedyPolicy}
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from bombbuster_core.sim.game import Action
+
+
+class RankingOnlyPolicy(GreedyPolicy):
+    """Greedy's version 2 ranking with version 1's cards (greedy_equipment without red_escape)."""
+
+    def turn(self, view: View, pending: dict[str, Any] | None) -> Action:
+        ranked = self.legal_ranking(view, pending)
+        use = greedy_equipment(view, pending, ranked, self.pick, stakes=False)
+        return use if use is not None else greedy_turn(view, pending, ranked, self.pick, self.rng)
+
+
+SIDES = {"greedy": GreedyPolicy, "greedy-ranking": RankingOnlyPolicy, "greedy-v1": FormerGreedyPolicy}
 
 
 def play(task: tuple[int, int, int, str, int]) -> dict:
@@ -59,7 +77,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--log", help="JSON lines of the finished games (read back with --resume)")
     parser.add_argument("--resume", action="store_true", help="keep the games --log already holds")
+    parser.add_argument("--new", choices=("greedy", "greedy-ranking"), default="greedy",
+                        help="the side played against greedy-v1 (greedy-ranking: the ranking's change alone)")
     args = parser.parse_args(argv)
+    sides = (args.new, "greedy-v1")
     settings = {"mission": args.mission, "players": args.players, "seed": args.seed}
     records: dict[tuple[str, int], dict] = {}
     if args.resume and args.log and os.path.exists(args.log):
@@ -70,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"stakes_gain: {args.log} holds games of {r['settings']}, not {settings}", file=sys.stderr)
                     return 2
                 records[r["policy"], r["game"]] = r
-    tasks = [(args.mission, args.players, args.seed, side, i) for i in range(args.games) for side in SIDES
+    tasks = [(args.mission, args.players, args.seed, side, i) for i in range(args.games) for side in sides
              if (side, i) not in records]
     out = open(args.log, "a" if args.resume else "w", encoding="utf-8") if args.log else None
     try:
@@ -94,10 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if out:
             out.close()
-    games = [i for i in range(args.games) if all((side, i) in records for side in SIDES)]
+    games = [i for i in range(args.games) if all((side, i) in records for side in sides)]
     print(f"M{args.mission} {args.players}p, seed {args.seed}, equipment: {len(games)} paired deals")
-    new, old = ([records[side, i] for i in games] for side in SIDES)
-    report(("greedy", new), ("greedy-v1", old))
+    new, old = ([records[side, i] for i in games] for side in sides)
+    report((args.new, new), ("greedy-v1", old))
     same = sum(all(a[k] == b[k] for k in ("result", "failed_cuts", "turns", "decisions")) for a, b in zip(new, old))
     print(f"  the very same game: {same} of {len(games)}")
     return 0
