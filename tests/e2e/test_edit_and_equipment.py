@@ -222,7 +222,8 @@ def test_rewinder_moves_the_dial_back_and_the_coffee_mug_passes_the_turn(new_con
 STATE = """async (table) => {
   const { gameState } = await import('./js/gamestate.js');
   const s = gameState(table);
-  return { failures: s.failures, limit: s.limit, left: s.left, turn: s.turn, lost: s.lost, note: s.dialNote };
+  return { failures: s.failures, limit: s.limit, left: s.left, turn: s.turn, lost: s.lost, note: s.dialNote,
+           unread: s.dialUnread };
 }"""
 
 
@@ -239,19 +240,19 @@ def test_mission_dial_starts_and_equipment_in_the_game_state(page, server):
     state = page.evaluate(STATE, mission(1, [fail(0, 1), fail(1, 2), rewinder]))
     assert (state["failures"], state["limit"], state["note"]) == (1, 4, None)
     assert page.evaluate(STATE, mission(1, [fail(0, 1), fail(1, 2), fail(2, 3), rewinder, fail(3, 0)]))["lost"] is False
-    # M51: one space further back, one more failure survives.
+    # M51: a designated player without the value moves the dial with no event of its own, so the
+    # dial is not followed (the core's reading, public_state.DIAL_UNREAD): said, never a loss.
     state = page.evaluate(STATE, mission(51, [fail(0, 1), fail(1, 2), fail(2, 3), fail(3, 0)]))
-    assert (state["limit"], state["left"], state["lost"]) == (5, 1, False)
-    assert "further back" in state["note"]
+    assert state["lost"] is False and "no event of its own" in state["unread"] == state["note"]
     # M41: next to the skull, the first failure explodes; a tripwire success first moves it back.
     assert page.evaluate(STATE, mission(41, [fail(0, 1)]))["lost"] is True
     tripwire = {"type": "tripwire", "actor": 0, "target": at(1, 0), "success": True}
     state = page.evaluate(STATE, mission(41, [tripwire, fail(1, 2)]))
     assert (state["failures"], state["limit"], state["lost"]) == (0, 1, False)
-    # M55/60/62: the printed start is not known here: the standard start, and the page says so.
+    # M55/60/62: cards the events do not hold move the dial back: not followed, and the page says why.
     for m in (55, 60, 62):
         state = page.evaluate(STATE, mission(m))
-        assert state["limit"] == 4 and "not known" in state["note"]
+        assert "not in the events" in state["unread"] == state["note"]
     # Coffee Mug: the chosen player plays next, then seat order from them; a turn clears the choice.
     mug = {"type": "equipment", "card": "coffee_mug", "actor": 0, "next": 2}
     assert page.evaluate(STATE, mission(1, [fail(0, 1), mug]))["turn"] == 2
@@ -259,16 +260,14 @@ def test_mission_dial_starts_and_equipment_in_the_game_state(page, server):
 
 
 def test_mission_51_dial_on_the_page(new_context, server):
-    """A mission preset with its own dial start: the page draws it and explains it."""
+    """A mission whose dial moves by what the events do not hold: the page says it does not follow it, and why."""
     page, errors = touch_phone(new_context)
     open_app(page, server.url)
     table = page.evaluate("async () => await window.bombbuster.newTable({mission: 51, players: 4})")
     page.goto(share_link(server.url, table))
     page.wait_for_selector(".analysis-status.ok #worlds, .analysis-status.error", timeout=120_000)
-    assert dial(page) == (0, 5)
-    assert page.locator(".dial .dial-step").count() == 5
-    assert "further back" in page.locator("#dial-mission").inner_text()
-    assert page.locator("#dial-note").inner_text() == "4 more failures allowed"
+    assert "no event of its own" in page.locator("#dial-mission").inner_text()
+    assert page.locator("#dial-note").inner_text() == "not followed here"
     assert not errors, errors
 
 
