@@ -236,10 +236,12 @@ def test_card_advice_follows_the_list_and_equals_the_cli(page, server):
     radar = next(c for c in advice["cards"] if c["card"] == "general_radar")
     first = page.locator(".card-advice[data-card='general_radar'] .card-candidates li").first.inner_text()
     best = radar["candidates"][0]
-    assert first.startswith(f"{best['value']}: tells {best['bits']:.2f} bits; yes: "), first
+    radar_words = "a lot" if best["bits"] >= 1 else "a little" if best["bits"] >= 0.005 else "nothing new"
+    assert first.startswith(f"{best['value']}: tells the team {radar_words}; yes: "), first
     post_it = next(c for c in advice["cards"] if c["card"] == "4")
     text = page.locator(".card-advice[data-card='4'] .card-candidates li").first.inner_text()
-    assert text.endswith(f"the team learns {post_it['candidates'][0]['bits']:.2f} bits"), text
+    mark = post_it["candidates"][0]["information"]
+    assert text.endswith(f"tells the team {'a lot' if mark >= 1 else 'a little' if mark >= 0.005 else 'nothing new'}"), text
     # The mission's token in the Post-it's words: even/odd (M21/M33), x-count (M24/M40), a number.
     words = page.evaluate("""async () => {
       const { candidateText } = await import(new URL("js/cardadvice.js", location.href));
@@ -248,8 +250,8 @@ def test_card_advice_follows_the_list_and_equals_the_cli(page, server):
       return [{ parity: "odd" }, { count: 2 }, {}].map((token) =>
         candidateText({ card: "4" }, { target: at, value: 7, bits: 1.5, ...token }, screen));
     }""")
-    assert words == ["slot 3 (7, odd token): the team learns 1.50 bits", "slot 3 (7, ×2 token): the team learns 1.50 bits",
-                     "slot 3 (7): the team learns 1.50 bits"], words
+    assert words == ["slot 3 (7, odd token): tells the team a lot", "slot 3 (7, ×2 token): tells the team a lot",
+                     "slot 3 (7): tells the team a lot"], words
     # M17/M28's Captain: the core's reason, not "No card can be used now."
     barred = page.evaluate("""async () => {
       const { cardsSection } = await import(new URL("js/cardadvice.js", location.href));

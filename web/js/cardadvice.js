@@ -5,13 +5,15 @@
 // fast; the advice is a second request, shown when it lands.
 import { h } from "./ui.js";
 import { valueLabel } from "./model.js";
-import { riskText } from "./suggestions.js";
+import { infoWords, riskText } from "./suggestions.js";
 
 const SHOWN_CANDIDATES = 3;
 // A character that works as a card (rules §5: E1 as the General Radar, E2 as the Walkie-Talkies).
 const SAME_EFFECT = { general_radar: "8", walkie_talkies: "2" };
 
-const bits = (x) => `${Number(x).toFixed(2)} bits`;
+// The cards that ask the table for information (the General Radar and E1, the marks): the panel
+// words what they tell (infoWords), the core's reason names bits.
+const INFO_CARDS = new Set(["8", "4", "12", "1", "2.2"]);
 
 /** One candidate of a card, in words, with its figures (the page's names for wires and players). */
 export function candidateText(card, c, screen) {
@@ -19,8 +21,8 @@ export function candidateText(card, c, screen) {
   switch (SAME_EFFECT[card.card] || card.card) {
     case "8": { // General Radar (E1 too): the answers' information, and who is likely to say yes
       const yes = c.stands.map((s) => `${screen.playerName(s.player)}${c.stands.filter((o) => o.player === s.player).length > 1 ? ` stand ${s.stand + 1}` : ""} ${riskText(s.p_yes_public)}`);
-      const info = c.bits === null ? `at most ${bits(c.bits_at_most)} (not computed: budget)` : bits(c.bits);
-      return `${valueLabel(c.value)}: tells ${info}; yes: ${yes.join(", ")}`;
+      const info = c.bits === null ? `at most ${infoWords(c.bits_at_most)} (not worked out in full: budget)` : infoWords(c.bits);
+      return `${valueLabel(c.value)}: tells the team ${info}; yes: ${yes.join(", ")}`;
     }
     case "9":
       return `${slot(c.target)} = ${valueLabel(c.value)}: success ${riskText(c.p_success)}, red ${riskText(c.p_red)} (no explosion)`;
@@ -28,7 +30,7 @@ export function candidateText(card, c, screen) {
       const where = c.target ? slot(c.target) : `${slot(c.targets[0])} and ${slot(c.targets[1])}`;
       // The Post-it's token is the mission's: a number, even/odd (M21/M33) or ×1–×3 (M24/M40).
       const token = c.parity ? `, ${c.parity} token` : c.count ? `, ×${c.count} token` : "";
-      return `${where}${c.value !== undefined ? ` (${valueLabel(c.value)}${token})` : ""}: the team learns ${bits(c.bits)}`;
+      return `${where}${c.value !== undefined ? ` (${valueLabel(c.value)}${token})` : ""}: tells the team ${infoWords(c.information ?? c.bits)}`;
     }
     case "11.11":
       return `take ${slot(c.target)}: pairs with a wire you hold ${riskText(c.p_match)}, red ${riskText(c.p_red)}`;
@@ -45,6 +47,19 @@ export function candidateText(card, c, screen) {
     default:
       return c.value !== undefined ? valueLabel(c.value) : "";
   }
+}
+
+/**
+ * The card's reason: an information card's in words (its best candidate, by the
+ * figure the core's verdict reads: a mark's `information`, the Radar's bits).
+ */
+function reasonText(card) {
+  const best = card.candidates && card.candidates[0];
+  if (!INFO_CARDS.has(SAME_EFFECT[card.card] || card.card) || !best) return card.why;
+  const figure = best.information ?? best.bits;
+  if (figure === null || figure === undefined) return card.why;
+  const what = (SAME_EFFECT[card.card] || card.card) === "8" ? "question" : "mark";
+  return `the best ${what} tells the team ${infoWords(figure)}${card.verdict === "use now" ? "" : ": keep it"}`;
 }
 
 /** The best candidates first: the Disintegrator's by wires cut (the core lists them by number). */
@@ -72,7 +87,7 @@ export function cardsSection(state, screen) {
     h("div.sug-line", {},
       h("span.sug-kind", {}, card.name || card.card),
       h(`span.verdict.${card.verdict === "use now" ? "use" : "keep"}`, {}, card.verdict === "use now" ? "Use now" : "Keep")),
-    card.why ? h("p.sug-why", {}, card.why) : null,
+    reasonText(card) ? h("p.sug-why", {}, reasonText(card)) : null,
     card.candidates && card.candidates.length ? h("ol.card-candidates", {}, shownCandidates(card).map((c) => h("li", {}, candidateText(card, c, screen)))) : null,
     card.assumption ? h("p.hint", {}, card.assumption) : null,
     card.incomplete && card.incomplete.length ? h("p.hint", {}, `Stopped early: ${card.incomplete.join("; ")}`) : null))),

@@ -61,6 +61,21 @@ export function groupOf(suggestion) {
 }
 
 /** A probability with enough digits to tell small risks apart: "0%", "<0.01%", "0.03%", "4.2%", "67%", "✓". */
+/**
+ * What a move tells the team, in words, from its expected information (the
+ * engine's bits; the figure itself stays in the data attributes and the
+ * details sheet). The thresholds are the core's own: from one bit on (at
+ * least halving the possible deals, a fair yes/no question) a move "tells a
+ * lot" (bombbuster_core/suggest/advice.py INFO_NOW, the line from which an
+ * information card is worth using now); below 0.005 bits (0.00 once rounded)
+ * it tells "nothing new"; in between "a little".
+ */
+export function infoWords(bits) {
+  if (bits >= 1) return "a lot";
+  if (bits >= 0.005) return "a little";
+  return "nothing new";
+}
+
 export function riskText(p) {
   if (p <= 0) return "0%";
   if (p >= 1) return "✓";
@@ -465,8 +480,8 @@ export class SuggestionsPanel {
     h("span.sug-stats", {},
       h("span.sug-p", { title: "chance of success" }, s.certain ? `✓ certain${this.condition(s)}` : `P ${riskText(s.p_success)}`),
       h(`span.sug-red${s.p_red > 0 ? ".some" : ""}`, { title: "chance of cutting a red wire" }, `red ${riskText(s.p_red)}`),
-      h("span.sug-bits", { title: "information: how much the call is expected to narrow the possible deals (1 bit = halves them)" },
-        `info ${Number(s.bits).toFixed(2)} bits`),
+      h("span.sug-bits", { title: "what the move is expected to tell the team about the hidden wires (a lot: it at least halves the possible deals)" },
+        `tells the team ${infoWords(Number(s.bits))}`),
       s.worth === undefined ? null : h("span.sug-worth", {
         title: "lookahead: the move's estimated worth on the sampled deals (1 = a win), ± the standard error of its gain over the best call",
       }, `worth ${s.worth.toFixed(2)}${s.se ? ` ±${s.se.toFixed(2)}` : ""}`),
