@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from e2e_helpers import open_app, screenshot
+from e2e_helpers import cli_suggest, open_app, sample_table, screenshot
 from test_suggestions import share_link, wait_suggestions
 
 BITS = re.compile(r"\bbits?\b", re.IGNORECASE)
@@ -44,3 +44,31 @@ def test_no_bits_on_the_main_screen(page, server):
     post_it = page.locator(".card-advice[data-card='4'] .sug-why").inner_text()
     assert re.fullmatch(r"the best mark tells the team (a lot|a little|nothing new)(: keep it)?", post_it), post_it
     screenshot(page, "phone-player-words")
+
+
+RED_FRAMES = """() => [...document.querySelectorAll('.table .slot[data-dist]')].filter((b) => !b.classList.contains('cut')).map((b) => {
+    const dist = JSON.parse(b.dataset.dist);
+    const red = Object.entries(dist).filter(([k]) => Number(k) % 1 === 0.5).reduce((sum, [, p]) => sum + p, 0);
+    const top = Math.max(...Object.values(dist));
+    return { red, top, framed: b.classList.contains('has-red'), badge: (b.querySelector('.risk-badge.red') || {}).textContent || null,
+             trace: Boolean(b.querySelector('.risk-trace.red')) };
+})"""
+
+
+def test_red_frame_only_at_the_red_cap(page, server):
+    """A wire gets the red frame only where its red chance reaches the red cap the suggestions rank
+    by (the core's, reported in every suggest answer); below it the chance stays as text."""
+    table = sample_table()
+    open_app(page, share_link(server.url, table))
+    wait_suggestions(page, player=0)
+    cap = cli_suggest(table, "--player", "0")["red_cap"]
+    assert page.evaluate("async () => (await import('./js/suggestions.js')).RED_CAP") == cap
+    slots = page.evaluate(RED_FRAMES)
+    unsure = [s for s in slots if s["top"] < 1]
+    assert [s["framed"] for s in unsure] == [s["red"] >= cap for s in unsure], slots
+    assert any(s["framed"] for s in unsure), slots
+    below = [s for s in unsure if 0 < s["red"] < cap]
+    assert below, slots  # the case the frame used to alarm about
+    for s in below:  # the chance stays as text: a badge from 0.5%, a trace (and words for screen readers) below
+        assert s["badge"] is not None if s["red"] >= 0.005 else s["trace"], s
+    screenshot(page, "phone-red-frames")

@@ -1040,7 +1040,9 @@ export class GameScreen {
       dataset: { p: String(p) }, title: `${colour} ${percent(p)}`,
     }, `${colour === "red" ? "R" : "Y"}${percent(p)}`);
     const risky = !tile.cut && topP < 1;
-    if (risky && red > 0) classes.push("has-red");
+    // The red frame only where the red chance reaches the cap the suggestions rank by (issue 32):
+    // a small chance stays as text (the badge), or else nearly every teammate wire looks alarming.
+    if (risky && red > 0 && red >= this.suggestions.redCap()) classes.push("has-red");
     return h(`button.${classes.join(".")}`, attrs,
       said(`${this.slotName(slot)}: `),
       h("span.slot-value", {}, label(topKey)),

@@ -35,6 +35,9 @@ const DEBOUNCE_MS = 300;
 const CACHE_SIZE = 8;
 // The suggestion kinds of equipment (the bridge's `equipment` param) and the use each one needs.
 const SUGGESTED_EQUIPMENT = [["xy_ray", "xy"], ["double_detector", "double"], ["super_detector", "super"], ["triple_detector", "triple"]];
+// The core's default red cap (bombbuster_core/suggest/policy.py Policy.red_cap, which every suggest
+// answer reports as red_cap; tests/e2e/test_player_words.py checks they agree): before an answer lands.
+export const RED_CAP = 0.05;
 const SHOWN_CALLS = 5; // ranked dual cuts shown before "Show all"
 const KIND_NAMES = {
   dual_cut: "Dual cut", solo_cut: "Solo cut", reveal_red: "Reveal red", xy_ray: "X-or-Y ray",
@@ -454,6 +457,11 @@ export class SuggestionsPanel {
     others.length ? h("div.sug-group", { dataset: { group: "candidates" } }, h("h3", {}, "Other moves searched"),
       entries(others, 1)) : null,
     h("p.hint.sug-foot.sug-iterations", {}, foot));
+  }
+
+  /** The red cap the moves are ranked by: the last answer's, else the core's default. */
+  redCap() {
+    return this.state.result?.red_cap ?? RED_CAP;
   }
 
   /** One suggestion as a button whose data attributes carry the engine's exact numbers. */
