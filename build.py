@@ -213,6 +213,31 @@ def add_pyodide_bytecode(pyodide_dir: Path, wheel: Path) -> None:
     shutil.copy2(cached, wheel)
 
 
+def memory_snapshot(vendor: Path, wheel: Path) -> Path | None:
+    """A gzip'd memory snapshot of Pyodide with bombbuster_core.bridge imported, made under Node
+    from the very files that ship (web/tools/make_snapshot.mjs) and cached by their content.
+
+    A worker that restores it skips Python's start and the imports (figures:
+    docs/results/warm-start.md). Without Node: None, and workers start Python themselves."""
+    script = WEB / "tools" / "make_snapshot.mjs"
+    inputs = [script, *(vendor / name for name in ("pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")), wheel]
+    digest = hashlib.sha256()
+    for path in inputs:
+        digest.update(path.read_bytes())
+    cached = CACHE / f"snapshot-{PYODIDE_VERSION}-{digest.hexdigest()[:12]}.bin.gz"
+    if not cached.exists():
+        for stale in CACHE.glob("snapshot-*.bin.gz"):
+            stale.unlink()
+        if not shutil.which("node"):
+            log("warning: node not found, shipping no memory snapshot (every worker starts Python itself)")
+            return None
+        log("making the Pyodide memory snapshot under Node")
+        partial_file = cached.with_suffix(".partial")
+        run(["node", str(script), str(vendor), str(wheel), str(partial_file)])
+        partial_file.replace(cached)
+    return cached
+
+
 # ---------------------------------------------------------------- assembly
 
 
@@ -292,6 +317,10 @@ def build_site(dist: Path = DIST) -> dict:
     # build-info.json is excluded from that hash, so it is written there.
     build_info = {"pyodide": PYODIDE_VERSION, "micropip": MICROPIP_VERSION,
                   "wheel": f"wheels/{core_wheel.name}"}
+    snapshot = memory_snapshot(vendor, core_wheel)
+    if snapshot is not None:
+        shutil.copy2(snapshot, vendor / "snapshot.bin.gz")
+        build_info["snapshot"] = "pyodide/snapshot.bin.gz"
     write_service_worker(staging, build_info)
     shutil.rmtree(dist, ignore_errors=True)
     staging.rename(dist)

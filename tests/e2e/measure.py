@@ -10,6 +10,7 @@ Prints, for the built site in headless Chromium on this machine:
   process) on the benchmark states of bench/bench_analyze.py;
 - memory per worker: the worker's wasm linear memory, and the renderer
   process's resident memory with 1 vs 2 workers;
+- the warm start alone with ``--warm N`` (issue 31): the memory snapshot vs starting Python;
 - "as a phone" (issue 12; alone with ``--phone``): with the phone pool (2
   workers), the page's analysis, full suggestion list (my view, public view)
   and entropy ranking on the phone benchmark states, beside the CLI's whole
@@ -231,6 +232,31 @@ def _capped(seconds: float | None, cap: float) -> str:
     return f"> {cap:.0f}" if seconds is None else f"{seconds:.2f}"
 
 
+def measure_warm(page, url: str, loads: int) -> None:
+    """Warm loads to ready (the service worker's cache) with each way of starting the engine,
+    taking turns so that a drift of this shared machine's speed moves them alike."""
+    installers = ("snapshot", "unpack", "micropip")
+    warm: dict[str, list[dict]] = {name: [] for name in installers}
+    for _ in range(loads):
+        for installer in installers:
+            warm[installer].append(time_to_ready(page, f"{url}?installer={installer}"))
+    for installer, runs in warm.items():
+        print(f"warm load to ready (service worker cache), {installer}: {describe([w['ready_ms'] for w in runs])}")
+        print(f"    worker phases (ms) of the last: {runs[-1]['startup']}")
+
+
+def warm_only(browser, url: str, loads: int) -> None:
+    """`--warm`: one visit (installs the service worker), then warm loads only."""
+    context = browser.new_context()
+    page = context.new_page()
+    time_to_ready(page, url)
+    page.evaluate("navigator.serviceWorker.ready")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    print(f"load average {os.getloadavg()[0]:.1f}; {loads} warm loads per way of starting, fresh navigations")
+    measure_warm(page, url, loads)
+    context.close()
+
+
 def measure_site(browser, url: str, plain_url: str) -> None:
     """Loads (cold, warm, installers, stdlib), analysis in a worker vs CPython, memory per worker."""
     measure_loads(browser, url, "unpackArchive + precompiled stdlib (default)", "?workers=1&installer=unpack")
@@ -242,10 +268,7 @@ def measure_site(browser, url: str, plain_url: str) -> None:
     time_to_ready(page, url)
     page.evaluate("navigator.serviceWorker.ready")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
-    for installer in ("unpack", "micropip"):
-        warm = [time_to_ready(page, f"{url}?installer={installer}") for _ in range(LOADS)]
-        print(f"warm load to ready (service worker cache), {installer}: {describe([w['ready_ms'] for w in warm])}")
-        print(f"    worker phases (ms) of the last: {warm[-1]['startup']}")
+    measure_warm(page, url, LOADS)
 
     print(f"\nanalysis, best of {REPEAT}: worker (page round trip) vs CPython {sys.version.split()[0]} "
           "(bridge.handle in process)")
@@ -286,6 +309,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=REPEAT, metavar="N", help=f"best of N for analyses (default {REPEAT})")
     ap.add_argument("--only", default="", metavar="TEXT",
                     help="with --phone: only the rows whose state and request contain TEXT, e.g. 'start (setup tokens) analysis, public'")
+    ap.add_argument("--warm", type=int, default=0, metavar="N",
+                    help="only the warm start: N warm loads to ready per way of starting the engine")
     args = ap.parse_args()
     dist = Path(os.environ.get("BOMBBUSTER_DIST") or build.DIST)
     chromium = os.environ.get("BOMBBUSTER_CHROMIUM", build.find_chromium() or "")
@@ -299,9 +324,12 @@ def main() -> int:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium or None, args=CHROMIUM_FLAGS)
             print(f"Chromium {browser.version}, {os.cpu_count()} cores; Pyodide {build.PYODIDE_VERSION}")
-            if not args.phone:
-                measure_site(browser, url, plain_url)
-            measure_phone(browser, url, args.only, args.repeat)
+            if args.warm:
+                warm_only(browser, url, args.warm)
+            else:
+                if not args.phone:
+                    measure_site(browser, url, plain_url)
+                measure_phone(browser, url, args.only, args.repeat)
             browser.close()
     finally:
         server.shutdown()

@@ -147,8 +147,8 @@ class PooledWorker {
 }
 
 export class EnginePool {
-  /** installer: "unpack" (default) or "micropip", see worker.js. */
-  constructor({ size = defaultPoolSize(), installer = "unpack", workerUrl, onStatus = () => {} } = {}) {
+  /** installer: "snapshot" (default), "unpack" or "micropip", see worker.js. */
+  constructor({ size = defaultPoolSize(), installer = "snapshot", workerUrl, onStatus = () => {} } = {}) {
     this.size = size;
     this.installer = installer;
     this.workerUrl = workerUrl || new URL("./worker.js", import.meta.url).href;

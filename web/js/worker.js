@@ -15,12 +15,26 @@
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const siteRoot = new URL("../", self.location).href;
-// How the wheel is installed: "unpack" (default: pyodide.unpackArchive of the
-// wheel, 0.4–1.4 s faster per cold start, see web/README-web.md) or
-// "micropip" (the project's original design; vendored and tested). It comes in
-// the worker's name: a query string would be lost when the service worker
-// answers with the cached worker.js.
-const installer = self.name === "micropip" ? "micropip" : "unpack";
+// How the engine starts: "snapshot" (default, when the build made one: restore
+// the memory of a Pyodide that had already imported bombbuster_core, made at
+// build time by web/tools/make_snapshot.mjs, then unpack the wheel's files for
+// later imports; figures in docs/results/warm-start.md),
+// "unpack" (start Python, then pyodide.unpackArchive of the wheel, 0.4–1.4 s
+// faster per cold start than micropip, see web/README-web.md) or "micropip" (the
+// project's original design; vendored and tested). It comes in the worker's
+// name: a query string would be lost when the service worker answers with the
+// cached worker.js.
+let installer = ["unpack", "micropip"].includes(self.name) ? self.name : "snapshot";
+
+/** The snapshot's bytes, inflated (a host that sent it with Content-Encoding: gzip already did). */
+async function fetchSnapshot(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(inflated).arrayBuffer());
+}
 
 function progress(stage, detail) {
   self.postMessage({ type: "progress", stage, detail });
@@ -37,16 +51,29 @@ async function start() {
   progress("runtime", "Loading the Python runtime");
   const info = await (await fetch(siteRoot + "build-info.json")).json();
   const pyodideBase = siteRoot + "pyodide/";
-  const pyodide = await loadPyodide({
+  const options = {
     indexURL: pyodideBase,
     packageBaseUrl: pyodideBase, // also replaces the CDN fallback: nothing leaves this site
     lockFileURL: pyodideBase + "pyodide-lock.json",
-  });
+  };
+  const wheel = installer === "micropip" ? null : fetch(siteRoot + info.wheel).then((response) => response.arrayBuffer());
+  if (installer === "snapshot" && !info.snapshot) installer = "unpack"; // a build made without Node
+  let pyodide = null;
+  if (installer === "snapshot") {
+    try {
+      pyodide = await loadPyodide({ ...options, _loadSnapshot: fetchSnapshot(siteRoot + info.snapshot) });
+    } catch (error) {
+      // A snapshot this browser cannot restore costs the start-up time, not the engine.
+      console.warn("memory snapshot not restored, starting Python instead:", error);
+      timings.snapshotError = String(error && error.message || error);
+      installer = "unpack";
+    }
+  }
+  pyodide = pyodide || await loadPyodide(options);
   lap("runtime");
   progress("install", "Installing the deduction engine");
-  if (installer === "unpack") {
-    const wheel = await (await fetch(siteRoot + info.wheel)).arrayBuffer();
-    pyodide.unpackArchive(wheel, "wheel");
+  if (installer !== "micropip") {
+    pyodide.unpackArchive(await wheel, "wheel");
   } else {
     await pyodide.loadPackage("micropip", { messageCallback: () => {} });
     lap("micropip");
