@@ -259,7 +259,8 @@ def warm_only(browser, url: str, loads: int) -> None:
 
 def measure_site(browser, url: str, plain_url: str) -> None:
     """Loads (cold, warm, installers, stdlib), analysis in a worker vs CPython, memory per worker."""
-    measure_loads(browser, url, "unpackArchive + precompiled stdlib (default)", "?workers=1&installer=unpack")
+    measure_loads(browser, url, "memory snapshot + precompiled stdlib (default)", "?workers=1&installer=snapshot")
+    measure_loads(browser, url, "unpackArchive + precompiled stdlib", "?workers=1&installer=unpack")
     measure_loads(browser, url, "micropip + precompiled stdlib", "?workers=1&installer=micropip")
     measure_loads(browser, plain_url, "unpackArchive + Pyodide's .py stdlib", "?workers=1&installer=unpack&nosw")
 
