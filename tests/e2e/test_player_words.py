@@ -72,3 +72,61 @@ def test_red_frame_only_at_the_red_cap(page, server):
     for s in below:  # the chance stays as text: a badge from 0.5%, a trace (and words for screen readers) below
         assert s["badge"] is not None if s["red"] >= 0.005 else s["trace"], s
     screenshot(page, "phone-red-frames")
+
+
+def keypad(page) -> dict:
+    """The value step's keys: data-value → marked ✗ (class contradicts)."""
+    page.wait_for_selector(".recorder .keypad .option")
+    return dict(page.eval_on_selector_all(".recorder .keypad .option[data-value]",
+                                          "keys => keys.map((k) => [k.dataset.value, k.classList.contains('contradicts')])"))
+
+
+def test_solo_cut_offers_only_cuttable_values_and_my_wires_mark_the_keypad(page, server):
+    """The solo-cut step offers only the values that can be solo-cut (the last copies of a value all in
+    the actor's hand, rules §3.2); the keypad of a call I make marks ✗ the values I hold none of."""
+    table = sample_table()
+    table["me"]["stands"] = [[1, 1, 2, 3, 3.1, 4, 5, 6, 7, 8, 9, 12, 12]]  # Ann: no 10 or 11, two 12s
+    table["events"] = [  # the other two 12s are cut: Ann holds the last ones
+        {"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 0}, "value": 1},
+        {"type": "dual_cut", "actor": 2, "target": {"player": 3, "stand": 0, "slot": 11}, "value": 12, "success": True,
+         "actor_slot": {"stand": 0, "slot": 12}},
+    ]
+    open_app(page, share_link(server.url, table))
+    wait_suggestions(page, player=0)
+    solo = next(s for s in cli_suggest(table, "--player", "0")["suggestions"] if s["kind"] == "solo_cut")
+    assert solo["value"] == 12  # the core agrees: Ann may solo-cut her 12s
+
+    if not page.locator(".recorder [data-action='solo_cut']").count():
+        page.click(".recorder [data-action='more']")
+    page.click(".recorder [data-action='solo_cut']")
+    page.click(".recorder .option[data-player='0']")
+    assert list(keypad(page)) == ["12"], keypad(page)  # 1: Bob holds one; the rest: others may hold them
+    page.click(".recorder [data-action='cancel']")
+
+    page.wait_for_selector(".recorder [data-action='dual_cut']")
+    page.click(".recorder [data-action='dual_cut']")
+    page.click(".recorder .option[data-player='0']")
+    page.click(".table .slot[data-player='1'][data-stand='0'][data-slot='5']")
+    keys = keypad(page)
+    assert {value for value, marked in keys.items() if marked} == {"10", "11"}, keys
+    assert page.locator(".recorder .keypad .option[data-value='11']").get_attribute("title").startswith("Your own wires rule this out")
+    screenshot(page, "phone-keypad-my-wires")
+
+
+def test_after_a_reload_the_suggestions_are_shown(page, server):
+    """Reopened by a reload, the game shows its suggestions in full: the panel keeps its height only
+    while a finger may be on its way to the recorder (after a tap), never for the first list of a page."""
+    open_app(page, share_link(server.url, sample_table()))
+    wait_suggestions(page, player=0)
+    page.goto(server.url)  # the saved game, reopened as after a reload
+    wait_suggestions(page, player=0)
+    page.locator(".recorder").scroll_into_view_if_needed()  # the player was at the recorder: the reload keeps the scroll
+    page.reload()
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=120_000)
+    wait_suggestions(page, player=0)
+    page.wait_for_function("!document.querySelector(\".suggestions[data-state='busy']\")")
+    assert page.locator(".suggestions .sug-held").count() == 0, page.locator(".suggestions").inner_text()[:300]
+    assert page.locator(".suggestions").get_attribute("data-held") != "true"
+    panel = page.eval_on_selector(".suggestions", "e => [e.scrollHeight, e.clientHeight]")
+    assert panel[0] <= panel[1] + 1, panel  # nothing hidden inside the panel
+    screenshot(page, "phone-suggestions-after-reload")

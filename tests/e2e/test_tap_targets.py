@@ -69,7 +69,7 @@ WALKS: list[tuple[list[tuple[str, list]], list]] = [
       ("step: choice (outcome)", [opt("6")]), ("step: token keypad", [opt("false")])], [CANCEL]),
     ([("step: player (Coffee Mug: who plays next)", [MORE, act("coffee_mug"), ".recorder .option[data-player='0']"])],
      [CANCEL]),
-    ([("step: several wires (Done)", [act("solo_cut"), opt("1")])], [CANCEL]),
+    ([("step: several wires (Done)", [act("solo_cut"), opt("11")])], [CANCEL]),  # a value the player to move may solo-cut (Ann holds no 11)
     ([("step: radar answers", [MORE, act("radar"), opt("4")])], [CANCEL]),
     ([("step: landing position", [MORE, act("grappling_hook"), (1, 3), ".recorder .option[data-player='0']"])],
      [CANCEL]),

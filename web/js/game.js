@@ -1183,11 +1183,15 @@ export class GameScreen {
       // Legal choices first: the values the actor can hold (the analysis of this view); a token the table rules out is flagged.
       const legal = this.legalValues(step);
       const contradicted = this.contradictedTokens(step);
+      // The recorder's values my own wires rule out (a call of a value I hold none of): marked ✗ too.
+      const mineRuleOut = new Set((step.ruledOut || []).map((value) => JSON.stringify(value)));
+      mineRuleOut.forEach((value) => contradicted.add(value));
       const key = (value, cls = "") => {
         const text = optionText(value, step.nullText || (step.field === "token" ? "No token" : "Not noted"));
         return h(`button.option.key.${optionColour(value)}${optionSpan(text)}${cls}`, {
           dataset: { value: JSON.stringify(value) }, onclick: () => this.fill(step.field, value),
-          title: contradicted.has(JSON.stringify(value)) ? "What is known says this wire cannot be that" : null,
+          title: mineRuleOut.has(JSON.stringify(value)) ? "Your own wires rule this out: you hold none of it"
+            : contradicted.has(JSON.stringify(value)) ? "What is known says this wire cannot be that" : null,
         }, text);
       };
       const flag = (value) => (contradicted.has(JSON.stringify(value)) ? ".contradicts" : "");

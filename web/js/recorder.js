@@ -199,6 +199,49 @@ export function optionColour(value) {
   return colourOf(value);
 }
 
+/**
+ * The values my own known wires rule out for a call I make: a call announces a
+ * value the caller holds, so with every uncut wire of mine known, any value I
+ * hold none of (a blue number, or "yellow"). [] for a teammate's call, or when
+ * a wire of mine is unknown (flipped, an X wire not noted, one received).
+ */
+export function ruledOutByMyWires(screen, actor, values) {
+  const me = screen.table.me;
+  if (!me || me.player !== actor) return [];
+  const known = screen.myKnownWires(actor);
+  if (known.length !== screen.uncutSlotsOf(actor).length) return [];
+  const held = (v) => known.some((w) => (v === "yellow" ? colourOf(w.key) === "yellow" : colourOf(w.key) === "blue" && w.key === v));
+  return values.filter((v) => !held(v));
+}
+
+/**
+ * The values the actor may solo-cut (rules §3.2: all copies of the value left
+ * in the game are in their hand), by what is known; every value while the
+ * analysis is not back. Left out: a value the actor cannot hold, one surely on
+ * a wire outside their hand, one on a wire of mine when they are not me. With
+ * my own hand known (my view) the count of a value outside it is the same in
+ * every deal, so for my own solo cut the list is exact: a value is left out as
+ * soon as a wire outside my hand may be it.
+ */
+function soloCuttable(screen, draft, values) {
+  const { actor } = draft;
+  const analysis = screen.analysis;
+  // An earlier event being edited: the analysis is of the whole log, not of the table then.
+  if (actor === undefined || draft.editIndex !== undefined || !analysis || !analysis.consistent) return values;
+  const me = screen.table.me;
+  const exact = me && me.player === actor && screen.view() === "me";
+  const others = screen.table.players.flatMap((_, p) => (p === actor ? [] : screen.uncutSlotsOf(p)));
+  const own = screen.uncutSlotsOf(actor);
+  const chance = (slot, v) => {
+    return Object.entries(screen.slotInfo(slot).p).filter(([k]) => (v === "yellow" ? colourOf(k) === "yellow" : colourOf(k) === "blue" && Number(k) === v))
+      .reduce((sum, [, q]) => sum + q, 0);
+  };
+  if ([...others, ...own].some((slot) => !screen.slotInfo(slot))) return values;
+  const mine = me && me.player !== actor ? values.filter((v) => screen.myWiresOf(me.player, v).length) : [];
+  return values.filter((v) => !mine.includes(v) && own.some((slot) => chance(slot, v) > 0)
+    && !others.some((slot) => (exact ? chance(slot, v) > 0 : chance(slot, v) >= 1)));
+}
+
 const PARITY_AND_COUNT = [{ parity: "even" }, { parity: "odd" }, { count: 1 }, { count: 2 }, { count: 3 }];
 
 /** The recorder's steps for a draft event, in order; the first unfilled one is asked (an `auto` step never is). */
@@ -235,7 +278,8 @@ function actionSteps(draft, screen) {
       { field: "value1", kind: "value", prompt: "X or Y ray: the first value", values: announce },
       { field: "value2", kind: "value", prompt: "X or Y ray: the second value", values: announce.filter((v) => v !== draft.value1) },
     ]
-    : [{ field: "value", kind: "value", prompt, values, extra: draft.xyPreset || !can("xy") ? [] : [["X or Y ray…", "xy"]] }]);
+    : [{ field: "value", kind: "value", prompt, values, ruledOut: ruledOutByMyWires(screen, draft.actor, values),
+      extra: draft.xyPreset || !can("xy") ? [] : [["X or Y ray…", "xy"]] }]);
   const yellowKeys = (cutValue) => {
     if (cutValue !== "yellow") return [];
     const printed = [...screen.keys().yellow, null];
@@ -322,7 +366,7 @@ function actionSteps(draft, screen) {
     case "solo_cut":
       return [
         { field: "actor", kind: "player", prompt: "Who solo-cuts?" },
-        { field: "value", kind: "value", prompt: "Which value?", values: announce },
+        { field: "value", kind: "value", prompt: "Which value?", values: soloCuttable(screen, draft, announce) },
         { field: "slots", kind: "slots", prompt: "Tap every wire cut (2 or 4), then Done", allow: (s) => s.player === draft.actor && uncut(s),
           known: mineOf(draft.value) },
       ];
