@@ -112,21 +112,3 @@ def test_solo_cut_offers_only_cuttable_values_and_my_wires_mark_the_keypad(page,
     assert page.locator(".recorder .keypad .option[data-value='11']").get_attribute("title").startswith("Your own wires rule this out")
     screenshot(page, "phone-keypad-my-wires")
 
-
-def test_after_a_reload_the_suggestions_are_shown(page, server):
-    """Reopened by a reload, the game shows its suggestions in full: the panel keeps its height only
-    while a finger may be on its way to the recorder (after a tap), never for the first list of a page."""
-    open_app(page, share_link(server.url, sample_table()))
-    wait_suggestions(page, player=0)
-    page.goto(server.url)  # the saved game, reopened as after a reload
-    wait_suggestions(page, player=0)
-    page.locator(".recorder").scroll_into_view_if_needed()  # the player was at the recorder: the reload keeps the scroll
-    page.reload()
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=120_000)
-    wait_suggestions(page, player=0)
-    page.wait_for_function("!document.querySelector(\".suggestions[data-state='busy']\")")
-    assert page.locator(".suggestions .sug-held").count() == 0, page.locator(".suggestions").inner_text()[:300]
-    assert page.locator(".suggestions").get_attribute("data-held") != "true"
-    panel = page.eval_on_selector(".suggestions", "e => [e.scrollHeight, e.clientHeight]")
-    assert panel[0] <= panel[1] + 1, panel  # nothing hidden inside the panel
-    screenshot(page, "phone-suggestions-after-reload")
