@@ -162,6 +162,11 @@ class PublicState(Record):
                  turn_unread: str | None, result: Result, result_unread: str | None):
         super().__init__(mission, dial, dial_unread, turn, turn_unread, result, result_unread)
 
+    @property
+    def closed(self) -> bool:
+        """Nothing may be recorded or advised any more (:func:`closes`)."""
+        return closes(self.result, self.mission)
+
     def json(self) -> dict[str, Any]:
         d = self.dial
         r = self.result
@@ -175,6 +180,15 @@ class PublicState(Record):
             "headline": r.headline,
             "result_unread": self.result_unread,
         }
+
+
+def closes(result: Result, mission: int | None) -> bool:
+    """Whether the game's result ends the record: nothing may be recorded or advised after it.
+    Every loss closes a table that names its mission; a table that names none (a wire set)
+    closes at an explosion only: its dial's start is the standard one by assumption (the table
+    does not say which mission places it), so a loss by that dial is reported but the record
+    stays open."""
+    return result.outcome == "lost" and not (result.cause == "dial" and mission is None)
 
 
 def _mission_says(mission: int | None, table: dict[int, str]) -> str | None:
@@ -264,11 +278,8 @@ class StateReader:
             self.moved = max(self.moved - 1, self.start - max(self.players, self.start))
 
     def refusal(self) -> str | None:
-        """Why no event may follow (None: one may).  Every loss closes a table that names its mission; a
-        table that names none (a wire set) closes at an explosion only: its dial's start is the standard
-        one by assumption (the table does not say which mission places it), so a loss by that dial is
-        reported but the record stays open."""
-        if not self.lost or (self.result.cause == "dial" and self.mission is None):
+        """Why no event may follow (None: one may): :func:`closes`."""
+        if not closes(self.result, self.mission):
             return None
         return f"{self.result.headline}: the game is over (a restarted mission is a new game)"
 

@@ -60,6 +60,6 @@ def test_logged_game_replays(row: dict[str, Any], monkeypatch: pytest.MonkeyPatc
 
 
 def test_greedy_names_its_version_and_the_former_rule_does_not() -> None:
-    assert GreedyPolicy.version == 2 and GreedyPolicy.stakes
+    assert GreedyPolicy.version == 3 and GreedyPolicy.stakes
     assert FormerGreedyPolicy.version == 1 and not FormerGreedyPolicy.stakes
     assert FormerGreedyPolicy.name == "greedy" and POLICIES["greedy"] is GreedyPolicy

@@ -15,7 +15,12 @@ refusal).  Issue 34 changed 43 outputs, deliberately (``make_suggest_recorded.py
 2026-11-28; each listed with its reason in docs/results/issue34-stakes.md): where the dial is at
 its last space (the exact ranking by P(success), "the next failure loses" in the why-texts) and
 where a futile move (P(success) 0, one outcome) ranked above a move that can succeed (now last);
-no other record changed.  The tables themselves are stored, so the test
+no other record changed.  Then, deliberately (the same day, listed in docs/results/issue34-stakes.md):
+the ``impossible`` record's error names what its event contradicts (explain.conflict); the dial is
+read in every mission whose events record it, and M41's failed tripwire calls and M48's failed
+yellow cuts move it (public_state.py), so more records are at the dial's last space; and with
+spaces left a futile move within the red cap is a pass again, ranked below the moves within the cap
+that can succeed, with its own why-text (greedy 3: the measured gain).  The tables themselves are stored, so the test
 does not depend on a generator's random stream; ``tests/data/make_suggest_recorded.py``
 made them and says what they cover.
 """

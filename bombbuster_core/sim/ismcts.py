@@ -156,7 +156,7 @@ class IsmctsPolicy(GreedyPolicy):
     # 2: greedy's move unless another's clears a standard error (pick; 1 played the most visited), and
     # greedy's choices from greedy's stream, the determinizations from search_rng (tournament.py); 3: greedy's
     # ranking and cards of issue 34 (policies.SuggestPolicy.stakes)
-    version = 3
+    version = 4  # 4: greedy 3's ranking
     rng_stream = "greedy"
     explain = True  # a search's candidates are suggest's rows (the page shows them: search_advice.py)
 

@@ -753,7 +753,8 @@ def _own_flipped(view: View, pending: dict[str, Any] | None, action: Action) -> 
 
 class GreedyPolicy(SuggestPolicy):
     name = "greedy"
-    version = 2  # 2: the ranking weighs the dial, and the cards avoid a call too red (issue 34: stakes)
+    version = 3  # 2: the ranking weighs the dial, and the cards avoid a call too red (issue 34: stakes);
+                 # 3: with spaces left a futile call within the red cap is a pass again (ranking.ordered)
 
 
 class FormerGreedyPolicy(GreedyPolicy):
@@ -769,7 +770,7 @@ class KeepDetectorPolicy(SuggestPolicy):
     """Greedy that keeps its Double Detector for a turn when the best call risks red."""
 
     name = "greedy-keep-detector"
-    version = 2  # 2: greedy's ranking and cards of issue 34 (SuggestPolicy.stakes)
+    version = 3  # 2: greedy's ranking and cards of issue 34 (SuggestPolicy.stakes); 3: greedy 3's
 
     def pick(self, ranked: list[dict[str, Any]]) -> dict[str, Any]:
         return keep_detector_choice(ranked)
@@ -937,7 +938,7 @@ class LookaheadPolicy(SuggestPolicy):
 
     # 2: greedy's choices from greedy's stream, the deals from search_rng (tournament.py); 3: greedy's
     # ranking and cards of issue 34 (SuggestPolicy.stakes)
-    version = 3
+    version = 4  # 4: greedy 3's ranking
     rng_stream = "greedy"
 
     def __init__(self, rng: random.Random, deals: int = DEALS, depth: int = DEPTH, width: int = WIDTH,

@@ -92,7 +92,7 @@ class SightedPolicy(SuggestPolicy):
 
     name = "sighted"
     sees_the_deal = True
-    version = 2  # 2: greedy's ranking and cards of issue 34 (policies.SuggestPolicy.stakes)
+    version = 3  # 2: greedy's ranking and cards of issue 34 (policies.SuggestPolicy.stakes); 3: greedy 3's
 
     def __init__(self, rng: random.Random):
         super().__init__(rng)

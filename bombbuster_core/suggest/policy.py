@@ -77,7 +77,7 @@ def checked_player(table: Table, player: int | None, mode: str, probabilities: s
         player = table.me
     if not 0 <= player < len(table.players):
         raise SuggestError(f"player {player} is out of range (0..{len(table.players) - 1})")
-    result = public_state(table).result
-    if result.outcome == "lost":  # nothing may follow a loss
-        raise SuggestError(f"{result.headline}: the game is over, there is no next move")
+    state = public_state(table)
+    if state.closed:  # nothing may follow a loss (as the table parser reads it)
+        raise SuggestError(f"{state.result.headline}: the game is over, there is no next move")
     return player

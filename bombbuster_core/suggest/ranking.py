@@ -118,7 +118,8 @@ def last_space(failures_left: int | None) -> bool:
 
 def futile(sug: Suggestion) -> bool:
     """The move cannot succeed and its outcome is known (0 bits): it costs a dial space (or the
-    game) and teaches nothing, so a move that can succeed always ranks above it."""
+    game) and teaches nothing: at the dial's last space (or an unknown dial) every move that can
+    succeed ranks above it; with spaces left it is a pass (:func:`ordered`)."""
     return sug.p_success == 0 and sug.bits == 0
 
 
@@ -146,6 +147,8 @@ def why_text(sug: Suggestion, cap: float, failures_left: int | None = None) -> s
     if last_space(failures_left):
         move = "call" if sug.kind in ("dual_cut", "xy_ray") else "use"
         text = f"the next failure loses: this {move} succeeds {float(sug.p_success):.0%} ({odds})"
+    elif futile(sug) and failures_left is not None:
+        text = f"cannot succeed: a pass that costs a dial space ({odds})"
     else:
         text = f"P(success) {float(sug.p_success):.0%}, {odds}"
     if "expected_entropy" in sug.extra:
@@ -161,22 +164,35 @@ def ordered(forced: list[Suggestion], calls: list[Suggestion], equipment: list[S
             cap: float, failures_left: int | None = None, stakes: bool = True) -> list[Suggestion]:
     """The whole list: forced moves and certain calls, then the other calls ranked by ``mode``, then
     the equipment uses (every search's, whatever its kind: one group ranked together), then the
-    futile moves.  ``failures_left``: the dial (rank_key; None: not followed, or not weighed).
+    futile moves (with spaces left on the dial, a futile move within the red cap is a pass, ranked
+    below the calls within the cap).  ``failures_left``: the dial (rank_key; None: not followed, or
+    not weighed).
     ``stakes`` False: no futile group (the ranking before the stakes were weighed: Policy.stakes)."""
     certain = forced + [c for c in calls if c.certain]
-    last = [c for c in calls + equipment if stakes and futile(c)]
-    dropped = {id(c) for c in last}
+    passes = [c for c in calls + equipment if stakes and futile(c)]
+    dropped = {id(c) for c in passes}
     ranked = [c for c in calls if not c.certain and id(c) not in dropped]
-    uses = [c for c in equipment if id(c) not in dropped]
+    uses = sorted((c for c in equipment if id(c) not in dropped), key=lambda c: rank_key(c, cap, failures_left))
     if mode == "entropy":
         # The reference ranking, except that calls above the red cap come last (red_cap=1 turns that off).
         ranked.sort(key=lambda c: (float(c.p_red) > cap, c.extra["expected_entropy"], c.tiebreak))
     else:
         ranked.sort(key=lambda c: rank_key(c, cap, failures_left))
     # The futile moves among themselves: the least red risk first (at the last space every one loses).
-    last.sort(key=lambda c: (exact_key(c.p_red), c.tiebreak))
-    return (sorted(certain, key=lambda c: rank_key(c, cap, failures_left)) + ranked
-            + sorted(uses, key=lambda c: rank_key(c, cap, failures_left)) + last)
+    passes.sort(key=lambda c: (exact_key(c.p_red), c.tiebreak))
+    head = sorted(certain, key=lambda c: rank_key(c, cap, failures_left))
+    if failures_left is None or last_space(failures_left):
+        return head + ranked + uses + passes  # the dial unknown, or a futile move loses the game: last
+    # With spaces left a futile move within the red cap is a pass that costs one space: below every
+    # move within the cap that can succeed (calls, then the cards' uses), above the moves whose red
+    # risk is over it.  Last of all it lost greedy 0.030 [-0.058, -0.003] on M8 5p
+    # (docs/results/issue34-stakes.md): a pass is what a table too red to call asks for.
+    def safe(c: Suggestion) -> bool:
+        return _float(c.p_red) <= cap
+
+    return (head + [c for c in ranked if safe(c)] + [c for c in uses if safe(c)] + [c for c in passes if safe(c)]
+            + [c for c in ranked if not safe(c)] + [c for c in uses if not safe(c)]
+            + [c for c in passes if not safe(c)])
 
 
 def shown(listing: list[Suggestion], top: int | None, cap: float, explain: bool = True,
