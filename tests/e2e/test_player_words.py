@@ -112,3 +112,35 @@ def test_solo_cut_offers_only_cuttable_values_and_my_wires_mark_the_keypad(page,
     assert page.locator(".recorder .keypad .option[data-value='11']").get_attribute("title").startswith("Your own wires rule this out")
     screenshot(page, "phone-keypad-my-wires")
 
+
+
+IN_SIGHT = """(e) => {
+  const r = e.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return Boolean(hit) && (hit === e || e.contains(hit));
+}"""
+
+
+def test_landscape_the_wire_the_recorder_asks_for_is_in_sight(new_context, server):
+    """In landscape (844×390) the stand the recorder asks a wire of is brought out from under the top bar:
+    after Bob's successful call, every wire of Bob's he may cut too is in sight, and Back/Cancel too."""
+    context = new_context(viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    open_app(page, share_link(server.url, sample_table()))
+    wait_suggestions(page, player=0)
+    assert page.locator("#turn").get_attribute("data-player") == "1"  # Bob plays now
+    page.click(".recorder [data-action='dual_cut']")
+    page.locator(".table .slot[data-player='2'][data-slot='6']").click()
+    page.click(".recorder .option[data-value='6']")
+    page.click(".recorder .option[data-value='true']")
+    page.wait_for_selector(".recorder[data-step='actor_slot']")
+    asked = page.locator(".table .slot.selectable")
+    assert asked.count() == 13
+    hidden = [j for j in range(asked.count()) if not asked.nth(j).evaluate(IN_SIGHT)]
+    assert not hidden, f"Bob's wires out of sight: {hidden}"
+    for control in ("back", "cancel"):
+        assert page.locator(f".recorder [data-action='{control}']").evaluate(IN_SIGHT), control
+    screenshot(page, "landscape-asked-wire")
+    assert not errors

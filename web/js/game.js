@@ -781,6 +781,31 @@ export class GameScreen {
     markShown(screen);
     window.scrollTo(0, scroll);
     if (recorderTop !== null) window.scrollBy(0, this.root.querySelector(".recorder").getBoundingClientRect().top - recorderTop);
+    this.revealAskedWires();
+  }
+
+  /**
+   * A step that asks for a wire: when a wire it allows is out of sight (in
+   * landscape the asked stand can sit under the top bar), the wires are
+   * scrolled into view below the top bar, once per step (the player's own
+   * scrolling is kept), when they fit on screen.
+   */
+  revealAskedWires() {
+    const step = this.draft ? this.currentStep() : null;
+    const asking = step && (step.kind === "slot" || step.kind === "slots") ? `${this.draft.type}:${step.field}` : null;
+    if (asking === this.revealedStep) return;
+    this.revealedStep = asking;
+    const wires = asking ? [...this.root.querySelectorAll(".table .slot.selectable")] : [];
+    // Only a wire of one player's (the cutter's own, the wires a detector pointed at): a step open
+    // to many players' wires leaves the page where the player scrolled it.
+    if (!wires.length || new Set(wires.map((wire) => wire.dataset.player)).size > 1) return;
+    const boxes = wires.map((wire) => wire.getBoundingClientRect());
+    const barBottom = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
+    const top = Math.min(...boxes.map((b) => b.top));
+    const bottom = Math.max(...boxes.map((b) => b.bottom));
+    if (bottom - top > window.innerHeight - barBottom) return;
+    if (top < barBottom) window.scrollBy(0, top - barBottom - 8);
+    else if (bottom > window.innerHeight) window.scrollBy(0, bottom - window.innerHeight + 8);
   }
 
   /** The suggestions panel; after an explosion or the win there is no next move, so no request either. */
