@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from e2e_helpers import cli_suggest, open_app, sample_table, screenshot
+from e2e_helpers import SUGGESTIONS_SETTLED, cli_suggest, open_app, sample_table, screenshot
 from test_suggestions import share_link, wait_suggestions
 
 BITS = re.compile(r"\bbits?\b", re.IGNORECASE)
@@ -144,3 +144,23 @@ def test_landscape_the_wire_the_recorder_asks_for_is_in_sight(new_context, serve
         assert page.locator(f".recorder [data-action='{control}']").evaluate(IN_SIGHT), control
     screenshot(page, "landscape-asked-wire")
     assert not errors
+
+
+GAP_ABOVE_FIRST_GROUP = """() => {
+  const whose = document.querySelector('.suggestions .sug-whose').getBoundingClientRect();
+  const first = document.querySelector('.suggestions .sug-group h3').getBoundingClientRect();
+  return [first.top - whose.bottom, document.querySelector('.suggestions .sug-group h3').innerText];
+}"""
+
+
+def test_no_empty_gap_above_certain_moves(new_context, server):
+    """Once the list is in, "Certain moves" follows the line saying whose moves they are, in portrait
+    and in landscape: no empty status row between them."""
+    for viewport in ({"width": 390, "height": 844}, {"width": 844, "height": 390}):
+        page = new_context(viewport=viewport, has_touch=True, is_mobile=True).new_page()
+        open_app(page, share_link(server.url, sample_table()))
+        wait_suggestions(page, player=0)
+        page.wait_for_function(SUGGESTIONS_SETTLED)
+        gap, heading = page.evaluate(GAP_ABOVE_FIRST_GROUP)
+        assert heading.lower() == "certain moves"
+        assert gap < 16, f"{viewport}: {gap:.0f} px between the whose line and Certain moves"

@@ -383,9 +383,8 @@ export class SuggestionsPanel {
     } else if (kind === "ok" && !this.state.result.consistent) {
       status = h("div.sug-status.bad", {}, "No suggestions: the table is inconsistent.");
     } else if (kind === "ok") {
-      // An empty status row keeps the panel's height, so the recorder below
-      // does not jump under a finger when the list arrives.
-      status = h("div.sug-status.settled", { "aria-hidden": "true" });
+      // No status row: an empty one left a gap above "Certain moves" (issue 32). The
+      // recorder below does not jump when the list arrives: the panel keeps its height (settle).
       body = this.list(this.state.result, false);
     }
     this.root.replaceChildren(...[h("div.sug-head", {}, h("h2", {}, "Suggestions"), modes), picker, whose, status, body].filter(Boolean));
