@@ -10,7 +10,7 @@ its deals per second after that preparation (``N`` deals in the issue-11
 JSON shape, stands at their current positions; the bare problem-level
 ``Sampler.draw`` in brackets).  Issue 11's target: >= 1,000 deals/s after
 one analysis.  (The first sampler, sequential conditioning with one
-re-analysis per drawn prefix, drew 0.4-5 deals/s on these states: README.)
+re-analysis per drawn prefix, drew 0.4-5 deals/s on these states: docs/results/sampling-speed.md.)
 """
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ with the engine runs each made, whether the detector search was cut by the
 default budget, and whether the two lists agree (they must where neither
 search was cut).  ``analysis`` is one plain analysis of the table in the
 same loop, and ``x an.`` the one-pass list in analyses: a yardstick that
-survives machine load (README "Benchmarks" has the analysis on a quiet machine).  Target (issue 12): the full public-view list <= 1 s CPython
+survives machine load (docs/results/suggestion-speed.md has the analysis on a quiet machine).  Target (issue 12): the full public-view list <= 1 s CPython
 on the hardest 5-player public state.
 """
 from __future__ import annotations

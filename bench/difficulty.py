@@ -8,7 +8,7 @@ greedy games per cell, simulator version 2 — equipment dealt and played)::
     python -m bombbuster_core tournament --missions 1-66 --players 4 --games 200 \\
         --policy greedy --seed 2026 --log-dir bench/tournaments/difficulty --resume --jobs 2
 
-and prints the README's table (win rate, 95 % Wilson interval, games).
+and prints docs/results/difficulty.md's table (win rate, 95 % Wilson interval, games).
 ``--write`` also writes what is derived from the same figures:
 ``docs/difficulty.svg`` (win rate per mission with interval bars, a series per
 player count) and ``web/difficulty.json`` (the page shows the chosen mission's
@@ -111,7 +111,7 @@ def _percent(x: float) -> str:
 
 
 def markdown(measured: list[dict[str, Any]], refusals: dict[int, str]) -> str:
-    """The README table: a row per mission, a column per player count ("—": not measured yet;
+    """The difficulty table (docs/results/difficulty.md): a row per mission, a column per player count ("—": not measured yet;
     "n/a": the mission is not played with that many; "refused": the simulator cannot play it)."""
     by = {(c["mission"], c["players"]): c for c in measured}
     counts = sorted({c["players"] for c in measured}) or [4]

@@ -15,7 +15,7 @@ turns: only stands, a deck and two kinds of facts.
 
 Every stand is sorted by sort key.  A set-aside pool is a hidden
 pseudo-stand whose slots may only hold that pool's candidates; it makes the
-shuffle prior exact (see README, "Probability model").
+shuffle prior exact (see docs/architecture.md, "Probability model").
 
 * **Orders** — :class:`Order`: key(lo) <= key(hi), for wires moved into a
   stand (they sit between their sorted neighbours).

@@ -2,7 +2,7 @@
 
 ``sample_problem(problem, n, rng)`` draws ``n`` deals — per problem stand
 (deal segment, set-aside pools included) its sorted keys — each with
-exactly its posterior probability: the shuffle prior of README
+exactly its posterior probability: the shuffle prior of docs/architecture.md
 "Probability model" conditioned on every fact of the problem.
 ``sample_table(table, n, rng)`` lays them out as the table's stands are now
 (every slot at its current position after moves; the sim/ deal format).

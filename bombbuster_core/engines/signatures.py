@@ -32,7 +32,7 @@ table (about 40x faster on a 24-hidden-slot state: bench/bench_signatures.py,
 section 3).
 
 Weights: a deal's prior weight is ``prod_k m_k! / prod_{s,k} c_sk!`` (see
-README, "Probability model") = ``(prod_k m_k! / prod_s n_s!) * prod_s
+docs/architecture.md, "Probability model") = ``(prod_k m_k! / prod_s n_s!) * prod_s
 multinomial_s``; the engine sums products of multinomials and applies that
 constant factor once at the end (the division is exact).
 

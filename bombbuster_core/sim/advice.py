@@ -53,7 +53,7 @@ STATES_PER_UNIT = 2000  # bench/bench_sim.py: a view's analysis ~ (1 + states / 
 # rebuilds the simulator's state after them: tests/test_search.py).
 PLAYED_EVENTS = frozenset({"info_token", "dual_cut", "detector", "solo_cut", "reveal_red", "label", "radar",
                            "equipment", "move", "swap", "fast_pass", "disintegrator"})
-# The page's bound: a phone answers within 10 s (budget figures: README, "Self-play").
+# The page's bound: a phone answers within 10 s (budget figures: docs/results/lookahead-cost.md).
 MAX_DEALS, MAX_DEPTH, MAX_WIDTH, MAX_WORK = 64, 8, 6, 100_000
 
 

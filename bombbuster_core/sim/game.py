@@ -148,7 +148,7 @@ MAX_TURNS = 2000  # far above any legal game: every turn cuts a wire, moves the 
 # Missions whose skipped turn (no value the player may cut: oxygen, M47's sums, M59's Nano, M65's
 # cards) moves the dial one space toward the skull.  Our reading of their cards, which rules.md
 # (§6) states only as "a skip carries no wire information"; it decides most of these missions'
-# games (README, "The missions greedy almost never wins"): take a mission out to play its skips free.
+# games (docs/results/difficulty.md): take a mission out to play its skips free.
 SKIP_MOVES_THE_DIAL = frozenset({44, 47, 49, 59, 63, 65})
 NUMBERS = tuple(range(1, 13))
 CONSTRAINTS = "ABCDEFGHIJKL"
@@ -2406,7 +2406,7 @@ def _open_mission(game: Game) -> None:
         if m == 61:
             cards = rng.sample("ABCDE", n + (2 if n == 2 else 1 if n == 3 else 0))
             st["constraints"] = {str(p): cards[p] for p in range(n)}
-            st["table_cards"] = cards[n:]  # for a rotation the players never choose (README)
+            st["table_cards"] = cards[n:]  # for a rotation the players never choose (docs/architecture.md, "What is played")
     elif m in (32, 37):
         deck = list(CONSTRAINTS)
         rng.shuffle(deck)

@@ -43,7 +43,7 @@ player; each iteration plays it on one determinization.
   ``m(1 - m) / n`` of a mean of ``n`` values in [0, 1] (the largest a mean
   ``m`` allows), ``m`` taken plus-two (``(total + 1) / (n + 2)``) so that a
   move seen once or always winning is not certain.  Without it the first
-  measurement lost to greedy (README, "The ismcts policy": with about three
+  measurement lost to greedy (docs/architecture.md, "The ismcts policy": with about three
   visits a candidate, the most visited move was often a lucky one); a budget
   of one iteration visits greedy's move alone, so it plays greedy's move.
 

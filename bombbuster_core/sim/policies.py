@@ -71,7 +71,7 @@ and ``move(view)`` (a :mod:`.game` action for the pending decision).
     where one is usable.
 * ``greedy-keep-detector``: greedy that keeps the Double Detector for a turn
   when the best call risks red (most of greedy's red losses are endgame calls
-  where every call does: README), then uses it on the two wires least likely
+  where every call does: docs/results/keep-detector.md), then uses it on the two wires least likely
   to be both red (:func:`keep_detector_choice`).
 * ``entropy-seed`` / ``entropy-exact``: suggest's entropy mode (the
   reference suggester) with P(success) of a branch 1/k or exact, kept legal

@@ -441,7 +441,7 @@ class _client:
             raise ClusterError('--cluster needs Dask distributed: pip install "dask[distributed]"') from None
         # Dask's workers sample every running task's stack every 10 ms by default, for a dashboard
         # profile no one looks at here.  Local workers inherit this setting; remote ones take
-        # DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False (README).
+        # DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False (docs/architecture.md, "Sweeps and a cluster").
         dask.config.set({"distributed.worker.profile.enabled": False})
         if self.cluster == "local":
             import signal
@@ -570,7 +570,7 @@ def summary(records: list[dict[str, Any]], policies: list[str]) -> dict[str, Any
 
 def text(result: dict[str, Any]) -> str:
     """The summary as a plain table: seconds per decision over all decisions (mean) and the median
-    of the games' own (README's Results: a busy machine's slow spells move the mean more)."""
+    of the games' own (docs/results/base-game-policies.md: a busy machine's slow spells move the mean more)."""
     sighted = [r["policy"] for r in result["policies"] if POLICIES[r["policy"]].sees_the_deal]
     note = [f"({', '.join(sighted)}: sees the true deal, FOR MEASUREMENT ONLY: a ceiling, not a way to play)"]
     return "\n".join(_policy_lines(result, header=True) + note * bool(sighted) + _pair_lines(result, "  "))

@@ -5,7 +5,7 @@ for "me": the panel shows the pick first — the very move CPython's lookahead
 gives for the exported table with the page's budget and seed, a legal move —
 and how many deals it used. Asked for another player, it says it decides for
 "me" only. The time from the tap to the answer is printed (phone budget:
-README, "Self-play").
+docs/results/lookahead-cost.md).
 """
 from __future__ import annotations
 

@@ -124,7 +124,7 @@ function difficultyText(difficulty, mission, players) {
   if (!cell) return `Difficulty: not measured yet with ${players} players.`;
   const pct = (x) => Math.round(100 * x);
   // Under 10 %: what loses those games is the mission's own rules, which greedy play does not plan
-  // for (README, "The missions greedy almost never wins"), not the odds a team faces.
+  // for (docs/results/difficulty.md), not the odds a team faces.
   const hard = cell.wins < HARD_SHARE * cell.games
     ? " Greedy play has no plan for this mission's own rules (skips, costs, races): a real team can do better."
     : "";

@@ -13,7 +13,7 @@
 // - The Lookahead mode asks the bridge's `lookahead` (bombbuster_core/sim/
 //   advice.py): the self-play lookahead policy's move for "me", from deals
 //   drawn exactly from the posterior; its budget is bounded so that a phone
-//   answers within about 10 s (README, "Self-play"), and the panel says how
+//   answers within about 10 s (docs/results/lookahead-cost.md), and the panel says how
 //   many deals it used.
 // - The Search mode asks every worker of the pool for the ismcts policy's
 //   search (bridge method `search`, bombbuster_core/sim/search_advice.py) with
@@ -48,10 +48,10 @@ const MODES = [["exact", "Exact"], ["entropy", "Entropy"], ["lookahead", "Lookah
 // The lookahead's budget in the page: at most 8 deals × 3 turns per rollout,
 // fewer deals where a view's analysis costs more (`work`: sim/advice.py), so
 // that the slowest decisions (5 players, the first turns) stay within a phone's
-// 10 s (README, "Self-play"). A fixed seed: the same table, the same answer.
+// 10 s (docs/results/lookahead-cost.md). A fixed seed: the same table, the same answer.
 const LOOKAHEAD = { deals: 8, depth: 3, work: 60, seed: 0 };
 // The search's budget in the page, over all the workers: the tournaments' measured budget
-// (README, "The ismcts policy": 20 iterations), and a 5-player M8 early decision stays within
+// (docs/results/page-search-budget.md: 20 iterations), and a 5-player M8 early decision stays within
 // a phone's 10 s on two workers (web/README-web.md, "Search"); `work` (sim/search_advice.py)
 // runs fewer iterations where a view's analysis costs more than about 4 units (that decision's
 // is about 3.65: 25 units an iteration of 6 turns).

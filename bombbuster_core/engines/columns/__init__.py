@@ -8,7 +8,7 @@ each on any stand whose next slot may take it, so a transition is one
 integer addition on a bit-packed state code and costs no allocation.
 
 Weights are exact integers.  The copies of a key spread over the stands in
-``m! / prod(c_s!)`` ways (the shuffle prior of the README), and that is
+``m! / prod(c_s!)`` ways (the shuffle prior of docs/architecture.md), and that is
 exactly how many orders of one-at-a-time placements reach the spread ``c``,
 so every move has weight 1.  The states between two copies are fill vectors
 too, and merge as freely as those at key boundaries: measured on the
@@ -128,7 +128,7 @@ PARALLEL_MIN_STATES = 20_000  # estimated boundary states, summed over keys
 # refuses beyond this many with EngineLimit ("too large: about N states; ..."); each
 # sweep then counts its work as it goes and stops past half of it ("too large: more
 # than N states in one sweep"), whatever the estimate said.  Measured (CPython, one
-# core, README "Work budget"): 0.5-1 us per unit, so 20 million is ~20 s at most.  The
+# core, docs/architecture.md "The work budget"): 0.5-1 us per unit, so 20 million is ~20 s at most.  The
 # legal setups of every mission and player count estimate at most 1.6 million (M64 5p
 # public, a value token on every stand; tests/test_engines.py checks them all against
 # BUDGET / 4).
