@@ -164,3 +164,32 @@ def test_no_empty_gap_above_certain_moves(new_context, server):
         gap, heading = page.evaluate(GAP_ABOVE_FIRST_GROUP)
         assert heading.lower() == "certain moves"
         assert gap < 16, f"{viewport}: {gap:.0f} px between the whose line and Certain moves"
+
+
+def test_landscape_equipment_row_and_back_cancel_are_not_cut(new_context, server):
+    """In landscape (844×390) every button of the game's equipment row is whole on screen (none cut at
+    the recorder's edge), and Back/Cancel are in sight at the value keypad, the tallest common step."""
+    from test_pyodide_bridge import advised_table  # a board with cards 1, 4, 2 unlocked: an equipment row
+
+    page = new_context(viewport={"width": 844, "height": 390}, has_touch=True, is_mobile=True).new_page()
+    open_app(page, share_link(server.url, advised_table()))
+    wait_suggestions(page, player=0)
+    page.wait_for_function(SUGGESTIONS_SETTLED)
+    if page.locator("[data-action='help-skip']").count():  # the first visit's help card, above the game
+        page.click("[data-action='help-skip']")
+    row = page.locator(".recorder .mission-actions .action-button")
+    assert row.count() >= 3
+    cut = page.eval_on_selector(".recorder", """(recorder) => {
+      const edge = recorder.getBoundingClientRect();
+      return [...recorder.querySelectorAll('.mission-actions .action-button')].filter((b) => {
+        const r = b.getBoundingClientRect();
+        return r.left < edge.left - 0.5 || r.right > edge.right + 0.5 || b.scrollWidth > b.clientWidth + 1;
+      }).map((b) => b.innerText);
+    }""")
+    assert not cut, f"equipment buttons cut: {cut}"
+    page.click(".recorder [data-action='dual_cut']")
+    page.locator(".table .slot.selectable").first.click()
+    page.wait_for_selector(".recorder[data-step='value']")
+    for control in ("back", "cancel"):
+        assert page.locator(f".recorder [data-action='{control}']").evaluate(IN_SIGHT), control
+    screenshot(page, "landscape-equipment-row")
