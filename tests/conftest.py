@@ -71,9 +71,26 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
             marks[i] = pytest.mark.parametrize(mark.args[0], sample, *mark.args[2:], **mark.kwargs).mark
 
 
+# The browser tests the fast tier keeps: the page's analysis and suggestions equal the CLI's, and one
+# game recorded through the UI.  The others (~100, 15-60 s each on a busy machine) run in the full suite.
+FAST_BROWSER_TESTS = (
+    "e2e/test_api.py::test_analyze_equals_cli",
+    "e2e/test_game_flow.py::test_four_player_game_through_the_ui",
+    "e2e/test_suggestions.py::test_panel_matches_cli_and_tapping_prefills_a_dual_cut",
+)
+
+
+def slow(item: pytest.Item) -> bool:
+    """Marked slow, or a browser test the fast tier does not keep."""
+    if item.get_closest_marker("slow"):
+        return True
+    where = item.nodeid.split("tests/", 1)[-1]
+    return where.startswith("e2e/") and not where.split("[", 1)[0].startswith(FAST_BROWSER_TESTS)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if fast_tier():
         skip = pytest.mark.skip(reason=f"slow: not in the fast tier ({FAST}=1)")
         for item in items:
-            if item.get_closest_marker("slow"):
+            if slow(item):
                 item.add_marker(skip)
