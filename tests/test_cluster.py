@@ -86,8 +86,9 @@ def test_cli_cluster_address_gives_the_numbers_of_jobs_1(cluster, tmp_path: Path
     assert serial.returncode == 0 and remote.returncode == 0, remote.stdout + remote.stderr
     assert figures(json.loads(remote.stdout)) == figures(json.loads(serial.stdout))
     records = [json.loads(line) for line in log.read_text().splitlines()]
-    assert len(records) == 10 and all(r["settings"] == {"mission": 1, "players": 3, "seed": 5, "equipment": True,
-                                                       "sim": tournament.SIM_VERSION} for r in records)
+    settings = {"mission": 1, "players": 3, "seed": 5, "equipment": True, "sim": tournament.SIM_VERSION}
+    versions = {"greedy": {"version": tournament.POLICIES["greedy"].version}, "random": {}}  # greedy's rule changed
+    assert len(records) == 10 and all(r["settings"] == {**settings, **versions[r["policy"]]} for r in records)
     again = subprocess.run([*base, "--jobs", "2", "--cluster", address], cwd=tmp_path, env=ENV, capture_output=True,
                            text=True, timeout=60)
     assert again.returncode == 2 and "--jobs sets a --cluster local's workers" in json.loads(again.stdout)["error"]
