@@ -47,6 +47,34 @@ RTCDataChannel.prototype.send = function (data) {
   window.__liveChannels.add(this);
   return send.call(this, data);
 };
+// Each peer connection's states and data-channel events, in order (what a failed handshake reports).
+window.__rtc = [];
+const Native = RTCPeerConnection;
+window.RTCPeerConnection = function (...args) {
+  const pc = new Native(...args);
+  const id = window.__rtcCount = (window.__rtcCount || 0) + 1;
+  const note = (what) => window.__rtc.push(`${Date.now() % 100000} pc${id} ${what}`);
+  const states = { connectionstatechange: 'connectionState', iceconnectionstatechange: 'iceConnectionState',
+    icegatheringstatechange: 'iceGatheringState', signalingstatechange: 'signalingState' };
+  for (const [kind, state] of Object.entries(states)) pc.addEventListener(kind, () => note(`${state}=${pc[state]}`));
+  pc.addEventListener('datachannel', (event) => {
+    note(`datachannel ${event.channel.readyState}`);
+    event.channel.addEventListener('open', () => note('remote channel open'));
+    event.channel.addEventListener('close', () => note('remote channel close'));
+  });
+  const create = pc.createDataChannel.bind(pc);
+  pc.createDataChannel = (...a) => {
+    const channel = create(...a);
+    channel.addEventListener('open', () => note('own channel open'));
+    channel.addEventListener('close', () => note('own channel close'));
+    return channel;
+  };
+  return pc;
+};
+window.RTCPeerConnection.prototype = Native.prototype;
+window.__errors = [];
+window.addEventListener('error', (event) => window.__errors.push(String(event.message)));
+window.addEventListener('unhandledrejection', (event) => window.__errors.push(String(event.reason)));
 window.__logShown = {};
 window.__toasts = [];
 new MutationObserver((records) => {
@@ -111,7 +139,8 @@ def handshake(host, joiner) -> None:
     try:  # ICE checks on a busy 2-core machine running three engines can take a while
         joiner.wait_for_selector("#live-bar[data-state='connected']", timeout=90_000)
     except Exception as error:
-        said = [page.evaluate("() => [document.querySelector('#sheet').innerText, window.__toasts]") for page in (host, joiner)]
+        said = [page.evaluate("""() => [document.querySelector('#sheet').innerText, window.__toasts, window.__rtc,
+            window.__errors, window.__liveSent.slice(-3).map((m) => m.data.slice(0, 200))]""") for page in (host, joiner)]
         raise AssertionError(f"the phones did not connect: host, joiner said {said}") from error
     host.click("#sheet button[aria-label='Close']")
 

@@ -397,6 +397,8 @@ function startJoining(link, resume) {
     if (error) return toast(`The host sent ${error}.`, "error", 6000);
     current.joiner.receive(message);
   });
+  // A channel that closed before this phone listened has said nothing yet: say it now, not "Waiting…" for ever.
+  if (link.closed) return link.onclose();
   current.joiner.hello();
 }
 
