@@ -525,15 +525,18 @@ def _explain(params: Any, progress: Progress | None) -> dict[str, Any]:
 
 
 def _review(params: Any, progress: Progress | None) -> dict[str, Any]:
-    """``review`` params: ``{"table", "player"?, "event"?, "move"?, "engine"?, "red_cap"?, "budget"?}``.
+    """``review`` params: ``{"table", "player"?, "event"?, "move"?, "engine"?, "red_cap"?, "budget"?,
+    "search"?, "seed"?}`` (``search``: iterations of the search at each of ``me``'s decisions).
     Without ``event``: the whole review (review.review: ``{"consistent", "player", "decisions"}``, the
     CLI ``review`` list in ``decisions``; ``progress`` hears each decision).  With ``event`` (a
     decision's index): that decision's entry; with ``move`` too (a suggestion row), the hypothetical
     move's (review.try_move: nothing is written into the game)."""
     from .review import ReviewError, entry, review, try_move
 
-    p = _params(params, {"table", "player", "event", "move", "engine", "red_cap", "budget"}, {"table"})
-    for name, kind in (("player", int), ("event", int), ("engine", str), ("red_cap", (int, float))):
+    p = _params(params, {"table", "player", "event", "move", "engine", "red_cap", "budget", "search", "seed"},
+                {"table"})
+    for name, kind in (("player", int), ("event", int), ("engine", str), ("red_cap", (int, float)), ("search", int),
+                       ("seed", int)):
         if name in p and (not isinstance(p[name], kind) or isinstance(p[name], bool)):
             raise RequestError(f"params: field {name!r} has the wrong type ({type(p[name]).__name__})")
     if "move" in p and "event" not in p:
@@ -541,7 +544,8 @@ def _review(params: Any, progress: Progress | None) -> dict[str, Any]:
     red_cap = p.get("red_cap", Policy.red_cap)
     if not 0 <= red_cap <= 1:
         raise RequestError(f"params: field 'red_cap' must be a probability between 0 and 1, not {red_cap!r}")
-    options: dict[str, Any] = {"engine": p.get("engine", DEFAULT), "policy": Policy(red_cap=red_cap)}
+    options: dict[str, Any] = {"engine": p.get("engine", DEFAULT), "policy": Policy(red_cap=red_cap),
+                               "search": p.get("search", 0), "seed": p.get("seed", 0)}
     with _state_budget(p.get("budget")):
         try:
             if "event" not in p:

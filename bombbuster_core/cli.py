@@ -3,7 +3,7 @@
 ``python -m bombbuster_core new --mission N --players P [--yellow KEYS] [--red KEYS] [--number V]``,
 ``python -m bombbuster_core sample TABLE.json --n N [--seed S]`` (exact posterior deals, one JSON line each),
 ``python -m bombbuster_core explain TABLE.json --slot P:S:J [--value V | --not V]`` (the events that force a wire),
-``python -m bombbuster_core review TABLE.json [--player P] [--progress]`` (each decision's odds, the best move, the cost:
+``python -m bombbuster_core review TABLE.json [--player P] [--search N] [--progress]`` (each decision's odds, the best move, the cost:
 a JSON list; exit 1 with the ``analyze`` JSON for an impossible table)
 and ``python -m bombbuster_core tournament --mission N --players P --games G --policy NAME ...`` (sim/).
 
@@ -158,6 +158,10 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p_rv.add_argument("--red-cap", type=probability, default=0.05, help="the ranking's red cap, as suggest's")
     p_rv.add_argument("--state-budget", dest="state_budget", type=state_budget, metavar="STATES",
                       help="the columns engine's work budget per analysis, as analyze --budget")
+    p_rv.add_argument("--search", type=int, default=0, metavar="ITERATIONS",
+                      help="also judge each of the table's player's decisions by the search (the page's Search "
+                           "mode) with this many iterations: its pick and the win chance of its rollouts")
+    p_rv.add_argument("--seed", type=int, default=0, help="the search's seed")
     p_rv.add_argument("--progress", action="store_true", help="say on stderr as each decision is reviewed")
     p_sa = sub.add_parser("sample", help="deals drawn exactly from the table's posterior, one JSON line each")
     p_to = sub.add_parser("tournament", help="self-play win rates of policies on the same deals")
@@ -207,7 +211,8 @@ def _review(args: argparse.Namespace) -> int:
 
     try:
         result = review(read_json(args.table), player=args.player, engine=args.engine,
-                        policy=Policy(red_cap=args.red_cap), progress=progress if args.progress else None)
+                        policy=Policy(red_cap=args.red_cap), progress=progress if args.progress else None,
+                        search=args.search, seed=args.seed)
     except TableError as e:
         _emit({"error": str(e), **({"event": e.event} if e.event is not None else {})})
         return 2

@@ -25,6 +25,9 @@ wires have moved, and a position past the analysis's state budget.
 
 :func:`try_move` scores any move at one decision the same way (a hypothetical: nothing is written
 into the game).
+
+With ``search`` iterations, each decision of the table's own player is also judged by the search
+(:func:`searched`): its pick, and the win chance its rollouts give the pick and the move played.
 """
 from __future__ import annotations
 
@@ -63,13 +66,14 @@ class ReviewError(ValueError):
 
 
 def review(raw: Any, *, player: int | None = None, engine: str = DEFAULT, policy: Policy = Policy(),
-           progress: Progress | None = None) -> dict[str, Any]:
+           progress: Progress | None = None, search: int = 0, seed: int = 0) -> dict[str, Any]:
     """The review of the table ``raw`` (a decoded format-1 table file).
 
     ``player``: review only that player's decisions (default: the table's ``me``; every
     decision in public view).  Returns ``{"consistent": true, "player", "decisions": [...]}``
     (one entry per decision, in order: :func:`entry`), or the ``analyze`` JSON of an
-    impossible table.  ``progress(done, total)`` hears each decision reviewed.
+    impossible table.  ``progress(done, total)`` hears each decision reviewed.  ``search``: that
+    many search iterations at each decision of the table's own player (:func:`searched`).
     Raises TableError (a malformed table), ReviewError, EngineChoiceError.
     """
     table = load_table(raw)
@@ -80,7 +84,7 @@ def review(raw: Any, *, player: int | None = None, engine: str = DEFAULT, policy
     indexes = [i for i, actor in decisions(table) if reviewed is None or actor == reviewed]
     out = []
     for done, i in enumerate(indexes):
-        out.append(entry(raw, table, i, engine=engine, policy=policy))
+        out.append(entry(raw, table, i, engine=engine, policy=policy, search=search, seed=seed))
         if progress is not None:
             progress(done + 1, len(indexes))
     costs = [e["cost"] for e in out if e.get("cost") is not None]
@@ -113,15 +117,17 @@ def decisions(table: Table) -> list[tuple[int, int | None]]:
 
 
 def entry(raw: Any, table: Table, index: int, *, move: Any = None, engine: str = DEFAULT,
-          policy: Policy = Policy()) -> dict[str, Any]:
+          policy: Policy = Policy(), search: int = 0, seed: int = 0) -> dict[str, Any]:
     """One decision's review: the event ``index`` of the loaded ``table`` (``raw`` its file).
 
     ``{"event", "actor", "view": "player" | "public", "played": {the move as a suggestion row,
     "outcome", "p_success", "p_red", "certain", "rank"}, "best": {the ranking's first row} | null,
     "cost"}``; or ``"not_scored": reason`` instead of the odds and cost.  ``move`` (a suggestion
     row: kind, target(s), value(s)): score that move instead of the one played -- a hypothetical,
-    reported as ``"tried"``.
+    reported as ``"tried"``.  ``search`` > 0: also the search's judgement (:func:`searched`) under
+    ``"search"``, at a decision of the table's own player.
     """
+    _check_search(search, seed)
     actors = dict(decisions(table))
     if index not in actors:
         raise ReviewError(f"field 'event': {index!r} is not a decision of this table")
@@ -172,13 +178,53 @@ def entry(raw: Any, table: Table, index: int, *, move: Any = None, engine: str =
         odds = {"p_success": float(p_success), "p_red": float(p_red), "certain": p_success == 1, "rank": None}
     row[label].update(odds)
     row["cost"] = rows[0]["p_success"] - odds["p_success"] if rows else 0.0
+    if search > 0:
+        row["search"] = searched(raw, index, played, search, seed) if own else {
+            "searched": False, "reason": "the search decides from the player's own wires: it runs at the decisions "
+                                         "of the table's player ('me')"}
     return row
 
 
-def try_move(raw: Any, index: int, move: Any, *, engine: str = DEFAULT, policy: Policy = Policy()) -> dict[str, Any]:
+def _check_search(iterations: Any, seed: Any) -> None:
+    from .sim.search_advice import MAX_ITERATIONS
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or not 0 <= iterations <= MAX_ITERATIONS:
+        raise ReviewError(f"field 'search': the search's iterations per decision, a whole number from 0 to "
+                          f"{MAX_ITERATIONS}, not {iterations!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ReviewError(f"field 'seed': a whole number, not {seed!r}")
+
+
+def searched(raw: dict[str, Any], index: int, move: Call, iterations: int, seed: int) -> dict[str, Any]:
+    """The search's judgement of decision ``index`` (the page's Search mode: sim/search_advice.py, the
+    ismcts policy deciding from the table's own player's view as it stood): its pick with the win
+    chance its rollouts found (``win``: the mean value backed up, a win 1 and a loss 0), the move
+    ``move``'s own (``played_win``, None when the search did not try it) and ``win_cost``, the win
+    chance given up by the search's measure.  ``{"searched": false, "reason"}`` where the simulator
+    cannot replay the table (its refusal) or the policy plays greedy without a search."""
+    # Imported here: only a review that asks for a search loads the simulator.
+    from .sim.game import SimError
+    from .sim.search_advice import search
+
+    try:
+        result = search({"table": prefix(raw, index, public=False), "iterations": iterations, "seed": seed})
+    except SimError as e:
+        return {"searched": False, "reason": str(e)}
+    if not result.get("consistent", True) or not result["searched"]:
+        return {"searched": False, "reason": result.get("reason") or result.get("error", "")}
+    rows = result["suggestions"]
+    pick = rows[result["pick"]]
+    tried = next((r for r in rows if ("target" in r or "targets" in r) and _row_move(r) == move), None)
+    played_win = tried["mean"] if tried is not None and tried["visits"] else None
+    return {"searched": True, "iterations": result["iterations"], "seed": seed,
+            "pick": {k: v for k, v in pick.items() if k not in ("value_sum", "mean")} | {"win": pick["mean"]},
+            "played_win": played_win, "win_cost": None if played_win is None else pick["mean"] - played_win}
+
+
+def try_move(raw: Any, index: int, move: Any, *, engine: str = DEFAULT, policy: Policy = Policy(),
+             search: int = 0, seed: int = 0) -> dict[str, Any]:
     """A hypothetical: ``move`` (a suggestion row) at the decision of event ``index``, scored as
     :func:`entry` scores the move played; nothing is written into the game."""
-    return entry(raw, load_table(raw), index, move=move, engine=engine, policy=policy)
+    return entry(raw, load_table(raw), index, move=move, engine=engine, policy=policy, search=search, seed=seed)
 
 
 def prefix(raw: dict[str, Any], index: int, *, public: bool) -> dict[str, Any]:

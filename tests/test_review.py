@@ -269,3 +269,77 @@ def test_bridge_review_equals_the_core() -> None:
 ])
 def test_bridge_refusals_name_the_field(params: dict[str, Any], message: str) -> None:
     assert message in ask(params)["error"]["message"]
+
+
+# ---------------------------------------------------------------- the search's judgement
+
+@pytest.fixture(scope="module")
+def searched_game() -> tuple[dict[str, Any], int, Any]:
+    """A simulated Mission 4 game (no equipment) at an open decision (no certain move), the acting
+    player's own table after they made the ranking's third move: (table, that event's index, the
+    acting player's action)."""
+    from bombbuster_core.sim.policies import GreedyPolicy, View
+    from tests.test_lookahead import open_game
+
+    game = open_game(8)
+    actor = game.turn
+    view = View(game.table(actor), actor)
+    ranked = GreedyPolicy(random.Random(0)).ranking(view, ())
+    from bombbuster_core.sim.policies import action_of
+    action = action_of(ranked[2], actor)
+    index = len(game.table(actor)["events"])
+    game.play(action)
+    table = game.table(actor)
+    return {**table, "meta": {k: v for k, v in table["meta"].items() if k != "sim"}}, index, action
+
+
+def test_the_search_judges_the_players_decision_as_the_search_mode_does(searched_game) -> None:
+    from bombbuster_core.sim.search_advice import search
+
+    table, index, _ = searched_game
+    one = review(table, search=8, seed=3)["decisions"]
+    row = next(e for e in one if e["event"] == index)
+    assert row["played"]["rank"] == 3
+    mode = search({"table": prefix(table, index, public=False), "iterations": 8, "seed": 3})
+    pick = mode["suggestions"][mode["pick"]]
+    judged = row["search"]
+    assert judged["searched"] and judged["iterations"] == mode["iterations"] == 8
+    assert judged["pick"]["win"] == pick["mean"] and judged["pick"]["move"] == pick["move"]
+    played = [s for s in mode["suggestions"] if s.get("target") == row["played"]["target"]
+              and s.get("value") == row["played"]["value"] and s["kind"] == row["played"]["kind"]]
+    assert len(played) == 1
+    if played[0]["visits"]:
+        assert judged["played_win"] == played[0]["mean"]
+        assert judged["win_cost"] == pick["mean"] - played[0]["mean"]
+    else:
+        assert judged["played_win"] is None and judged["win_cost"] is None
+    # Without a search the entries are as before; in public view nothing is searched (no wires of one's own).
+    assert [{k: v for k, v in e.items() if k != "search"} for e in one] == review(table)["decisions"]
+    judged_in_public = [e["search"] for e in review(public(table), search=2)["decisions"] if "search" in e]
+    assert judged_in_public and all(not s["searched"] and "own wires" in s["reason"] for s in judged_in_public)
+
+
+def test_a_certain_move_and_a_rule_the_simulator_does_not_play_say_why_not_searched() -> None:
+    rows = review(M4, search=4)["decisions"]
+    certain = [e for e in rows if e["best"]["certain"]]
+    assert certain and all(e["search"] == {"searched": False, "reason": "a certain move"} for e in certain)
+    unplayed = {**M4, "meta": {**M4.get("meta", {}), "rules": ["unknown-rule"]}}
+    refused = [e["search"] for e in review(unplayed, search=4)["decisions"] if "search" in e]
+    assert refused and all(not s["searched"] and "unknown-rule" in s["reason"] for s in refused)
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"search": -1}, "field 'search'"), ({"search": 10**6}, "field 'search'"), ({"search": 4, "seed": "x"}, "field 'seed'"),
+])
+def test_bad_search_requests_name_the_field(params: dict[str, Any], message: str) -> None:
+    with pytest.raises(ReviewError, match=message):
+        review(M4, **params)
+    reply = ask({"table": M4, **params})
+    assert message in reply["error"]["message"] or "wrong type" in reply["error"]["message"]
+
+
+def test_cli_search_option(tmp_path: Path, searched_game) -> None:
+    table, index, _ = searched_game
+    code, out, _ = run_review(tmp_path, table, "--search", "4", "--seed", "1")
+    assert code == 0 and out == review(table, search=4, seed=1)["decisions"]
+    assert next(e for e in out if e["event"] == index)["search"]["searched"]
