@@ -39,8 +39,9 @@ function makeTable({ verdict = () => ({ ok: true }) } = {}) {
   });
   const phones = new Map();
   let next = 1;
-  const connect = (phone = null) => {
+  const connect = (phone = null, { lostHellos = 0 } = {}) => {
     const id = `phone-${next++}`;
+    let lost = 0; // the first `lostHellos` hellos never reach the host (its page was busy)
     const p = phone || { table: null, refused: [], seats: null, live: null };
     p.id = id;
     p.online = true;
@@ -54,7 +55,8 @@ function makeTable({ verdict = () => ({ ok: true }) } = {}) {
       send: (data) => {
         const text = JSON.stringify(data);
         wire.push({ from: id, text });
-        if (p.online) host.receive(id, readMessage(text).message);
+        if (data.t === "hello" && lost < lostHellos) lost += 1;
+        else if (p.online) host.receive(id, readMessage(text).message);
       },
       getTable: () => p.table,
       getSeat: () => (p.table && p.table.me ? p.table.me.player : null),
@@ -205,6 +207,21 @@ const checks = {
     const welcome = JSON.parse(t.wire.slice(sent).find((m) => m.to && JSON.parse(m.text).t === "welcome").text);
     assert.equal(welcome.events.length, 3);
     assert.deepEqual(bob.table.events, t.state.table.events);
+  },
+  async "a hello the host missed is said again, and the answer to a hello said again adds nothing"() {
+    const t = makeTable();
+    const bob = t.connect(null, { lostHellos: 1 });
+    assert.equal(bob.table, null);
+    assert.ok(bob.joiner.waiting, "no welcome yet: the page says hello again");
+    bob.joiner.hello();
+    assert.ok(!bob.joiner.waiting);
+    assert.deepEqual(bob.table.events, t.state.table.events);
+    let welcomes = 0;
+    const onWelcome = bob.joiner.onWelcome;
+    bob.joiner.onWelcome = (...args) => { welcomes += 1; onWelcome(...args); };
+    const answers = t.wire.filter((m) => m.to === bob.id && JSON.parse(m.text).t === "welcome");
+    bob.joiner.receive(readMessage(answers.at(-1).text).message);
+    assert.equal(welcomes, 0, "a welcome after the first answer is not applied again");
   },
   async "a phone whose log differs from the host's (an edit while it was away) gets the whole log"() {
     const t = makeTable();

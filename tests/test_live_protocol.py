@@ -20,6 +20,7 @@ CHECKS = [
     "a request the engine refuses comes back with the reason, to the requester only",
     "the host orders the log: of two requests made on the same log, the second is refused",
     "a phone that was away gets the events after the ones it holds",
+    "a hello the host missed is said again, and the answer to a hello said again adds nothing",
     "a phone whose log differs from the host's (an edit while it was away) gets the whole log",
     "an undo on the host reaches the phones as the log from the first change",
     "a phone that missed a message asks for the log again",

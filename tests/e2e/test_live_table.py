@@ -61,12 +61,14 @@ window.RTCPeerConnection = function (...args) {
     note(`datachannel ${event.channel.readyState}`);
     event.channel.addEventListener('open', () => note('remote channel open'));
     event.channel.addEventListener('close', () => note('remote channel close'));
+    event.channel.addEventListener('message', (m) => note(`got ${String(m.data).slice(0, 40)}`));
   });
   const create = pc.createDataChannel.bind(pc);
   pc.createDataChannel = (...a) => {
     const channel = create(...a);
     channel.addEventListener('open', () => note('own channel open'));
     channel.addEventListener('close', () => note('own channel close'));
+    channel.addEventListener('message', (m) => note(`got ${String(m.data).slice(0, 40)}`));
     return channel;
   };
   return pc;

@@ -268,17 +268,21 @@ export class LiveJoiner {
   constructor({ send, live = null, getTable = () => null, getSeat = () => null, onWelcome, onLog, onRefused, onSeats = () => {} }) {
     Object.assign(this, { send, live, getTable, getSeat, onWelcome, onLog, onRefused, onSeats });
     this.nextId = 1;
+    this.waiting = false; // a hello not answered yet
   }
 
   /** Say hello: on every connection, with what this phone holds of the live game. */
   hello() {
     const table = this.live ? this.getTable() : null;
     const events = table ? table.events : [];
+    this.waiting = true; // until the host's welcome answers
     this.send(message("hello", { live: this.live, known: events.length, digest: logDigest(events), seat: this.getSeat() }));
   }
 
   receive(data) {
     if (data.t === "welcome") {
+      // A welcome answers a hello: one more (the answer to a hello said again) adds nothing.
+      if (!this.waiting) return;
       const table = this.live === data.live ? this.getTable() : null;
       if (data.from > (table ? table.events.length : 0)) {
         // The host thinks this phone holds more than it does: start again from nothing.
@@ -286,6 +290,7 @@ export class LiveJoiner {
         return this.hello();
       }
       this.live = data.live;
+      this.waiting = false;
       this.onWelcome(data.setup, data.from, data.events, data);
     } else if (data.t === "log") {
       const table = this.getTable();

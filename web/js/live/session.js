@@ -287,6 +287,7 @@ function attachPhone(link) {
 
 // ------------------------------------------------------------ the joiner
 
+const HELLO_AGAIN_MS = 3000;
 const notConnected = () => ({ ok: false, headline: "Not sent: this phone is not connected to the host.", reason: "Reconnect (the live bar at the top), then record it again." });
 
 function openJoinSheet() {
@@ -400,6 +401,11 @@ function startJoining(link, resume) {
   // A channel that closed before this phone listened has said nothing yet: say it now, not "Waiting…" for ever.
   if (link.closed) return link.onclose();
   current.joiner.hello();
+  // A hello the host's page missed (busy as the channel opened) is said again until the host answers.
+  const retry = setInterval(() => {
+    if (session !== current || link.closed || !current.joiner.waiting) clearInterval(retry);
+    else current.joiner.hello();
+  }, HELLO_AGAIN_MS);
 }
 
 /** A joiner's change: an event added at the end goes to the host; anything else is the host's to do. */
