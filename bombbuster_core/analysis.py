@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 
 
 CONTRADICTS_NAMED = 3  # more reasons than this make a sentence nobody reads: the list stays in "contradicts"
+# Every `code` an inconsistent analysis carries: the page words each from its catalogues (docs/i18n.md).
+REASON_CODES = ("setup_impossible", "contradicts_one", "contradicts_together", "impossible_with_earlier",
+                "impossible_alone")
 
 
 class EngineChoiceError(ValueError):
@@ -65,17 +68,19 @@ def analyze(table: Table, engine: str = DEFAULT) -> dict[str, Any]:
         i = first_impossible_event(table, engine)
         if i is None:
             why = "no deal fits the wires in play, the stand sizes and my wires"
-        else:
-            e = table.events[i]
-            against = conflict(table, i, engine)
-            why = f"event {i} ({e.type}) is impossible: " + (
-                f"it contradicts {against[0]['text']}" if len(against) == 1
-                else f"it contradicts these together: {'; '.join(r['text'] for r in against)}"
-                if 0 < len(against) <= CONTRADICTS_NAMED
-                else "no deal of the wires fits it together with the events before it" if against
-                else "no deal of the wires fits it, whatever came before")
-            return {"consistent": False, "error": why, "event": i, "contradicts": against}
-        return {"consistent": False, "error": why, "event": i}
+            return {"consistent": False, "error": why, "event": i, "code": "setup_impossible", "fields": {}}
+        e = table.events[i]
+        against = conflict(table, i, engine)
+        # "code" and "fields" let the page word the reason in its language ("error" is the CLI's English);
+        # the reasons themselves are in "contradicts", each with its event index or wire.
+        code, why = (("contradicts_one", f"it contradicts {against[0]['text']}") if len(against) == 1
+                     else ("contradicts_together", f"it contradicts these together: {'; '.join(r['text'] for r in against)}")
+                     if 0 < len(against) <= CONTRADICTS_NAMED
+                     else ("impossible_with_earlier", "no deal of the wires fits it together with the events before it")
+                     if against
+                     else ("impossible_alone", "no deal of the wires fits it, whatever came before"))
+        return {"consistent": False, "error": f"event {i} ({e.type}) is impossible: {why}", "event": i,
+                "contradicts": against, "code": code, "fields": {"event": i, "type": e.type}}
     out = {"consistent": True, "worlds": result.worlds, "slots": slot_rows(table, result),
            "state": public_state(table).json()}
     board = table.equipment_board()

@@ -55,7 +55,8 @@ def test_cli_impossible_table_exits_1_naming_the_event(tmp_path) -> None:
     # two 1s in play: Bob's two 1s leave none for Ann's token, whatever Bob's first token says
     assert out == {"consistent": False, "event": 2,
                    "error": "event 2 (info_token) is impossible: it contradicts a 1 token on Ann's slot 1",
-                   "contradicts": [{"event": 0, "type": "info_token", "text": "a 1 token on Ann's slot 1"}]}
+                   "contradicts": [{"event": 0, "type": "info_token", "text": "a 1 token on Ann's slot 1"}],
+                   "code": "contradicts_one", "fields": {"event": 2, "type": "info_token"}}
 
 
 @pytest.mark.parametrize("mutate, message", [

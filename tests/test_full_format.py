@@ -256,4 +256,5 @@ def test_nothing_recorded_is_lost_by_an_impossible_event() -> None:
     result = analyze(load_table(t))
     # no uncut 1 anywhere, with four in play and none cut: impossible whatever came before
     assert result == {"consistent": False, "event": 1, "contradicts": [],
-                      "error": "event 1 (radar) is impossible: no deal of the wires fits it, whatever came before"}
+                      "error": "event 1 (radar) is impossible: no deal of the wires fits it, whatever came before",
+                      "code": "impossible_alone", "fields": {"event": 1, "type": "radar"}}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -64,8 +65,15 @@ def export_table(page) -> dict:
             page.click("[data-action='export-with-wires']")
     with open(download.value.path()) as handle:
         table = json.load(handle)
-    page.click("#sheet button[aria-label='Close']")
+    page.click("#sheet [data-action='close-sheet']")
     return table
+
+
+def words(language: str, key: str, **fields) -> str:
+    """The page's message `key` in `language` (web/js/i18n/LANG.json), each {name} filled as t() does."""
+    with open(ROOT / "web" / "js" / "i18n" / f"{language}.json", encoding="utf-8") as handle:
+        template = json.load(handle)[key]
+    return re.sub(r"\{(\w+)\}", lambda m: str(fields[m.group(1)]) if m.group(1) in fields else m.group(0), template)
 
 
 def screenshot(page, name: str) -> Path:

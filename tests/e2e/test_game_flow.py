@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import json
 
-from e2e_helpers import cli_analyze, export_table, open_app, screenshot, slot
+import pytest
+
+from e2e_helpers import cli_analyze, export_table, open_app, screenshot, slot, words
+
+LANGUAGES = {"en": "en-GB", "fr": "fr-FR", "de": "de-DE"}  # the page speaks the browser's language
 
 MY_WIRES_TAPPED = [12, 1, 3.1, 5, 2, 10, 1, 9, 3, 8, 4, 7, 6]  # any order: the page sorts them
 MY_WIRES_SORTED = [1, 1, 2, 3, 3.1, 4, 5, 6, 7, 8, 9, 10, 12]
@@ -40,14 +44,14 @@ def set_up_four_player_game(page):
         field = page.locator(f"input[data-player='{player}']")
         field.fill(name)
         field.dispatch_event("change")
-    page.click(".chips[aria-label='yellow wires'] .chip[data-key='3.1']")
-    page.click(".chips[aria-label='yellow wires'] .chip[data-key='8.1']")
-    page.click(".chips[aria-label='red wires'] .chip[data-key='5.5']")
+    page.click(".chips[data-group='yellow-wires'] .chip[data-key='3.1']")
+    page.click(".chips[data-group='yellow-wires'] .chip[data-key='8.1']")
+    page.click(".chips[data-group='red-wires'] .chip[data-key='5.5']")
     sizes = [page.locator(f"input[data-stand='{i}']").input_value() for i in range(4)]
     assert sizes == ["13", "13", "13", "12"]  # 51 wires dealt evenly, earlier seats first
     assert page.locator(".chip[data-me='0']").get_attribute("aria-pressed") == "true"
     for key in MY_WIRES_TAPPED:
-        page.click(f".keypad[aria-label='add my wire'] .key[data-key='{key}']")
+        page.click(f".keypad[data-group='add-my-wire'] .key[data-key='{key}']")
     assert page.locator(".my-wires .wire").all_inner_texts() == [
         "Y3" if k == 3.1 else str(k) for k in MY_WIRES_SORTED]
 
@@ -80,7 +84,7 @@ def record_dual_cut(page, actor, target, value, success, token=None, actor_slot=
         f"document.querySelectorAll('.log .events li').length > {before} || document.querySelector('.refusal')")
 
 
-def displayed_matches_cli(page, table):
+def displayed_matches_cli(page, table, language="en"):
     expected = cli_analyze(table)
     assert expected["consistent"]
     assert page.locator("#worlds").get_attribute("data-worlds") == str(expected["worlds"])
@@ -89,13 +93,33 @@ def displayed_matches_cli(page, table):
         assert json.loads(element.get_attribute("data-dist")) == entry["p"], entry
         top = max(entry["p"].values())
         shown = element.locator(".slot-p").inner_text()
-        assert shown == ("cut" if entry["cut"] else percent(top)), entry
+        assert shown == (words(language, "slot.cut") if entry["cut"] else percent(top)), entry
 
 
-def test_four_player_game_through_the_ui(page, server):
+@pytest.fixture(params=list(LANGUAGES))
+def language(request):
+    return request.param
+
+
+@pytest.fixture
+def language_page(new_context, language):
+    """A phone-sized page whose browser speaks `language` (navigator.languages); fails on uncaught errors."""
+    page = new_context(locale=LANGUAGES[language]).new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+def test_four_player_game_through_the_ui(language_page, server, language):
+    """The same game in every language the page speaks: the page's own words come from its
+    catalogue (the refusal's reason worded from the core's code), and no key is missing."""
+    page = language_page
+    suffix = "" if language == "en" else f"-{language}"
     open_app(page, server.url)
+    assert page.evaluate("document.documentElement.lang") == language
     set_up_four_player_game(page)
-    screenshot(page, "phone-setup")
+    screenshot(page, f"phone-setup{suffix}")
     page.click("#start-game")
     wait_analysed(page)
 
@@ -104,7 +128,7 @@ def test_four_player_game_through_the_ui(page, server):
     page.click(".recorder .option[data-player='0']")
     assert slot(page, 2, 3).get_attribute("class").count("selectable") == 1
     assert "selectable" not in slot(page, 0, 3).get_attribute("class")  # never one's own wire
-    screenshot(page, "phone-recording")
+    screenshot(page, f"phone-recording{suffix}")
     page.click(".recorder [data-action='cancel']")
 
     record_info_token(page, 1, 0, 1)
@@ -114,14 +138,14 @@ def test_four_player_game_through_the_ui(page, server):
     wait_analysed(page)
     assert event_count(page) == 4
     assert "cut" in slot(page, 1, 0).get_attribute("class")
-    screenshot(page, "phone-table")
+    screenshot(page, f"phone-table{suffix}")
 
     table = export_table(page)
     assert table["me"] == {"player": 0, "stands": [MY_WIRES_SORTED]}
     assert [e["type"] for e in table["events"]] == ["info_token", "info_token", "dual_cut", "dual_cut"]
     assert table["events"][3] == {"type": "dual_cut", "actor": 0, "target": {"player": 1, "stand": 0, "slot": 0},
                                   "value": 1, "success": True, "actor_slot": {"stand": 0, "slot": 0}}
-    displayed_matches_cli(page, table)
+    displayed_matches_cli(page, table, language)
 
     # The full distribution of one hidden wire.
     slot(page, 3, 1).click()
@@ -131,15 +155,15 @@ def test_four_player_game_through_the_ui(page, server):
     shown = page.locator("#distribution li").evaluate_all(
         "items => items.map(li => [li.dataset.key, li.querySelector('.dist-p').textContent])")
     assert sorted(map(tuple, shown)) == sorted((k, percent(p)) for k, p in entry["p"].items())
-    screenshot(page, "phone-slot-detail")
-    page.click("#sheet button[aria-label='Close']")
+    screenshot(page, f"phone-slot-detail{suffix}")
+    page.click("#sheet [data-action='close-sheet']")
 
     # Public view: what every teammate can deduce (the table without "me").
     page.click("#view-toggle button[data-view='public']")
     wait_analysed(page)
     public = dict(table)
     del public["me"]
-    displayed_matches_cli(page, public)
+    displayed_matches_cli(page, public, language)
     page.click("#view-toggle button[data-view='me']")
     wait_analysed(page)
 
@@ -151,12 +175,18 @@ def test_four_player_game_through_the_ui(page, server):
                   "success": False, "token": 4}
     verdict = cli_analyze({**table, "events": table["events"] + [impossible]})
     assert not verdict["consistent"]
-    assert "Impossible" in refusal.inner_text()
-    # The engine's own explanation, in the page's 1-based numbering (the log's event numbers).
-    assert verdict["error"].replace(f"event {verdict['event']} ", f"event {verdict['event'] + 1} ") in refusal.inner_text()
-    assert f"event {verdict['event'] + 1} in the log" in refusal.inner_text()
+    # The core's reason, worded from its code: here the two own wires (Ann's 10 and 12) that rule out an 11.
+    assert verdict["code"] == "contradicts_together"
+    assert [r["own"] for r in verdict["contradicts"]] == [{"stand": 0, "slot": 11}, {"stand": 0, "slot": 12}]
+    reasons = [words(language, "reason.own", wire=str(int(float(r["value"]))),  # blue wires: their number
+                     slot=words(language, "name.slot", stand="Ann", slot=r["own"]["slot"] + 1)) for r in verdict["contradicts"]]
+    said = refusal.inner_text()
+    assert words(language, "reason.contradicts_together", what="; ".join(reasons)) in said
+    # The headline names the event as the log would, with its number in the log (1-based).
+    before, after = words(language, "refusal.impossibleEvent", event=verdict["event"] + 1).split("{what}")
+    assert said.startswith(before) and after in said
     assert event_count(page) == 4
-    screenshot(page, "phone-refusal")
+    screenshot(page, f"phone-refusal{suffix}")
     page.click(".recorder [data-action='cancel']")
 
     # Undo, redo, undo: the log and the analysis follow.
@@ -178,7 +208,8 @@ def test_four_player_game_through_the_ui(page, server):
     assert not page.locator(".recorder [data-action='redo']").is_disabled()
     restored = export_table(page)
     assert restored["events"] == table["events"][:3]
-    displayed_matches_cli(page, restored)
+    displayed_matches_cli(page, restored, language)
+    assert page.evaluate("[...window.bombbusterI18n.missing]") == []
 
 
 def test_edit_a_mistaken_event(page, server):
@@ -234,7 +265,7 @@ def test_two_player_game_with_solo_cut_and_red_reveal(page, server):
     assert [page.locator(f"input[data-stand='{i}']").input_value() for i in range(4)] == ["3", "2", "2", "2"]
     for key in (2.5, 1, 1):
         page.click(f".keypad[aria-label='add my wire'] .key[data-key='{key}']")
-    page.click(".segmented[aria-label='my stand'] button[data-value='Stand 2']")
+    page.click(".segmented[data-group='my-stand'] button[data-value='2']")
     for key in (1, 1):
         page.click(f".keypad[aria-label='add my wire'] .key[data-key='{key}']")
     page.click("#start-game")

@@ -1,5 +1,5 @@
 """Why is a wire certain? The slot sheet asks the core's ``explain`` (issue 32 item 2) and lists
-the recorded events that force it, in a player's words, exactly as the CLI prints them."""
+the recorded events that force it (the CLI's), each named as the page's log names it."""
 from __future__ import annotations
 
 from e2e_helpers import cli, open_app, slot, touch_phone
@@ -23,9 +23,12 @@ def test_a_certain_wire_says_which_events_force_it(new_context, server):
     page.wait_for_selector("#sheet .why-list li", timeout=60_000)
     expected = cli("explain", TABLE, "--slot", "1:0:0")
     assert expected["because"] == [{"event": 0, "type": "info_token", "text": "a 1 token on Bob's slot 2"}]
-    assert page.locator("#sheet .why-list li").all_inner_texts() == [r["text"] for r in expected["because"]]
-    assert "Bob's slot 1 is a 1, because:" in page.locator("#sheet #why").inner_text()
-    page.click("#sheet button[aria-label='Close']")
+    # The same events as the CLI's, each named as the page's log names it, with its number in the log.
+    items = page.locator("#sheet .why-list li")
+    assert items.evaluate_all("lis => lis.map((li) => Number(li.dataset.event))") == [r["event"] for r in expected["because"]]
+    assert items.all_inner_texts() == ["event 1 (Info token 1 on Bob slot 2)"]
+    assert "Bob slot 1 is 1, because:" in page.locator("#sheet #why").inner_text()
+    page.click("#sheet [data-action='close-sheet']")
     slot(page, 1, 2).tap()  # Bob's third wire may be a 1 or a 2: nothing to explain
     page.wait_for_selector("#sheet #distribution")
     assert page.locator("#sheet [data-action='why']").count() == 0

@@ -7,7 +7,8 @@
 import { EnginePool, installScriptingApi } from "./engine.js";
 import { GameScreen } from "./game.js";
 import { renderSetup } from "./setup.js";
-import { h, openSheet, closeSheet, toast, pageMessage } from "./ui.js";
+import { h, openSheet, closeSheet, toast, pageMessage, coreReason } from "./ui.js";
+import { LANGUAGES, has, language, switchLanguage, t, tn, translateShell } from "./i18n.js";
 import * as storage from "./storage.js";
 import { encodeQr, qrSvg } from "./qr.js";
 import { colourOf, label, possibleKeys } from "./model.js";
@@ -20,6 +21,7 @@ const screenRoot = document.getElementById("screen");
 const statusBox = document.getElementById("engine-status");
 const viewToggle = document.getElementById("view-toggle");
 let gameScreen = null;
+translateShell(); // before the engine's first status, which writes into the shell
 
 // ------------------------------------------------------------ engine
 
@@ -31,15 +33,16 @@ function showEngineStatus({ state, stage, detail, timings }) {
   const fill = statusBox.querySelector(".engine-bar-fill");
   statusBox.dataset.state = state;
   if (state === "loading") {
-    text.textContent = `${detail}…`;
+    // The worker names its stage in English; the page words the stages it knows.
+    text.textContent = has(`engine.stage.${stage}`) ? t(`engine.stage.${stage}`) : `${detail}…`;
     fill.style.width = `${(STAGE_PROGRESS[stage] || 0.1) * 100}%`;
   } else if (state === "ready") {
     fill.style.width = "100%";
-    text.textContent = `Engine ready in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`;
+    text.textContent = t("engine.ready", { seconds: ((performance.now() - loadStarted) / 1000).toFixed(1) });
     statusBox.dataset.timings = JSON.stringify(timings);
     setTimeout(() => statusBox.classList.add("done"), 1200);
   } else if (state === "failed") {
-    text.textContent = `The engine could not start: ${detail}`;
+    text.textContent = t("engine.failed", { detail });
   }
 }
 
@@ -72,7 +75,7 @@ const unsaved = new Map(); // game id → why its last change is not on disk
 function persist(game) {
   liveChanged(game); // the other phones of a live table hear of it at once
   return storage.saveGame(game).then(() => {
-    if (unsaved.delete(game.id)) toast(`"${game.name}" is saved again.`);
+    if (unsaved.delete(game.id)) toast(t("save.again", { name: game.name }));
     showSaveProblem();
   }, (error) => {
     unsaved.set(game.id, error.message);
@@ -87,12 +90,11 @@ function showSaveProblem() {
   const reason = game && unsaved.get(game.id);
   if (!reason) return;
   screenRoot.before(h("section.storage-notice.bad", { id: "save-problem", role: "alert" },
-    h("b", {}, "This game could not be saved on this device"),
-    h("p", {}, `Why: ${reason}. The game stays open here with every event recorded, but closing or reloading the page `
-      + "would lose what was not saved. Export the table file to keep it; each change tries to save again."),
+    h("b", {}, t("save.problem.title")),
+    h("p", {}, t("save.problem.why", { reason })),
     h("div.actions", {},
-      h("button.primary", { dataset: { action: "export-unsaved" }, onclick: () => exportGame(game) }, "Export this game"),
-      h("button.secondary", { dataset: { action: "save-again" }, onclick: () => persist(game) }, "Try to save again"))));
+      h("button.primary", { dataset: { action: "export-unsaved" }, onclick: () => exportGame(game) }, t("save.problem.export")),
+      h("button.secondary", { dataset: { action: "save-again" }, onclick: () => persist(game) }, t("save.problem.retry")))));
 }
 
 /** The notice of saved entries that could not be read: each can be downloaded as it was, or removed. */
@@ -100,25 +102,25 @@ function showStorageProblems(problems) {
   document.getElementById("storage-problems")?.remove();
   if (!problems.length) return;
   const notice = h("section.storage-notice", { id: "storage-problems", role: "alert" },
-    h("b", {}, problems.length === 1 ? "Something saved on this device could not be read" : `${problems.length} things saved on this device could not be read`),
+    h("b", {}, tn("storage.unreadable", problems.length)),
     h("ul.storage-problems", {}, problems.map((problem, i) => h("li", { dataset: { problem: String(i) } },
       `${problem.what} ${problem.reason}.`,
       problem.raw === null ? null : h("button.link", {
         dataset: { action: "download-unreadable" }, onclick: () => storage.downloadText(problem.raw, `unreadable-saved-entry-${i + 1}.json`),
-      }, "Download it as it is"),
+      }, t("storage.unreadable.download")),
       problem.remove ? h("button.link", {
         dataset: { action: "remove-unreadable" },
         onclick: async () => {
           try {
             await problem.remove();
           } catch (error) {
-            return toast(`It could not be removed: ${storage.storageErrorText(error)}`, "error");
+            return toast(t("storage.unreadable.removeFailed", { reason: storage.storageErrorText(error) }), "error");
           }
           showStorageProblems(problems.filter((other) => other !== problem));
         },
-      }, "Remove it") : null))),
-    h("p.hint", {}, "Everything else was kept."),
-    h("button.secondary", { dataset: { action: "close-problems" }, onclick: () => notice.remove() }, "Close"));
+      }, t("storage.unreadable.remove")) : null))),
+    h("p.hint", {}, t("storage.unreadable.kept")),
+    h("button.secondary", { dataset: { action: "close-problems" }, onclick: () => notice.remove() }, t("common.close")));
   screenRoot.before(notice);
 }
 
@@ -132,7 +134,7 @@ function showGame(game) {
   } catch (error) {
     gameScreen = null;
     showSetup();
-    toast(`The game "${game.name}" cannot be shown: ${error.message}. It stays saved: export it from the list of games.`, "error", 10000);
+    toast(t("game.cannotShow", { name: game.name, reason: error.message }), "error", 10000);
     return;
   }
   storage.setCurrentGame(game.id).catch(() => {}); // only which game a reload opens: a failing write is shown by the next save
@@ -152,7 +154,7 @@ function openSaved(id) {
   try {
     game = storage.loadGame(id);
   } catch (error) {
-    toast(`This game cannot be opened: ${error.message}.`, "error", 10000);
+    toast(t("game.cannotOpen", { reason: error.message }), "error", 10000);
     return false;
   }
   if (!game) return false;
@@ -179,7 +181,7 @@ function showSetup() {
   liveShown(null);
   showSaveProblem();
   viewToggle.hidden = true;
-  document.getElementById("title").textContent = "New game";
+  document.getElementById("title").textContent = t("setup.title");
   const hasGames = storage.listGames().length > 0;
   renderSetup(screenRoot, {
     onStart: (table) => startGame(storage.newGame(table, defaultName(table))),
@@ -198,9 +200,14 @@ async function startGame(game) {
   try {
     const result = await engine.analyze(game.table);
     // In the engine's numbers: the message is put in the page's words once, below.
-    if (!result.consistent) throw new Error(`${result.error}${result.event === null || result.event === undefined ? "" : ` (event ${result.event})`}`);
+    if (!result.consistent) {
+      const why = coreReason(result, game.table);
+      const at = result.event === null || result.event === undefined ? "" : t("table.atEvent", { event: result.event + 1 });
+      toast(t("table.cannotUse", { reason: `${why}${at}` }), "error", 8000);
+      return false;
+    }
   } catch (error) {
-    toast(`This table cannot be used: ${pageMessage(error.message, game.table)}`, "error", 8000);
+    toast(t("table.cannotUse", { reason: pageMessage(error.message, game.table) }), "error", 8000);
     return false;
   }
   persist(game);
@@ -218,16 +225,16 @@ function openCurrentOrSetup() {
 /** A game's default name: the mission (or "Free setup"), the players and the date. */
 function defaultName(table) {
   const meta = table.meta || {};
-  const what = typeof meta.mission === "number" ? `Mission ${meta.mission}` : "Game";
+  const what = typeof meta.mission === "number" ? t("mission.number", { n: meta.mission }) : t("game.defaultName");
   return storage.uniqueName(`${what} · ${table.players.map((p) => p.name).join(", ")} · ${new Date().toLocaleDateString()}`);
 }
 
 function ago(time) {
   const minutes = Math.round((Date.now() - time) / 60000);
-  if (minutes < 1) return "just now";
-  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 1) return t("ago.now");
+  if (minutes < 60) return t("ago.minutes", { n: minutes });
   const hours = Math.round(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
+  if (hours < 24) return t("ago.hours", { n: hours });
   return new Date(time).toLocaleDateString();
 }
 
@@ -235,36 +242,46 @@ function showMenu() {
   const games = storage.listGames();
   const current = gameScreen && gameScreen.game;
   const item = (text, action, onclick, extra = "") => h(`button.menu-item${extra}`, { dataset: { action }, onclick }, text);
-  openSheet("Games",
+  openSheet(t("menu.title"),
     h("div.menu", {},
-      current ? item("Share with the table (link and QR code)", "share", () => shareWithTable(current)) : null,
-      item("New game", "new", showSetup),
-      current ? item("Rename this game", "rename", () => renameCurrent(current)) : null,
-      item("Import a table file", "import", () => document.getElementById("import-file").click()),
-      current ? item(current.table.me ? "Export this table file…" : "Export this table file", "export", () => exportGame(current)) : null,
-      item(`Deduction engine: ${engine.engine()}`, "engine", chooseEngine),
+      current ? item(t("menu.share"), "share", () => shareWithTable(current)) : null,
+      item(t("menu.new"), "new", showSetup),
+      current ? item(t("menu.rename"), "rename", () => renameCurrent(current)) : null,
+      item(t("menu.import"), "import", () => document.getElementById("import-file").click()),
+      current ? item(current.table.me ? t("menu.exportAsk") : t("menu.export"), "export", () => exportGame(current)) : null,
+      item(t("menu.engine", { engine: engine.engine() }), "engine", chooseEngine),
+      item(t("menu.language", { language: LANGUAGES[language] }), "language", chooseLanguage),
       ...liveMenuItems(current, item),
-      current ? item("Review this game", "review", () => showReview(pool, current)) : null,
-      item("Help: how to use the page", "help", showHelp),
-      item("About the numbers", "about", showAbout),
-      current ? item("Delete this game", "delete-game", () => {
-        if (!confirm(`Delete "${current.name}"?`)) return;
-        storage.deleteGame(current.id).catch((error) => toast(`The game could not be deleted: ${storage.storageErrorText(error)}`, "error", 8000));
+      current ? item(t("menu.review"), "review", () => showReview(pool, current)) : null,
+      item(t("menu.help"), "help", showHelp),
+      item(t("menu.about"), "about", showAbout),
+      current ? item(t("menu.delete"), "delete-game", () => {
+        if (!confirm(t("menu.deleteConfirm", { name: current.name }))) return;
+        storage.deleteGame(current.id).catch((error) => toast(t("menu.deleteFailed", { reason: storage.storageErrorText(error) }), "error", 8000));
         openCurrentOrSetup();
       }, ".danger") : null),
-    h("h3", {}, "Saved games"),
+    h("h3", {}, t("menu.saved")),
     games.length ? h("ul.saved-games", {}, games.map((entry) => h("li", {},
       h("button.menu-item", {
         dataset: { game: entry.id }, "aria-current": current && current.id === entry.id ? "true" : null,
         onclick: () => openSaved(entry.id),
       }, h("span.game-name", {}, entry.name),
       h("span.hint.game-facts", {}, [
-        entry.mission ? `Mission ${entry.mission}${entry.missionName ? ` ${entry.missionName}` : ""}` : "Free setup",
-        entry.players ? `${entry.players.length} players: ${entry.players.join(", ")}` : null,
-        `${entry.events} events`, `changed ${ago(entry.updated)}`,
+        entry.mission ? `${t("mission.number", { n: entry.mission })}${entry.missionName ? ` ${entry.missionName}` : ""}` : t("setup.free"),
+        entry.players ? tn("menu.players", entry.players.length, { names: entry.players.join(", ") }) : null,
+        tn("menu.events", entry.events), t("menu.changed", { when: ago(entry.updated) }),
       ].filter(Boolean).join(" · "))))))
-      : h("p.hint", {}, "No saved games yet."),
-    h("p.hint.about", {}, "Works offline once loaded. Games are saved on this device after every event."));
+      : h("p.hint", {}, t("menu.noGames")),
+    h("p.hint.about", {}, t("menu.offline")));
+}
+
+/** The page's language: kept on this device; the page reloads in it (the open game is saved). */
+function chooseLanguage() {
+  openSheet(t("language.title"),
+    h("div.menu", {}, Object.entries(LANGUAGES).map(([code, name]) => h("button.menu-item", {
+      dataset: { language: code }, lang: code, "aria-pressed": String(code === language),
+      onclick: () => (code === language ? closeSheet() : switchLanguage(code)),
+    }, name))));
 }
 
 /** The engine setting: both give the same exact numbers; signatures fans its blocks out to the workers. */
@@ -273,32 +290,32 @@ function chooseEngine() {
     setting(ENGINE_KEY, name);
     engine.setEngine(name);
     closeSheet();
-    toast(`Engine: ${name}.`);
+    toast(t("engine.chosen", { engine: name }));
   };
   const option = (name, text) => h("button.menu-item", {
     dataset: { engine: name }, "aria-pressed": String(engine.engine() === name), onclick: () => pick(name),
   }, text);
-  openSheet("Deduction engine",
-    h("p", {}, "Both engines compute the same exact probabilities; they differ in speed."),
+  openSheet(t("engine.title"),
+    h("p", {}, t("engine.same")),
     h("div.menu", {},
-      option("columns", "Columns (default): fastest on most tables"),
-      option("signatures", "Signatures: per-stand blocks on all workers, kept in memory; where it cannot take a table (too large, moved wires, labels), columns answers")));
+      option("columns", t("engine.columns")),
+      option("signatures", t("engine.signatures"))));
 }
 
 function renameCurrent(game) {
-  const input = h("input", { id: "rename-input", type: "text", value: game.name, "aria-label": "game name", maxlength: "80" });
+  const input = h("input", { id: "rename-input", type: "text", value: game.name, "aria-label": t("rename.label"), maxlength: "80" });
   const save = () => {
     const name = input.value.trim();
-    if (!name) return toast("A game needs a name.", "error");
+    if (!name) return toast(t("rename.empty"), "error");
     game.name = name;
     persist(game);
     document.getElementById("title").textContent = name;
     closeSheet();
-    toast("Renamed.");
+    toast(t("rename.done"));
   };
   input.addEventListener("keydown", (event) => { if (event.key === "Enter") save(); });
-  openSheet("Rename this game", h("label.name-field", {}, "Name", input),
-    h("div.actions", {}, h("button.primary", { dataset: { action: "save-name" }, onclick: save }, "Save")));
+  openSheet(t("menu.rename"), h("label.name-field", {}, t("rename.name"), input),
+    h("div.actions", {}, h("button.primary", { dataset: { action: "save-name" }, onclick: save }, t("common.save"))));
   input.focus();
   input.select();
 }
@@ -306,13 +323,13 @@ function renameCurrent(game) {
 /** Export: a table with my wires asks first (it reveals my hand), and offers the public table instead. */
 function exportGame(game) {
   if (!game.table.me) return storage.exportTable(game);
-  openSheet("Export this table file",
-    h("p", {}, "This file can hold your hidden wires. Anyone who opens it sees your whole hand."),
+  openSheet(t("menu.export"),
+    h("p", {}, t("export.warning")),
     h("div.menu", {},
       h("button.menu-item", { dataset: { action: "export-public" }, onclick: () => { storage.exportTable({ ...game, table: storage.publicTable(game.table) }); closeSheet(); } },
-        "Public table only (no wires of mine)"),
+        t("export.public")),
       h("button.menu-item.danger", { dataset: { action: "export-with-wires" }, onclick: () => storage.exportTable(game) },
-        "With my wires (keep it to myself)")));
+        t("export.withWires"))));
 }
 
 /** The public table as a link and a QR code drawn on the page (no network needed). */
@@ -326,24 +343,23 @@ async function shareWithTable(game) {
     code = null;
   }
   const box = h("div.qr-box", { id: "share-qr", dataset: code ? { version: String(code.version), ecl: code.ecl, mask: String(code.mask), size: String(code.size) } : {} });
-  if (code) box.innerHTML = qrSvg(code, { title: "QR code of the public table" });
+  if (code) box.innerHTML = qrSvg(code, { title: t("share.qrTitle") });
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url);
-      toast("Link copied.");
+      toast(t("share.copied"));
     } catch {
-      toast("Copy the link from the box.");
+      toast(t("share.copyByHand"));
     }
   };
-  openSheet("Share with the table",
-    h("p", {}, "A teammate scans this code (or opens the link) to follow the same game. ",
-      h("b", {}, "It holds the public table only: not your wires."), " They pick their seat and enter their own wires."),
-    code ? box : h("p.warn", {}, "The table is too long for a QR code: share the link instead."),
-    h("textarea.share-url", { readonly: true, rows: "3", "aria-label": "share link" }, url),
+  openSheet(t("share.title"),
+    h("p", {}, t("share.scan"), " ", h("b", {}, t("share.publicOnly")), " ", t("share.theirSeat")),
+    code ? box : h("p.warn", {}, t("share.tooLong")),
+    h("textarea.share-url", { readonly: true, rows: "3", "aria-label": t("share.linkLabel") }, url),
     h("div.actions", {},
-      navigator.share ? h("button.secondary", { onclick: () => navigator.share({ title: game.name, url }).catch(() => {}) }, "Send…") : null,
-      h("button.primary", { dataset: { action: "copy-link" }, onclick: copy }, "Copy link")),
-    h("p.hint", {}, "Later events: share again, and the receiver updates their copy (their wires stay)."));
+      navigator.share ? h("button.secondary", { onclick: () => navigator.share({ title: game.name, url }).catch(() => {}) }, t("share.send")) : null,
+      h("button.primary", { dataset: { action: "copy-link" }, onclick: copy }, t("share.copy"))),
+    h("p.hint", {}, t("share.later")));
 }
 
 /** A received table: my seat (then my wires), or just watch. */
@@ -356,7 +372,7 @@ function joinSeat(game, seat) {
   const player = game.table.players[seat];
   const specs = player.stands;
   if (specs.some((spec) => specialSlots(spec).some(Boolean))) {
-    toast("This seat has X or flipped wires: enter them from New game (Free setup). Showing the public view.", "error", 8000);
+    toast(t("join.special"), "error", 8000);
     return;
   }
   const keys = possibleKeys(game.table.wires);
@@ -366,15 +382,15 @@ function joinSeat(game, seat) {
   const draw = () => {
     const body = h("div.join-wires", {},
       specs.map((spec, s) => h(`div.join-stand${s === active ? ".active" : ""}`, { dataset: { stand: String(s) }, onclick: () => { active = s; draw(); } },
-        h("span.hint", {}, `${specs.length > 1 ? `Stand ${s + 1}: ` : ""}${stands[s].length} of ${standSize(spec)} wires`),
-        h("div.my-wires", { "aria-label": `my wires stand ${s + 1}` }, stands[s].map((key, i) => h(`button.wire.${colourOf(key)}`, {
-          dataset: { key: String(key) }, "aria-label": `remove ${label(key)}`,
+        h("span.hint", {}, `${specs.length > 1 ? t("join.stand", { n: s + 1 }) : ""}${t("join.count", { n: stands[s].length, of: standSize(spec) })}`),
+        h("div.my-wires", { "aria-label": t("join.standLabel", { n: s + 1 }) }, stands[s].map((key, i) => h(`button.wire.${colourOf(key)}`, {
+          dataset: { key: String(key) }, "aria-label": t("wire.remove", { wire: label(key) }),
           onclick: (event) => { event.stopPropagation(); stands[s].splice(i, 1); draw(); },
         }, label(key)))))),
       h("div.keypad", { "aria-label": "add my wire" }, all.map((key) => h(`button.key.${colourOf(key)}`, {
-        dataset: { key: String(key) }, "aria-label": `add ${label(key)}`,
+        dataset: { key: String(key) }, "aria-label": t("wire.add", { wire: label(key) }),
         onclick: () => {
-          if (stands[active].length >= standSize(specs[active])) return toast("This stand is full: tap a wire to remove it.");
+          if (stands[active].length >= standSize(specs[active])) return toast(t("join.full"));
           stands[active].push(key);
           stands[active].sort((a, b) => a - b);
           if (stands[active].length === standSize(specs[active]) && active + 1 < specs.length) active += 1;
@@ -386,16 +402,16 @@ function joinSeat(game, seat) {
         onclick: async () => {
           const table = { ...game.table, me: { player: seat, stands: stands.map((row) => [...row]) } };
           const result = await engine.analyze(table).catch((error) => ({ consistent: false, error: error.message }));
-          if (!result.consistent) return toast(`These wires do not fit the table: ${pageMessage(result.error, table)}`, "error", 8000);
+          if (!result.consistent) return toast(t("join.misfit", { reason: result.code ? coreReason(result, table) : pageMessage(result.error, table) }), "error", 8000);
           game.table = table;
           game.view = "me";
           delete game.joinPending;
           persist(game);
           showGame(game);
-          toast(`You sit as ${player.name}.`);
+          toast(t("join.seated", { name: player.name }));
         },
-      }, "Done")));
-    openSheet(`${player.name}: my wires`, h("p.hint", {}, "Tap your wires in any order; they are shown sorted. They stay on this phone."), body);
+      }, t("common.done"))));
+    openSheet(t("join.title", { name: player.name }), h("p.hint", {}, t("join.hint")), body);
   };
   draw();
 }
@@ -408,9 +424,9 @@ document.getElementById("import-file").addEventListener("change", async (event) 
   if (!file) return;
   try {
     const table = storage.parseTableText(await file.text());
-    if (await startGame(storage.newGame(table, file.name.replace(/\.bombbuster\.json$|\.json$/, "")))) toast("Table imported.");
+    if (await startGame(storage.newGame(table, file.name.replace(/\.bombbuster\.json$|\.json$/, "")))) toast(t("import.done"));
   } catch (error) {
-    toast(`Import failed: ${error.message}`, "error", 8000);
+    toast(t("import.failed", { reason: error.message }), "error", 8000);
   }
 });
 
@@ -442,18 +458,18 @@ async function openSharedLink() {
     const update = { ...followed.table, events: table.events };
     try {
       const result = await engine.analyze(update);
-      if (!result.consistent) throw new Error(pageMessage(result.error, update));
+      if (!result.consistent) throw new Error(coreReason(result, update));
     } catch (error) {
-      toast(`The shared table does not fit "${followed.name}" with my wires (${error.message}): opened as a new game.`, "error", 8000);
+      toast(t("link.misfit", { name: followed.name, reason: error.message }), "error", 8000);
       return openAsNew(table);
     }
-    followed.past = [...(followed.past || []), { table: followed.table, label: "Update from a shared link" }].slice(-storage.HISTORY_STEPS);
+    followed.past = [...(followed.past || []), { table: followed.table, label: t("link.undoLabel") }].slice(-storage.HISTORY_STEPS);
     followed.future = [];
     if (update.me && update.me.seen) update.me = { ...update.me, seen: update.me.seen.filter((s) => s.after === undefined || s.after < update.events.length) };
     followed.table = update;
     persist(followed);
     showGame(followed);
-    toast(`"${followed.name}" updated from the shared link (${table.events.length} events; your wires kept).`);
+    toast(tn("link.updated", table.events.length, { name: followed.name }));
     return;
   }
   await openAsNew(table);
@@ -461,10 +477,10 @@ async function openSharedLink() {
 
 async function openAsNew(table) {
   const meta = table.meta || {};
-  const base = `Shared · ${typeof meta.mission === "number" ? `Mission ${meta.mission} · ` : ""}${table.players.map((p) => p.name).join(", ")}`;
+  const base = `${t("link.sharedName")} · ${typeof meta.mission === "number" ? `${t("mission.number", { n: meta.mission })} · ` : ""}${table.players.map((p) => p.name).join(", ")}`;
   const game = storage.newGame(table, storage.uniqueName(base));
   if (!table.me) game.joinPending = true;
-  if (await startGame(game)) toast(table.me ? "Shared game opened and saved." : "Shared table opened: pick your seat.");
+  if (await startGame(game)) toast(table.me ? t("link.opened") : t("link.pickSeat"));
 }
 
 window.addEventListener("hashchange", () => {

@@ -4,7 +4,8 @@
 // docs/suggestions.md, "Equipment advice"). The list of calls comes first and
 // fast; the advice is a second request, shown when it lands.
 import { h } from "./ui.js";
-import { valueLabel } from "./model.js";
+import { standName, valueLabel } from "./model.js";
+import { t } from "./i18n.js";
 import { infoWords, riskText } from "./suggestions.js";
 
 const SHOWN_CANDIDATES = 3;
@@ -20,30 +21,30 @@ export function candidateText(card, c, screen) {
   const slot = (s) => screen.slotName(s);
   switch (SAME_EFFECT[card.card] || card.card) {
     case "8": { // General Radar (E1 too): the answers' information, and who is likely to say yes
-      const yes = c.stands.map((s) => `${screen.playerName(s.player)}${c.stands.filter((o) => o.player === s.player).length > 1 ? ` stand ${s.stand + 1}` : ""} ${riskText(s.p_yes_public)}`);
-      const info = c.bits === null ? `at most ${infoWords(c.bits_at_most)} (not worked out in full: budget)` : infoWords(c.bits);
-      return `${valueLabel(c.value)}: tells the team ${info}; yes: ${yes.join(", ")}`;
+      const yes = c.stands.map((s) => `${c.stands.filter((o) => o.player === s.player).length > 1 ? standName(screen.table, s.player, s.stand) : screen.playerName(s.player)} ${riskText(s.p_yes_public)}`);
+      const info = c.bits === null ? t("cards.atMost", { what: infoWords(c.bits_at_most) }) : infoWords(c.bits);
+      return t("cards.radar", { value: valueLabel(c.value), info, yes: yes.join(", ") });
     }
     case "9":
-      return `${slot(c.target)} = ${valueLabel(c.value)}: success ${riskText(c.p_success)}, red ${riskText(c.p_red)} (no explosion)`;
+      return t("cards.stabilizer", { where: slot(c.target), value: valueLabel(c.value), p: riskText(c.p_success), red: riskText(c.p_red) });
     case "4": case "12": case "1": case "2.2": {
-      const where = c.target ? slot(c.target) : `${slot(c.targets[0])} and ${slot(c.targets[1])}`;
+      const where = c.target ? slot(c.target) : `${slot(c.targets[0])}${t("words.and")}${slot(c.targets[1])}`;
       // The Post-it's token is the mission's: a number, even/odd (M21/M33) or ×1–×3 (M24/M40).
-      const token = c.parity ? `, ${c.parity} token` : c.count ? `, ×${c.count} token` : "";
-      return `${where}${c.value !== undefined ? ` (${valueLabel(c.value)}${token})` : ""}: tells the team ${infoWords(c.information ?? c.bits)}`;
+      const token = c.parity ? `, ${t(`token.${c.parity}`)}` : c.count ? `, ${t("token.count", { n: c.count })}` : "";
+      return `${where}${c.value !== undefined ? ` (${valueLabel(c.value)}${token})` : ""}: ${t("sug.tells", { what: infoWords(c.information ?? c.bits) })}`;
     }
     case "11.11":
-      return `take ${slot(c.target)}: pairs with a wire you hold ${riskText(c.p_match)}, red ${riskText(c.p_red)}`;
+      return t("cards.take", { where: slot(c.target), p: riskText(c.p_match), red: riskText(c.p_red) });
     case "2":
-      return `give ${slot(c.give)} (${valueLabel(c.value)}) to ${screen.playerName(c.to)}: they hold one ${riskText(c.p_teammate_holds)}${c.alone ? " (your only one)" : ""}`;
+      return `${t("cards.give", { where: slot(c.give), value: valueLabel(c.value), name: screen.playerName(c.to), p: riskText(c.p_teammate_holds) })}${c.alone ? t("cards.alone") : ""}`;
     case "9.9":
-      return `${valueLabel(c.value)}: cut 2 of ${c.slots.map(slot).join(", ")}`;
+      return t("cards.fastPass", { value: valueLabel(c.value), wires: c.slots.map(slot).join(", ") });
     case "10.10":
-      return `${valueLabel(c.value)}: cuts ${Number(c.expected_cut).toFixed(2)} wires on average`;
+      return t("cards.disintegrator", { value: valueLabel(c.value), n: Number(c.expected_cut).toFixed(2) });
     case "7":
-      return `${screen.playerName(c.player)}'s character`;
+      return t("cards.character", { name: screen.playerName(c.player) });
     case "3.3":
-      return `card ${c.card}`;
+      return t("spent.card", { card: c.card });
     default:
       return c.value !== undefined ? valueLabel(c.value) : "";
   }
@@ -58,8 +59,8 @@ function reasonText(card) {
   if (!INFO_CARDS.has(SAME_EFFECT[card.card] || card.card) || !best) return card.why;
   const figure = best.information ?? best.bits;
   if (figure === null || figure === undefined) return card.why;
-  const what = (SAME_EFFECT[card.card] || card.card) === "8" ? "question" : "mark";
-  return `the best ${what} tells the team ${infoWords(figure)}${card.verdict === "use now" ? "" : ": keep it"}`;
+  const key = (SAME_EFFECT[card.card] || card.card) === "8" ? "cards.bestQuestion" : "cards.bestMark";
+  return `${t(key, { what: infoWords(figure) })}${card.verdict === "use now" ? "" : t("cards.keepIt")}`;
 }
 
 /** The best candidates first: the Disintegrator's by wires cut (the core lists them by number). */
@@ -71,25 +72,25 @@ function shownCandidates(card) {
 /** The "Cards" group of the panel for the bridge's `equipment` answer (null: the table lists no board). */
 export function cardsSection(state, screen) {
   if (!state) return null;
-  const head = h("h3", {}, "Cards on the board");
-  if (state.kind === "busy") return h("div.sug-group.sug-cards", { dataset: { group: "cards" }, "aria-busy": "true" }, head, h("p.hint", {}, "Weighing the cards…"));
-  if (state.kind === "error") return h("div.sug-group.sug-cards", { dataset: { group: "cards" } }, head, h("p.hint", {}, `No card advice: ${state.message}`));
+  const head = h("h3", {}, t("cards.title"));
+  if (state.kind === "busy") return h("div.sug-group.sug-cards", { dataset: { group: "cards" }, "aria-busy": "true" }, head, h("p.hint", {}, t("cards.weighing")));
+  if (state.kind === "error") return h("div.sug-group.sug-cards", { dataset: { group: "cards" } }, head, h("p.hint", {}, t("cards.error", { reason: state.message })));
   const advice = state.advice;
   if (!advice) return null;
   const cards = advice.cards || [];
   const later = (advice.your_turn_only || []).map((c) => c.name || c.card);
   return h("div.sug-group.sug-cards", { dataset: { group: "cards" } }, head,
     advice.barred ? h("p.hint", {}, `${advice.barred}.`) : null,
-    cards.length ? null : h("p.hint", {}, "No card can be used now."),
+    cards.length ? null : h("p.hint", {}, t("cards.none")),
     h("ul.sug-list", {}, cards.map((card) => h("li.card-advice", {
       dataset: { card: card.card, source: card.source || "card", verdict: card.verdict },
     },
     h("div.sug-line", {},
       h("span.sug-kind", {}, card.name || card.card),
-      h(`span.verdict.${card.verdict === "use now" ? "use" : "keep"}`, {}, card.verdict === "use now" ? "Use now" : "Keep")),
+      h(`span.verdict.${card.verdict === "use now" ? "use" : "keep"}`, {}, card.verdict === "use now" ? t("cards.useNow") : t("cards.keep"))),
     reasonText(card) ? h("p.sug-why", {}, reasonText(card)) : null,
     card.candidates && card.candidates.length ? h("ol.card-candidates", {}, shownCandidates(card).map((c) => h("li", {}, candidateText(card, c, screen)))) : null,
     card.assumption ? h("p.hint", {}, card.assumption) : null,
-    card.incomplete && card.incomplete.length ? h("p.hint", {}, `Stopped early: ${card.incomplete.join("; ")}`) : null))),
-    later.length ? h("p.hint", {}, `On your turn: ${later.join(", ")}.`) : null);
+    card.incomplete && card.incomplete.length ? h("p.hint", {}, t("cards.stopped", { what: card.incomplete.join("; ") })) : null))),
+    later.length ? h("p.hint", {}, t("cards.onYourTurn", { cards: later.join(", ") })) : null);
 }

@@ -6,9 +6,10 @@
 // (my wires included); only a consistent candidate replaces the game's table,
 // so an impossible event is refused with the engine's explanation and nothing
 // is lost. The displayed analysis follows the chosen view (mine or public).
-import { h, openSheet, closeSheet, toast, percent, ranked, scientific, pageMessage } from "./ui.js";
+import { h, openSheet, closeSheet, toast, percent, ranked, scientific, pageMessage, coreReason, reasonWords } from "./ui.js";
+import { language, t, tn } from "./i18n.js";
 import { gameState } from "./gamestate.js";
-import { colourOf, describeEvent, label, possibleKeys, publicView, valueLabel } from "./model.js";
+import { colourOf, describeEvent, label, possibleKeys, publicView, slotName, valueLabel } from "./model.js";
 import { addressIndex, replay, specialName, tileAt } from "./layout.js";
 import {
   ACTIONS, DEPENDENT_FIELDS, EVENT_NAMES, EXPLODED, actionById, actionOfEvent, actionOffered, draftFromEvent, eventFromDraft, optionColour,
@@ -76,24 +77,20 @@ function markShown(screen) {
   });
 }
 
-/** A draft field as the edit form names it. */
-const FIELD_NAMES = {
-  actor: "Who", target: "Wire pointed at", targets: "Wires pointed at", value: "Value", value1: "First value",
-  value2: "Second value", success: "Outcome", token: "Token", token_at: "Token on", cut: "Wire cut", cut_value: "It was",
-  actor_slot: "Own wire cut", keyTarget: "Teammate's yellow", keyActor: "Cutter's yellow", at: "Wire", slots: "Wires",
-  from: "Wire taken", toStand: "Receiving stand", toIndex: "Lands at", a: "First wire", b: "Second wire",
-  a_to: "First lands at", b_to: "Second lands at", seen: "Wire received", player: "Player", stand: "Stand",
-  values: "Values", count: "Count", answers: "Answers", next: "Plays next", ownFlipped: "Own flipped wire",
-  characters: "Characters back", added: "Cards added",
-};
+/** A draft field as the edit form names it (catalogue keys field.NAME). */
+const FIELDS = new Set([
+  "actor", "target", "targets", "value", "value1", "value2", "success", "token", "token_at", "cut", "cut_value",
+  "actor_slot", "keyTarget", "keyActor", "at", "slots", "from", "toStand", "toIndex", "a", "b", "a_to", "b_to", "seen",
+  "player", "stand", "values", "count", "answers", "next", "ownFlipped", "characters", "added",
+]);
 export function fieldName(field) {
-  if (FIELD_NAMES[field]) return FIELD_NAMES[field];
+  if (FIELDS.has(field)) return t(`field.${field}`);
   const reveal = /^reveal(\d+)$/.exec(field);
-  if (reveal) return `Red ${Number(reveal[1]) + 1}`;
+  if (reveal) return t("field.reveal", { n: Number(reveal[1]) + 1 });
   const token = /^token(\d+)$/.exec(field);
-  if (token) return `Token ${Number(token[1]) + 1}`;
+  if (token) return t("field.tokenN", { n: Number(token[1]) + 1 });
   const card = /^card_(.+)$/.exec(field);
-  if (card && NEEDS[card[1]]) return `${NEEDS[card[1]].name} used`;
+  if (card && NEEDS[card[1]]) return t("field.cardUsed", { card: NEEDS[card[1]].name });
   return field;
 }
 
@@ -184,12 +181,11 @@ export class GameScreen {
   }
 
   playerName(p) {
-    return this.table.players[p] ? this.table.players[p].name : `player ${p + 1}`;
+    return this.table.players[p] ? this.table.players[p].name : t("name.player", { player: p + 1 });
   }
 
   slotName(slot) {
-    const stands = this.table.players[slot.player].stands.length;
-    return `${this.playerName(slot.player)}${stands > 1 ? ` stand ${slot.stand + 1}` : ""} slot ${slot.slot + 1}`;
+    return slotName(this.table, slot);
   }
 
   /** How many events the drawn table has seen: all of them, or those before the event being edited. */
@@ -328,7 +324,7 @@ export class GameScreen {
     const known = this.results.get(JSON.stringify(table));
     if (known) {
       this.setAnalysis(known);
-      this.status = known.consistent ? { kind: "ok" } : { kind: "error", message: known.error };
+      this.status = known.consistent ? { kind: "ok" } : { kind: "error", message: known.error, result: known };
       this.render();
       this.prefetchOtherView();
       return;
@@ -344,7 +340,7 @@ export class GameScreen {
       this.remember(table, result);
       if (seq !== this.requestSeq) return;
       this.setAnalysis(result);
-      this.status = result.consistent ? { kind: "ok" } : { kind: "error", message: result.error };
+      this.status = result.consistent ? { kind: "ok" } : { kind: "error", message: result.error, result };
       this.prefetchOtherView();
     } catch (error) {
       if (seq !== this.requestSeq) return;
@@ -357,19 +353,19 @@ export class GameScreen {
    * Replace the table by `candidate` if the engine finds it consistent; else
    * refuse with its explanation and keep everything as it was.
    */
-  async tryCommit(candidate, label = "Change") {
+  async tryCommit(candidate, label = t("history.change")) {
     this.status = { kind: "checking" };
     this.render();
     let result;
     try {
       result = await this.engine.analyze(candidate);
     } catch (error) {
-      return this.refuse("The engine cannot read this event.", pageMessage(error.message, candidate));
+      return this.refuse(t("refusal.unreadable"), pageMessage(error.message, candidate));
     }
     if (!result.consistent) {
       const event = candidate.events[result.event];
-      const what = event ? `: ${describeEvent(event, candidate)} (event ${result.event + 1} in the log)` : "";
-      return this.refuse(`Impossible${what}.`, pageMessage(result.error, candidate));
+      const headline = event ? t("refusal.impossibleEvent", { what: describeEvent(event, candidate), event: result.event + 1 }) : t("refusal.impossible");
+      return this.refuse(headline, coreReason(result, candidate));
     }
     this.remember(candidate, result);
     this.keepBoard(result);
@@ -394,7 +390,7 @@ export class GameScreen {
    */
   async sendToHost(candidate) {
     const answer = await this.live.propose(this, candidate);
-    if (!answer.ok) return this.refuse(answer.headline, answer.reason, "Not added to the live table's log. Nothing was changed.", "Host");
+    if (!answer.ok) return this.refuse(answer.headline, answer.reason, t("refusal.notAddedLive"), t("refusal.source.host"));
     this.draft = null;
     this.refusal = null;
     this.render();
@@ -413,7 +409,7 @@ export class GameScreen {
   }
 
   /** Keep the draft and the table; show why the engine (or a live table's host) refused. */
-  refuse(headline, engineMessage, note = "Refused: the event does not fit the table. Nothing was changed.", source = "Engine") {
+  refuse(headline, engineMessage, note = t("refusal.toast"), source = t("refusal.source.engine")) {
     this.refusal = { headline, engineMessage, source };
     this.status = this.analysis ? { kind: "ok" } : { kind: "idle" };
     toast(note, "error");
@@ -457,16 +453,16 @@ export class GameScreen {
       add: seen ? [seen] : [],
     });
     const changed = editing && this.draft.changed && this.draft.changed.length ? ` (${this.draft.changed.map(fieldName).join(", ")})` : "";
-    return this.tryCommit(candidate, editing ? `Edit of event ${index + 1}${changed}` : `Record: ${EVENT_NAMES[this.draft.action] || event.type}`);
+    return this.tryCommit(candidate, editing ? t("history.edit", { event: index + 1, changed }) : t("history.record", { what: EVENT_NAMES[this.draft.action] || event.type }));
   }
 
   /** Undo the last change of the table (a record, an edit or a delete). */
   undo() {
-    this.travel("past", "future", "Undone");
+    this.travel("past", "future", t("history.undone"));
   }
 
   redo() {
-    this.travel("future", "past", "Redone");
+    this.travel("future", "past", t("history.redone"));
   }
 
   /** One step through the history: the newest entry of `from` becomes the table, the table goes on `to`. */
@@ -494,14 +490,14 @@ export class GameScreen {
     this.tryCommit(this.withEvents(events, {
       drop: (entry) => entry.after === index,
       shift: (after) => (after > index ? after - 1 : after),
-    }), `Delete of event ${index + 1}`).then((done) => { if (done) toast(`Event ${index + 1} deleted. Undo brings it back.`); });
+    }), t("history.delete", { event: index + 1 })).then((done) => { if (done) toast(t("history.deleted", { event: index + 1 })); });
   }
 
   /** Start recording with one of the ACTIONS (its id), optionally pre-filled. */
   startDraft(actionId, prefill = {}) {
     closeSheet();
-    if (this.state().lost) return toast("The mission is lost: the game is over. Undo or edit an event, or start a new game.");
-    if (this.state().won) return toast("Mission won: every wire is cut. Undo or edit an event, or start a new game.");
+    if (this.state().lost) return toast(t("over.lostToast"));
+    if (this.state().won) return toast(t("over.wonToast"));
     const action = actionById(actionId) || actionById("dual_cut");
     const preset = { ...(action.preset || {}) };
     if (preset.xy) preset.xyPreset = true;
@@ -597,12 +593,12 @@ export class GameScreen {
       h("span.edit-value", { dataset: { value: JSON.stringify(draft[step.field] === undefined ? null : draft[step.field]) } },
         this.fieldText(step, draft[step.field])),
       h("button.secondary.edit-change", {
-        dataset: { action: "change", field: step.field }, "aria-label": `Change ${fieldName(step.field).toLowerCase()}`,
+        dataset: { action: "change", field: step.field }, "aria-label": t("edit.changeLabel", { field: fieldName(step.field).toLowerCase() }),
         onclick: () => this.changeField(step.field),
-      }, "Change")))),
+      }, t("edit.change"))))),
       h("div.options", {}, h("button.option.good", {
         dataset: { action: "save-edit" }, disabled: !draft.changed.length, onclick: () => this.saveEdit(),
-      }, draft.changed.length ? "Save the change" : "Nothing changed yet")));
+      }, draft.changed.length ? t("edit.save") : t("edit.nothing"))));
   }
 
   /** A filled field of the draft as words. */
@@ -611,28 +607,28 @@ export class GameScreen {
     const slotText = (slot) => this.slotName(slot);
     switch (step.kind) {
       case "player":
-        return value === null || value === undefined ? (step.nullText || "Not noted") : this.playerName(value);
+        return value === null || value === undefined ? (step.nullText || t("edit.notNoted")) : this.playerName(value);
       case "slot":
-        if (value === "nano") return "From Nano";
+        if (value === "nano") return t("edit.fromNano");
         return Array.isArray(value) ? value.map(slotText).join(", ") : slotText(value);
       case "slots":
-        return value.length ? value.map(slotText).join(", ") : "none";
+        return value.length ? value.map(slotText).join(", ") : t("edit.none");
       case "value":
-        return optionText(value, step.nullText || (step.field === "token" ? "No token" : "Not noted"));
+        return optionText(value, step.nullText || (step.field === "token" ? t("edit.noToken") : t("edit.notNoted")));
       case "choice": {
-        if (step.field === "success" && value === false && draft.stabilizer) return "Failed with the Stabilizer";
+        if (step.field === "success" && value === false && draft.stabilizer) return t("edit.failedStabilizer", { card: cardName("9") });
         if (step.text) return step.text(value === undefined ? step.auto : value);
         const choice = step.choices.find(([, v]) => JSON.stringify(v) === JSON.stringify(value));
         return choice ? choice[0] : String(value);
       }
       case "stand":
-        return this.table.players[value.player].stands.length > 1 ? `${this.playerName(value.player)} stand ${value.stand + 1}` : this.playerName(value.player);
+        return this.table.players[value.player].stands.length > 1 ? t("name.stand", { name: this.playerName(value.player), stand: value.stand + 1 }) : this.playerName(value.player);
       case "position":
-        return `position ${value + 1}`;
+        return t("edit.position", { n: value + 1 });
       case "answers": {
         const yes = [];
-        value.forEach((row, p) => row.forEach((answer, s) => { if (answer) yes.push(row.length > 1 ? `${this.playerName(p)} stand ${s + 1}` : this.playerName(p)); }));
-        return `yes: ${yes.length ? yes.join(", ") : "nobody"}`;
+        value.forEach((row, p) => row.forEach((answer, s) => { if (answer) yes.push(row.length > 1 ? t("name.stand", { name: this.playerName(p), stand: s + 1 }) : this.playerName(p)); }));
+        return t("edit.yesFrom", { who: yes.length ? yes.join(", ") : t("words.nobody") });
       }
       case "multivalue":
         return value.map((v) => optionText(v)).join(", ");
@@ -744,7 +740,7 @@ export class GameScreen {
     const step = this.draft && this.currentStep();
     if (step && step.kind === "slot") {
       if (step.allow(slot)) this.fill(step.field, slot);
-      else toast("That wire cannot be chosen for this step.");
+      else toast(t("step.cannotChoose"));
     } else if (step && step.kind === "slots") {
       const chosen = this.draft.chosenSlots || (this.draft.chosenSlots = []);
       const at = chosen.findIndex((s) => s.player === slot.player && s.stand === slot.stand && s.slot === slot.slot);
@@ -752,7 +748,7 @@ export class GameScreen {
         chosen.splice(at, 1);
         return this.render();
       }
-      if (!step.allow(slot, chosen)) return toast("That wire cannot be chosen for this step.");
+      if (!step.allow(slot, chosen)) return toast(t("step.cannotChoose"));
       chosen.push(slot);
       if (step.count && chosen.length === step.count) this.fill(step.field, [...chosen]);
       else this.render();
@@ -811,19 +807,19 @@ export class GameScreen {
   /** The suggestions panel; after an explosion or the win there is no next move, so no request either. */
   suggestionsView() {
     if (!this.state().over) return this.suggestions.element();
-    return h("section.suggestions", { "aria-label": "suggestions", dataset: { state: "over" } },
-      h("p.hint", {}, "The game is over: no suggestions."));
+    return h("section.suggestions", { "aria-label": t("suggestions.label"), dataset: { state: "over" } },
+      h("p.hint", {}, t("over.noSuggestions")));
   }
 
   /** A table received from a teammate: which seat is mine? (Not a dialog: the table stays usable.) */
   joinCard() {
     if (!this.game.joinPending || !this.onJoin) return null;
-    return h("section.join-card", { "aria-label": "join this game" },
-      h("b", {}, "A table shared by a teammate. Which seat is yours?"),
-      h("p.hint", {}, "Then enter your own wires: they stay on this phone."),
+    return h("section.join-card", { "aria-label": t("joinCard.label") },
+      h("b", {}, t("joinCard.which")),
+      h("p.hint", {}, t("joinCard.then")),
       h("div.options", {}, this.table.players.map((player, p) => h("button.option.join-seat", {
         dataset: { seat: String(p) }, onclick: () => this.onJoin(this.game, p),
-      }, player.name)), h("button.option.join-seat", { dataset: { seat: "none" }, onclick: () => this.onJoin(this.game, null) }, "Just watch")));
+      }, player.name)), h("button.option.join-seat", { dataset: { seat: "none" }, onclick: () => this.onJoin(this.game, null) }, t("joinCard.watch"))));
   }
 
   /** The game at a glance: detonator dial, whose turn, validated values, equipment unlocked; the win/loss banner. */
@@ -833,39 +829,39 @@ export class GameScreen {
     const spaces = state.limit + state.room;
     const hits = state.failures + state.room;
     const dial = h("div.dial", {
-      role: "img", "aria-label": `Detonator: ${Math.max(0, state.failures)} of ${state.limit} failures; ${state.left === 0 ? "exploded" : `${state.left - 1} more failure${state.left - 1 === 1 ? "" : "s"} allowed`}`,
+      role: "img", "aria-label": t("dial.label", { failures: Math.max(0, state.failures), limit: state.limit, left: state.left === 0 ? t("dial.exploded") : tn("dial.allowed", state.left - 1) }),
       dataset: { failures: String(state.failures), limit: String(state.limit) },
       title: state.dialNote || null,
     }, Array.from({ length: spaces }, (_, i) => h(`span.dial-step${i < hits ? ".hit" : ""}${i === spaces - 1 ? ".skull" : ""}`, {},
       i === spaces - 1 ? "☠" : String(i + 1))));
     const safe = Math.max(0, state.left - 1);
     const parts = [
-      h("div.state-row", {}, h("span.state-label", {}, "Detonator"), dial,
-        h("span.state-note", { id: "dial-note" }, state.dialUnread ? "not followed here" : state.lost ? "exploded" : safe === 0 ? "next failure explodes!" : `${safe} more failure${safe === 1 ? "" : "s"} allowed`)),
+      h("div.state-row", {}, h("span.state-label", {}, t("dial.title")), dial,
+        h("span.state-note", { id: "dial-note" }, state.dialUnread ? t("dial.unread") : state.lost ? t("dial.exploded") : safe === 0 ? t("dial.next") : tn("dial.allowed", safe))),
       state.dialNote ? h("p.hint.dial-mission", { id: "dial-mission" }, state.dialNote) : null,
     ];
     if (!state.over) {
-      parts.push(h("div.state-row", {}, h("span.state-label", {}, "To play"),
-        h("b", { id: "turn", dataset: { player: state.turn === null ? "" : String(state.turn) } }, state.turn === null ? "nobody" : this.playerName(state.turn)),
-        h("span.state-note", {}, `${state.wiresLeft} of ${state.wiresTotal} wires left`)));
+      parts.push(h("div.state-row", {}, h("span.state-label", {}, t("state.toPlay")),
+        h("b", { id: "turn", dataset: { player: state.turn === null ? "" : String(state.turn) } }, state.turn === null ? t("state.nobody") : this.playerName(state.turn)),
+        h("span.state-note", {}, t("state.wiresLeft", { n: state.wiresLeft, of: state.wiresTotal }))));
     }
     const listed = boardListed(this.table);
     parts.push(h("div.state-row", {},
-      h("span.state-label", {}, "Validated"),
-      h("span", { id: "validated", dataset: { values: JSON.stringify(state.validated) } }, state.validated.length ? state.validated.join(" · ") : "none yet"),
+      h("span.state-label", {}, t("state.validated")),
+      h("span", { id: "validated", dataset: { values: JSON.stringify(state.validated) } }, state.validated.length ? state.validated.join(" · ") : t("state.noneYet")),
       // A table that lists its board shows the core's board below; an old one the values that unlock a card.
-      listed ? null : h("span.state-label", {}, "Equipment unlocked"),
-      listed ? null : h("span", { id: "unlocked", dataset: { values: JSON.stringify(state.unlocked) } }, state.unlocked.length ? state.unlocked.join(" · ") : "none yet")));
+      listed ? null : h("span.state-label", {}, t("state.unlocked")),
+      listed ? null : h("span", { id: "unlocked", dataset: { values: JSON.stringify(state.unlocked) } }, state.unlocked.length ? state.unlocked.join(" · ") : t("state.noneYet"))));
     if (listed) parts.push(this.boardStrip());
-    const headline = state.won ? "Mission won! Every wire is cut."
-      : state.lostBy === "explosion" ? `The bomb exploded at event ${state.exploded + 1}: the mission is lost.`
-        : "The detonator reached the skull: the mission is lost.";
+    const headline = state.won ? t("over.won")
+      : state.lostBy === "explosion" ? t("over.exploded", { event: state.exploded + 1 })
+        : t("over.skull");
     const banner = state.over ? h(`div.game-over.${state.won ? "won" : "lost"}`, {
       role: "alert", dataset: { result: state.won ? "won" : "lost", cause: state.lostBy || "" },
     }, h("h2", {}, headline),
       state.lostBy === "explosion" ? h("p", {}, describeEvent(this.table.events[state.exploded], this.table)) : null,
       this.summary(state)) : null;
-    return h("section.game-state", { "aria-label": "game state", dataset: { over: state.over ? (state.won ? "won" : "lost") : "" } }, banner, ...parts);
+    return h("section.game-state", { "aria-label": t("state.label"), dataset: { over: state.over ? (state.won ? "won" : "lost") : "" } }, banner, ...parts);
   }
 
   /**
@@ -876,61 +872,61 @@ export class GameScreen {
   boardStrip() {
     const board = this.board;
     const cards = board ? board.cards : this.table.equipment.map((entry) => ({ card: entry.card, name: cardName(entry.card), state: "unknown" }));
-    const STATE_WORDS = { locked: "locked", unlocked: "ready", used: "used", unknown: "…" };
+    const STATE_WORDS = { locked: t("board.locked"), unlocked: t("board.ready"), used: t("board.used"), unknown: "…" };
     const characters = this.table.players.map((player, p) => ({
       player, character: characterOf(this.table, p), used: Boolean(board && board.characters[p] && board.characters[p].used),
     }));
     const allDouble = characters.every((c) => c.character === DEFAULT_CHARACTER);
-    return h("div.board-strip", { id: "board", role: "group", "aria-label": "equipment on the board" },
-      h("div.state-row", {}, h("span.state-label", {}, "Equipment"),
+    return h("div.board-strip", { id: "board", role: "group", "aria-label": t("board.label") },
+      h("div.state-row", {}, h("span.state-label", {}, t("board.title")),
         cards.length ? h("ul.board-cards", {}, cards.map((c) => h(`li.board-card.${c.state}`, {
-          dataset: { card: c.card, state: c.state }, "aria-label": `card ${c.card} ${c.name}: ${STATE_WORDS[c.state]}`,
+          dataset: { card: c.card, state: c.state }, "aria-label": t("board.cardLabel", { card: c.card, name: c.name, state: STATE_WORDS[c.state] }),
         }, h("b", {}, c.card), h("span.card-name", {}, c.name), h("span.card-state", {}, STATE_WORDS[c.state]))))
-          : h("span", {}, "none on the board")),
-      h("div.state-row", {}, h("span.state-label", {}, allDouble ? "Double Detectors" : "Characters"),
+          : h("span", {}, t("board.none"))),
+      h("div.state-row", {}, h("span.state-label", {}, allDouble ? t("board.doubles") : t("board.characters")),
         h("ul.board-cards.characters", {}, characters.map((c, p) => h(`li.board-card.${c.used ? "used" : "unlocked"}`, {
           dataset: { player: String(p), character: c.character, state: c.used ? "used" : "unlocked" },
-          "aria-label": `${c.player.name}'s ${CHARACTER_NAMES[c.character]}: ${c.used ? "used" : "ready"}`,
+          "aria-label": t("board.characterLabel", { name: c.player.name, character: CHARACTER_NAMES[c.character], state: c.used ? t("board.used") : t("board.ready") }),
         }, h("span.card-name", {}, allDouble ? c.player.name : `${c.player.name}: ${CHARACTER_NAMES[c.character]}`),
-        c.used ? h("span.card-state", {}, "used") : null)))));
+        c.used ? h("span.card-state", {}, t("board.used")) : null)))));
   }
 
   /** The end-of-game summary: turns, failures, and each player's turns. */
   summary(state) {
     return h("div.summary", {},
-      h("p", {}, `${state.turns} turns · ${state.failures} failure${state.failures === 1 ? "" : "s"} of ${state.limit - 1} allowed · ${state.wiresTotal - state.wiresLeft} wires cut · ${this.table.events.length} events recorded`),
+      h("p", {}, [tn("summary.turns", state.turns), tn("summary.failures", state.failures, { of: state.limit - 1 }),
+        tn("summary.cut", state.wiresTotal - state.wiresLeft), tn("summary.events", this.table.events.length)].join(" · ")),
       h("ul.summary-players", {}, this.table.players.map((player, p) => h("li", {},
-        h("b", {}, player.name), `: ${state.perPlayer[p].turns} turns, ${state.perPlayer[p].successes} successful, ${state.perPlayer[p].failures} failed`))));
+        h("b", {}, player.name), t("summary.player", { turns: state.perPlayer[p].turns, successes: state.perPlayer[p].successes, failures: state.perPlayer[p].failures })))));
   }
 
   statusBar() {
     const { kind, message } = this.status;
     const children = [];
     if (kind === "busy") {
-      children.push(h("span.spinner"), h("span.status-text", {}, "Analysing…"),
-        h("button.link", { onclick: () => this.abort && this.abort.abort() }, "Cancel"));
+      children.push(h("span.spinner"), h("span.status-text", {}, t("status.analysing")),
+        h("button.link", { onclick: () => this.abort && this.abort.abort() }, t("common.cancel")));
     } else if (kind === "checking") {
-      children.push(h("span.spinner"), h("span.status-text", {}, "Checking the event…"));
+      children.push(h("span.spinner"), h("span.status-text", {}, t("status.checking")));
     } else if (kind === "cancelled") {
-      children.push(h("span.status-text", {}, "Analysis cancelled."), h("button.link", { onclick: () => this.refresh() }, "Run again"));
+      children.push(h("span.status-text", {}, t("status.cancelled")), h("button.link", { onclick: () => this.refresh() }, t("status.again")));
     } else if (kind === "error") {
-      children.push(h("span.status-text.bad", {}, `Inconsistent table: ${pageMessage(message, this.table)}`));
+      children.push(h("span.status-text.bad", {}, t("status.inconsistent", { reason: this.status.result ? coreReason(this.status.result, this.table) : pageMessage(message, this.table) })));
     } else if (kind === "ok" && this.analysis) {
       const worlds = this.analysis.worlds;
       const exact = typeof worlds === "bigint" ? worlds.toString() : String(Math.round(Number(worlds)));
       // Every wire cut: nothing is hidden, though the count (copies of a value told apart) is not 1.
       const known = this.state().wiresLeft === 0;
-      children.push(h("span.status-text", {}, `${this.view() === "me" ? "My view" : "Public view"} · `,
+      children.push(h("span.status-text", {}, `${this.view() === "me" ? t("view.me") : t("view.public")} · `,
         h("button.link.worlds", {
-          id: "worlds", dataset: { worlds: exact, known: String(known) }, title: "Tap for the exact number",
-          "aria-label": known ? "Every wire is cut: the deal is known; tap for the count" : `${scientific(worlds)} possible deals; tap for the exact number`,
-          onclick: () => openSheet(known ? "The deal is known" : "Possible deals",
-            known ? h("p", {}, "Every wire is cut: nothing is hidden any more. The count below is still not 1, because the 4 copies of a value are counted as different tiles:")
-              : h("p", {}, "The number of ways the wires can lie on the stands that fit everything recorded so far",
-                this.view() === "me" ? " and my own wires" : "", ":"),
-            h("p.exact-worlds", {}, BigInt(exact).toLocaleString("en-US")),
-            h("p.hint", {}, "Every percentage on the page is an exact share of these deals. See the menu: About the numbers.")),
-        }, known ? "the deal is known" : scientific(worlds)),
+          id: "worlds", dataset: { worlds: exact, known: String(known) }, title: t("worlds.tap"),
+          "aria-label": known ? t("worlds.knownLabel") : t("worlds.label", { count: scientific(worlds) }),
+          onclick: () => openSheet(known ? t("worlds.knownTitle") : t("worlds.title"),
+            known ? h("p", {}, t("worlds.knownText"))
+              : h("p", {}, this.view() === "me" ? t("worlds.textMine") : t("worlds.text")),
+            h("p.exact-worlds", {}, BigInt(exact).toLocaleString(language)),
+            h("p.hint", {}, t("worlds.share"))),
+        }, known ? t("worlds.known") : scientific(worlds)),
         known ? "" : " possible deals"));
     }
     return h(`div.analysis-status.${kind}`, { role: "status" }, ...children);
@@ -958,15 +954,15 @@ export class GameScreen {
     const meIndex = this.table.me ? this.table.me.player : -1;
     const layout = this.layout();
     const receiving = step && step.kind === "position" ? step.stand : null;
-    const tokenText = (t) => {
-      if (t.parity) return t.parity === "even" ? "even" : "odd";
-      if (t.count !== undefined) return `×${t.count}`;
-      const v = t.value === "yellow" ? "Y" : String(t.value);
-      return t.false ? `≠${v}` : v;
+    const tokenText = (token) => {
+      if (token.parity) return token.parity === "even" ? t("mark.even") : t("mark.odd");
+      if (token.count !== undefined) return `×${token.count}`;
+      const v = token.value === "yellow" ? t("mark.yellow") : String(token.value);
+      return token.false ? `≠${v}` : v;
     };
     const stand = (player, p, row, s) => {
       const spec = player.stands[s];
-      const special = specialName(spec);
+      const special = specialName(spec) && t(`stand.special.${specialName(spec).replace(/\W+/g, "_")}`);
       const beside = layout.beside[p].filter((note) => note.stand === null || note.stand === s || player.stands.length === 1);
       const isReceiving = receiving && receiving.player === p && receiving.stand === s;
       const labels = layout.labels.map((lab) => ({ ...lab, j: row.findIndex((t) => t.id === lab.left) }))
@@ -976,7 +972,7 @@ export class GameScreen {
       const place = (j) => ({ "grid-column": String((j % cols) + 1), "grid-row": String(2 * Math.floor(j / cols) + 1) });
       return h("div.stand-box", {},
         h(`div.stand${isReceiving ? ".receiving" : ""}${cols < row.length ? ".wrapped" : ""}`, {
-          role: "group", "aria-label": `${player.name} stand ${s + 1}`, dataset: { stand: String(s) },
+          role: "group", "aria-label": t("name.stand", { name: player.name, stand: s + 1 }), dataset: { stand: String(s) },
           style: { "--slots": String(Math.max(1, cols)) },
         },
         row.map((tile, j) => {
@@ -995,26 +991,34 @@ export class GameScreen {
           return h(`span.label-mark.${lab.kind}${wraps ? ".at-end" : ""}`, {
             style: { "grid-column": wraps ? place(lab.j)["grid-column"] : `${(lab.j % cols) + 1} / span 2`, "grid-row": place(lab.j)["grid-row"] },
             dataset: { slot: String(lab.j), kind: lab.kind },
-            title: lab.kind === "equal" ? "equal values" : "different values",
+            title: lab.kind === "equal" ? t("mark.equal") : t("mark.different"),
           }, lab.kind === "equal" ? "=" : "≠");
         })),
         special || beside.length ? h("div.beside", {},
           special ? h("span.special-name", {}, special) : null,
           beside.map((note) => h(`span.beside-note.${note.kind}`, { dataset: { kind: note.kind } },
-            note.stand !== null && player.stands.length > 1 ? `stand ${note.stand + 1}: ${note.text}` : note.text))) : null);
+            note.stand !== null && player.stands.length > 1 ? t("table.standNote", { stand: note.stand + 1, text: this.besideWords(note) }) : this.besideWords(note)))) : null);
     };
-    return h("section.table", { "aria-label": "table" }, ...this.table.players.map((player, p) =>
+    return h("section.table", { "aria-label": t("table.label") }, ...this.table.players.map((player, p) =>
       h(`div.player${p === meIndex ? ".mine" : ""}`, { dataset: { player: String(p) } },
-        h("div.player-name", {}, player.name, p === meIndex ? h("span.badge", {}, "me") : null),
+        h("div.player-name", {}, player.name, p === meIndex ? h("span.badge", {}, t("table.me")) : null),
         layout.stands[p].map((row, s) => stand(player, p, row, s)))),
       this.table.nano ? h("p.nano-line", { dataset: { nano: String(layout.nano.length) } },
-        `Nano holds ${layout.nano.length} hidden wire${layout.nano.length === 1 ? "" : "s"}`) : null,
+        tn("table.nano", layout.nano.length)) : null,
       this.draft && this.draft.editIndex !== undefined ? h("p.hint.edit-note", {},
-        `The table as it stood before event ${this.draft.editIndex + 1}.`) : null,
-      h("p.legend", { id: "legend" }, "Small number = slot (1 = far left) · big = most likely value and its chance · ",
-        h("span.legend-certain", {}, "✓ certain"), " · struck through = cut · ",
-        h("span.risk-badge.red", {}, "R12%"), " chance it is red · ", h("span.risk-badge.yellow", {}, "Y5%"), " chance it is yellow · ",
-        h("span.token-mark.legend-token", {}, "4"), " info token · X = unsorted X slot · ⤾ = flipped · ↪ = moved · tap a wire for details"));
+        t("table.beforeEvent", { event: this.draft.editIndex + 1 })) : null,
+      h("p.legend", { id: "legend" }, t("legend.numbers"), " · ",
+        h("span.legend-certain", {}, t("legend.certain")), " · ", t("legend.cut"), " · ",
+        h("span.risk-badge.red", {}, "R12%"), " ", t("legend.red"), " · ", h("span.risk-badge.yellow", {}, "Y5%"), " ", t("legend.yellow"), " · ",
+        h("span.token-mark.legend-token", {}, "4"), " ", t("legend.rest")));
+  }
+
+  /** A note beside a stand (layout.js: an `absent` or `dealt` event), worded from its event. */
+  besideWords(note) {
+    const event = this.table.events[note.index];
+    if (note.kind === "absent" && event) return t("beside.absent", { values: event.values.map(valueLabel).join(", ") });
+    if (note.kind === "dealt" && event) return t("beside.dealt", { n: event.count, value: t(`option.${event.value}`) });
+    return note.text;
   }
 
   /** Columns of a stand of `count` slots: one row when every slot gets ≥ 44 px, else balanced rows. */
@@ -1046,9 +1050,9 @@ export class GameScreen {
     if (this.highlighted && this.highlighted.some((t) => t.player === slot.player && t.stand === slot.stand && t.slot === slot.slot)) classes.push("highlight");
     const marks = [
       h("span.slot-num", { "aria-hidden": "true" }, String(slot.slot + 1)),
-      tile.special === "x" ? h("span.corner-mark", { title: "X slot (unsorted)" }, "X") : null,
-      tile.special === "flipped" ? h("span.corner-mark", { title: "flipped wire" }, "⤾") : null,
-      moved ? h("span.corner-mark.left", { title: "moved here" }, "↪") : null,
+      tile.special === "x" ? h("span.corner-mark", { title: t("mark.x") }, "X") : null,
+      tile.special === "flipped" ? h("span.corner-mark", { title: t("mark.flipped") }, "⤾") : null,
+      moved ? h("span.corner-mark.left", { title: t("mark.moved") }, "↪") : null,
     ];
     if (tile.cut) classes.push("cut");
     if (!info) return h(`button.${classes.join(".")}.unknown`, attrs, said(`${this.slotName(slot)}: `), h("span.slot-value", {}, "·"), ...marks);
@@ -1062,7 +1066,7 @@ export class GameScreen {
     const red = risk("red");
     const yellow = risk("yellow");
     const badge = (colour, p) => h(`span.risk-badge.${colour}`, {
-      dataset: { p: String(p) }, title: `${colour} ${percent(p)}`,
+      dataset: { p: String(p) }, title: t(`risk.${colour}`, { p: percent(p) }),
     }, `${colour === "red" ? "R" : "Y"}${percent(p)}`);
     const risky = !tile.cut && topP < 1;
     // The red frame only where the red chance reaches the cap the suggestions rank by (issue 32):
@@ -1071,36 +1075,36 @@ export class GameScreen {
     return h(`button.${classes.join(".")}`, attrs,
       said(`${this.slotName(slot)}: `),
       h("span.slot-value", {}, label(topKey)),
-      h("span.slot-p", {}, tile.cut ? " cut" : ` ${percent(topP)}`),
-      risky && red > 0 && red < 0.005 ? said(`, red risk ${percent(red)}`) : null,
-      risky && yellow > 0 && yellow < 0.005 ? said(`, yellow ${percent(yellow)}`) : null,
+      h("span.slot-p", {}, tile.cut ? ` ${t("slot.cut")}` : ` ${percent(topP)}`),
+      risky && red > 0 && red < 0.005 ? said(t("slot.redRisk", { p: percent(red) })) : null,
+      risky && yellow > 0 && yellow < 0.005 ? said(t("slot.yellowRisk", { p: percent(yellow) })) : null,
       ...marks,
       // A risk of 1% or more: a badge with its percentage; below: a thin line of the colour.
       risky && (red >= 0.005 || yellow >= 0.005) ? h("span.risk-badges", {},
         yellow >= 0.005 ? badge("yellow", yellow) : null, red >= 0.005 ? badge("red", red) : null) : null,
-      risky && red > 0 && red < 0.005 ? h("span.risk-trace.red", { title: `red ${percent(red)}` }) : null,
-      risky && yellow > 0 && yellow < 0.005 ? h("span.risk-trace.yellow", { title: `yellow ${percent(yellow)}` }) : null);
+      risky && red > 0 && red < 0.005 ? h("span.risk-trace.red", { title: t("risk.red", { p: percent(red) }) }) : null,
+      risky && yellow > 0 && yellow < 0.005 ? h("span.risk-trace.yellow", { title: t("risk.yellow", { p: percent(yellow) }) }) : null);
   }
 
   showSlot(slot) {
     const info = this.slotInfo(slot);
-    if (!info) return toast("No analysis yet for this wire.");
+    if (!info) return toast(t("slot.noAnalysis"));
     const cut = this.isCut(slot);
     openSheet(this.slotName(slot),
-      h("p.hint", {}, cut ? "This wire is cut." : `${this.view() === "me" ? "My view" : "Public view"}: chance of each value`),
+      h("p.hint", {}, cut ? t("slot.isCut") : t("slot.chances", { view: this.view() === "me" ? t("view.me") : t("view.public") })),
       cut ? null : h("p.risk-summary", {}, ["red", "yellow"].map((colour) => {
         const p = ranked(info.p).filter(([k]) => colourOf(k) === colour).reduce((sum, [, q]) => sum + q, 0);
-        return h(`span.${colour}`, {}, `${colour === "red" ? "Red" : "Yellow"}: ${p > 0 ? percent(p) : "0%"}`);
+        return h(`span.${colour}`, {}, t(`slot.${colour}`, { p: p > 0 ? percent(p) : "0%" }));
       })),
       h("ul.distribution", { id: "distribution" }, ranked(info.p).map(([key, p]) => h(`li.${colourOf(key)}`, { dataset: { key } },
         h("span.dist-key", {}, label(key)),
         h("span.dist-bar", {}, h("span.dist-fill", { style: { width: `${p * 100}%` } })),
         h("span.dist-p", {}, percent(p))))),
       cut || !this.certain(info) ? null : h("div.why", { id: "why" },
-        h("button.secondary", { dataset: { action: "why" }, onclick: () => this.showWhy(slot) }, "Why is it certain?")),
+        h("button.secondary", { dataset: { action: "why" }, onclick: () => this.showWhy(slot) }, t("why.button"))),
       cut ? null : h("div.actions", {},
-        h("button.secondary", { onclick: () => this.startDraft("dual_cut", { target: slot }) }, "Dual cut on this wire"),
-        h("button.secondary", { onclick: () => this.startDraft("info_token", { at: slot }) }, "Info token here")));
+        h("button.secondary", { dataset: { action: "cut-here" }, onclick: () => this.startDraft("dual_cut", { target: slot }) }, t("slot.dualCut")),
+        h("button.secondary", { dataset: { action: "token-here" }, onclick: () => this.startDraft("info_token", { at: slot }) }, t("slot.infoToken"))));
   }
 
   /** Whether every value the wire may hold is one gameplay value (a yellow or red may have several keys). */
@@ -1112,16 +1116,18 @@ export class GameScreen {
   async showWhy(slot) {
     const box = document.getElementById("why");
     if (!box) return;
-    box.replaceChildren(h("p.hint", {}, "Finding the events that force it…"));
+    box.replaceChildren(h("p.hint", {}, t("why.finding")));
     try {
-      const answer = await this.engine.explain(this.viewTable(), { slot });
+      const table = this.viewTable();
+      const answer = await this.engine.explain(table, { slot });
+      const statement = t(answer.negated ? "why.isNot" : "why.is", { wire: this.slotName(slot), value: valueLabel(answer.value) });
       box.replaceChildren(
-        h("p", {}, `${answer.statement}, because:`),
-        answer.setup_alone ? h("p.hint", {}, "the wires in play and the stand sizes alone force it.")
-          : h("ul.why-list", {}, answer.because.map((reason) => h("li", {}, reason.text))),
-        h("p.hint", {}, "Each of these is needed: without any one of them it would not be certain."));
+        h("p", {}, t("why.because", { statement })),
+        answer.setup_alone ? h("p.hint", {}, t("why.setupAlone"))
+          : h("ul.why-list", {}, answer.because.map((reason) => h("li", { dataset: reason.event === undefined ? {} : { event: String(reason.event) } }, reasonWords(reason, table)))),
+        h("p.hint", {}, t("why.needed")));
     } catch (error) {
-      box.replaceChildren(h("p.hint", {}, `Cannot say why: ${error.message}`));
+      box.replaceChildren(h("p.hint", {}, t("why.failed", { reason: error.message })));
     }
   }
 
@@ -1132,7 +1138,7 @@ export class GameScreen {
     const button = (action, cls = "secondary") => h(`button.${cls}.action-button`, {
       dataset: { action: action.id }, onclick: () => this.startDraft(action.id),
       disabled: action.id === "reveal_red" && !redPossible,
-      title: action.id === "reveal_red" && !redPossible ? "Nobody's wires can all be red yet" : null,
+      title: action.id === "reveal_red" && !redPossible ? t("actions.noRed") : null,
     }, action.name);
     const base = ACTIONS.filter((action) => action.base);
     // A followed board offers only what can be used now, and each card as soon as it unlocks.
@@ -1145,16 +1151,16 @@ export class GameScreen {
     const rest = ACTIONS.filter((action) => !action.base && !relevant.includes(action.id) && offered(action));
     return h("div.action-groups", {},
       h("div.record-buttons", {}, base.map((action) => button(action, "primary"))),
-      first.length ? h("div.mission-actions", { "aria-label": "this game's equipment and actions" },
+      first.length ? h("div.mission-actions", { "aria-label": t("actions.mission") },
         first.map((action) => button(action))) : null,
-      this.moreActions ? h("div.record-buttons.all-actions", { "aria-label": "more actions" }, rest.map((action) => button(action))) : null);
+      this.moreActions ? h("div.record-buttons.all-actions", { "aria-label": t("actions.more") }, rest.map((action) => button(action))) : null);
   }
 
   moreButton() {
     return h("button.secondary.more-actions", {
       dataset: { action: "more" }, "aria-expanded": String(Boolean(this.moreActions)),
       onclick: () => { this.moreActions = !this.moreActions; this.render(); },
-    }, this.moreActions ? "Fewer" : "More…");
+    }, this.moreActions ? t("actions.fewerButton") : t("actions.moreButton"));
   }
 
   /** A multi-choice step's tap: the value joins the picks, or leaves them if it was there. */
@@ -1170,31 +1176,30 @@ export class GameScreen {
     // A live table's joiner: my seat first (the card above), then the record buttons; its events
     // go to the host, who must know whose phone sent them.
     if (this.game.joinPending && this.onJoin && this.live) {
-      return h("section.recorder.waiting", { "aria-label": "record an event", dataset: { waiting: "seat" } },
-        h("p.hint", {}, "Pick your seat above (or Just watch) first: then the record buttons come."));
+      return h("section.recorder.waiting", { "aria-label": t("recorder.label"), dataset: { waiting: "seat" } },
+        h("p.hint", {}, t("recorder.seatFirst")));
     }
     if (!this.draft && state.over) {
       // The core refuses any event after an explosion, and a won game has no wire left to cut:
       // only undo and edit remain (a restarted mission is a new game).
-      return h("section.recorder.over", { "aria-label": "record an event", dataset: { over: state.won ? "won" : "explosion" } },
-        state.won ? h("p.won-line", {}, h("b", {}, "Mission won! Every wire is cut.")) : null,
-        h("p.hint", {}, "The game is over: nothing more can be recorded. Undo or edit an event below if it was recorded by mistake; "
-          + "a restarted mission is a new game (Games)."),
+      return h("section.recorder.over", { "aria-label": t("recorder.label"), dataset: { over: state.won ? "won" : "explosion" } },
+        state.won ? h("p.won-line", {}, h("b", {}, t("over.won"))) : null,
+        h("p.hint", {}, t("recorder.over")),
         h("div.undo-redo", {},
-          h("button.secondary", { dataset: { action: "undo" }, disabled: !(this.game.past || []).length, onclick: () => this.undo() }, "↶ Undo"),
-          h("button.secondary", { dataset: { action: "redo" }, disabled: !(this.game.future || []).length, onclick: () => this.redo() }, "↷ Redo")));
+          h("button.secondary", { dataset: { action: "undo" }, disabled: !(this.game.past || []).length, onclick: () => this.undo() }, t("recorder.undo")),
+          h("button.secondary", { dataset: { action: "redo" }, disabled: !(this.game.future || []).length, onclick: () => this.redo() }, t("recorder.redo"))));
     }
     if (!this.draft) {
-      return h("section.recorder", { "aria-label": "record an event" },
+      return h("section.recorder", { "aria-label": t("recorder.label") },
         this.actionButtons(),
         h("div.undo-redo", {},
           this.moreButton(),
-          h("button.secondary", { dataset: { action: "undo" }, disabled: !(this.game.past || []).length, onclick: () => this.undo() }, "↶ Undo"),
-          h("button.secondary", { dataset: { action: "redo" }, disabled: !(this.game.future || []).length, onclick: () => this.redo() }, "↷ Redo")));
+          h("button.secondary", { dataset: { action: "undo" }, disabled: !(this.game.past || []).length, onclick: () => this.undo() }, t("recorder.undo")),
+          h("button.secondary", { dataset: { action: "redo" }, disabled: !(this.game.future || []).length, onclick: () => this.redo() }, t("recorder.redo"))));
     }
     const step = this.currentStep();
     const draft = this.draft;
-    const editing = draft.editIndex !== undefined ? ` (editing event ${draft.editIndex + 1})` : "";
+    const editing = draft.editIndex !== undefined ? t("recorder.editing", { event: draft.editIndex + 1 }) : "";
     let options = null;
     const extras = (step && step.extra ? step.extra : []).map(([text, action]) => h("button.option.extra", {
       dataset: { action }, onclick: () => this.extra(action),
@@ -1212,11 +1217,11 @@ export class GameScreen {
       const mineRuleOut = new Set((step.ruledOut || []).map((value) => JSON.stringify(value)));
       mineRuleOut.forEach((value) => contradicted.add(value));
       const key = (value, cls = "") => {
-        const text = optionText(value, step.nullText || (step.field === "token" ? "No token" : "Not noted"));
+        const text = optionText(value, step.nullText || (step.field === "token" ? t("edit.noToken") : t("edit.notNoted")));
         return h(`button.option.key.${optionColour(value)}${optionSpan(text)}${cls}`, {
           dataset: { value: JSON.stringify(value) }, onclick: () => this.fill(step.field, value),
-          title: mineRuleOut.has(JSON.stringify(value)) ? "Your own wires rule this out: you hold none of it"
-            : contradicted.has(JSON.stringify(value)) ? "What is known says this wire cannot be that" : null,
+          title: mineRuleOut.has(JSON.stringify(value)) ? t("keypad.mineRuleOut")
+            : contradicted.has(JSON.stringify(value)) ? t("keypad.contradicted") : null,
         }, text);
       };
       const flag = (value) => (contradicted.has(JSON.stringify(value)) ? ".contradicts" : "");
@@ -1224,7 +1229,7 @@ export class GameScreen {
         const first = step.values.filter((value) => legal.has(JSON.stringify(value)));
         const rest = step.values.filter((value) => !legal.has(JSON.stringify(value)));
         options = h("div.options.keypad", { dataset: { legal: JSON.stringify(first) } }, first.map((value) => key(value, flag(value))),
-          rest.length ? h("p.value-group-label", {}, `${this.playerName(draft.actor)} cannot hold these:`) : null,
+          rest.length ? h("p.value-group-label", {}, t("keypad.cannotHold", { name: this.playerName(draft.actor) })) : null,
           rest.map((value) => key(value, `.unlikely${flag(value)}`)), extras);
       } else {
         options = h("div.options.keypad", {}, step.values.map((value) => key(value, flag(value))), extras);
@@ -1240,39 +1245,39 @@ export class GameScreen {
       options = h("div.options", {}, this.knownOption(step), h("button.option.good", {
         dataset: { action: "done" }, disabled: !ready,
         onclick: () => this.fill(step.field, [...(draft.chosenSlots || [])]),
-      }, `Done (${count} chosen)`));
+      }, t("step.doneChosen", { n: count })));
     } else if (step && step.kind === "slot") {
       options = extras.length || step.known ? h("div.options", {}, this.knownOption(step), extras) : null;
     } else if (step && step.kind === "stand") {
       options = h("div.options", {}, this.table.players.flatMap((player, p) => (step.allow(p) ? this.layout().stands[p].map((_, s) =>
         h("button.option", { dataset: { player: String(p), stand: String(s) }, onclick: () => this.fill(step.field, { player: p, stand: s }) },
-          player.stands.length > 1 ? `${player.name} stand ${s + 1}` : player.name)) : [])));
+          player.stands.length > 1 ? t("name.stand", { name: player.name, stand: s + 1 }) : player.name)) : [])));
     } else if (step && step.kind === "position") {
       // Each position names its neighbours in the receiving stand (their most likely values), without the wire that leaves.
       const around = this.standSlots(step.stand.player, step.stand.stand).filter((slot) => slot.slot !== step.without);
       const name = (slot) => {
-        if (!slot) return "end";
+        if (!slot) return t("step.end");
         const info = this.slotInfo(slot);
         return info ? label(ranked(info.p)[0][0]) : "?";
       };
       options = h("div.options.keypad.positions", {}, Array.from({ length: step.count }, (_, i) => h("button.option.key.position", {
         dataset: { index: String(i) }, onclick: () => this.fill(step.field, i),
-        title: `between ${name(around[i - 1])} and ${name(around[i])}`,
-      }, h("span.sr-only", {}, "position "), h("span", {}, String(i + 1)),
+        title: t("step.between", { a: name(around[i - 1]), b: name(around[i]) }),
+      }, h("span.sr-only", {}, t("step.positionWord")), h("span", {}, String(i + 1)),
       h("span.between", {}, `${i ? name(around[i - 1]) : "|"}·${i < around.length ? name(around[i]) : "|"}`))));
     } else if (step && step.kind === "answers") {
       const picks = draft.picks || (draft.picks = this.table.players.map((player, p) => this.layout().stands[p].map((_, s) => this.myRadarAnswer(p, s, draft.value))));
       const ready = picks.every((row) => row.every((answer) => answer !== null));
       options = h("div.answers", {},
         this.table.players.flatMap((player, p) => picks[p].map((answer, s) => h("div.answer-row", { dataset: { player: String(p), stand: String(s) } },
-          h("span.answer-name", {}, player.stands.length > 1 ? `${player.name} stand ${s + 1}` : player.name),
-          h("div.segmented", { role: "group" }, [["Yes", true], ["No", false]].map(([text, value]) => h("button", {
+          h("span.answer-name", {}, player.stands.length > 1 ? t("name.stand", { name: player.name, stand: s + 1 }) : player.name),
+          h("div.segmented", { role: "group" }, [[t("step.yes"), true], [t("step.no"), false]].map(([text, value]) => h("button", {
             dataset: { answer: String(value) }, "aria-pressed": String(answer === value),
             onclick: () => { picks[p][s] = value; this.render(); },
           }, text)))))),
         h("div.options", {}, h("button.option.good", {
           dataset: { action: "done" }, disabled: !ready, onclick: () => this.fill(step.field, picks.map((row) => [...row])),
-        }, "Done")));
+        }, t("common.done"))));
     } else if (step && step.kind === "multichoice") {
       const picks = draft.picks || (draft.picks = []);
       const ready = picks.length >= (step.min ?? 1) && picks.length <= (step.max ?? Infinity);
@@ -1293,23 +1298,23 @@ export class GameScreen {
         }, optionText(value)))),
         h("div.options", {}, h("button.option.good", {
           dataset: { action: "done" }, disabled: !picks.length, onclick: () => this.fill(step.field, [...picks]),
-        }, `Done (${picks.length} chosen)`)));
+        }, t("step.doneChosen", { n: picks.length }))));
     }
-    return h("section.recorder.active", { "aria-label": "record an event", dataset: { step: step ? step.field : "" } },
+    return h("section.recorder.active", { "aria-label": t("recorder.label"), dataset: { step: step ? step.field : "" } },
       h("div.recorder-head", {},
         h("b", {}, (EVENT_NAMES[draft.action] || draft.type) + editing),
         h("span.draft-summary", {}, this.draftSummary())),
       draft.editIndex !== undefined ? null : this.whoRow(step),
       h("p.prompt", {}, step ? step.prompt : draft.editIndex !== undefined
-        ? (this.refusal ? "Change a field, or Cancel: the log keeps the event as it was." : "Change one field, then save.")
-        : this.refusal ? "Change a choice with Back, or Cancel." : "Checking…"),
+        ? (this.refusal ? t("recorder.editRefused") : t("recorder.editOne"))
+        : this.refusal ? t("recorder.refused") : t("recorder.checking")),
       step ? options : draft.editIndex !== undefined ? this.editForm() : options,
       this.refusal ? h("div.refusal", { role: "alert" },
         h("b", {}, this.refusal.headline),
         h("p.engine-says", {}, `${this.refusal.source}: ${this.refusal.engineMessage}`)) : null,
       h("div.undo-redo", {},
-        h("button.secondary", { dataset: { action: "back" }, onclick: () => this.back() }, "Back"),
-        h("button.secondary", { dataset: { action: "cancel" }, onclick: () => { this.draft = null; this.editBackup = null; this.refusal = null; this.render(); } }, "Cancel")));
+        h("button.secondary", { dataset: { action: "back" }, onclick: () => this.back() }, t("common.back")),
+        h("button.secondary", { dataset: { action: "cancel" }, onclick: () => { this.draft = null; this.editBackup = null; this.refusal = null; this.render(); } }, t("common.cancel"))));
   }
 
   /**
@@ -1332,7 +1337,7 @@ export class GameScreen {
     return h("button.option.good.known", {
       dataset: { action: "known" },
       onclick: () => this.fill(step.field, step.kind === "slot" ? { ...step.known[0] } : step.known.map((s) => ({ ...s }))),
-    }, `Mine: slot${where.length > 1 ? "s" : ""} ${where.join(", ")}`);
+    }, tn("step.mine", where.length, { slots: where.join(", ") }));
   }
 
   /**
@@ -1398,44 +1403,44 @@ export class GameScreen {
     const actorStep = this.steps().find((s) => s.field === "actor");
     if (!actorStep || draft.actor === undefined || (step && step.kind === "player")) return null; // one row of names at a time
     const turn = this.state().turn;
-    return h("div.who-row", { role: "group", "aria-label": "who acts" },
-      h("span.who-label", {}, "Who:"),
+    return h("div.who-row", { role: "group", "aria-label": t("who.label") },
+      h("span.who-label", {}, t("who.title")),
       this.table.players.map((player, p) => h("button.option.who", {
         dataset: { player: String(p) }, "aria-pressed": String(draft.actor === p),
         disabled: actorStep.allow ? !actorStep.allow(p) && draft.actor !== p : false,
-        title: p === turn ? "to play now" : null,
+        title: p === turn ? t("who.toPlay") : null,
         onclick: () => this.changeActor(p),
-      }, h("span.who-name", {}, player.name), p === turn ? h("span.to-move", { "aria-label": "to play now" }, " ●") : null)));
+      }, h("span.who-name", {}, player.name), p === turn ? h("span.to-move", { "aria-label": t("who.toPlay") }, " ●") : null)));
   }
 
   draftSummary() {
     const d = this.draft;
     const parts = [];
-    if (d.kind && d.type === "detector") parts.push(d.kind);
+    if (d.kind && d.type === "detector") parts.push(t(`detector.${d.kind}`));
     if (d.actor !== undefined) parts.push(this.playerName(d.actor));
     if (d.player !== undefined) parts.push(this.playerName(d.player));
     if (d.target) parts.push(`→ ${this.slotName(d.target)}`);
     if (d.targets) parts.push(`→ ${d.targets.map((t) => this.slotName(t)).join(", ")}`);
     if (d.at) parts.push(this.slotName(d.at));
-    if (d.from) parts.push(d.from === "nano" ? "from Nano" : `from ${this.slotName(d.from)}`);
+    if (d.from) parts.push(t("draft.from", { where: d.from === "nano" ? "Nano" : this.slotName(d.from) }));
     if (d.a) parts.push(this.slotName(d.a));
     if (d.b) parts.push(`⇄ ${this.slotName(d.b)}`);
-    if (d.value !== undefined && d.type !== "dealt") parts.push(`value ${optionText(d.value)}`);
-    if (d.value1 !== undefined) parts.push(`values ${optionText(d.value1)}${d.value2 !== undefined ? ` or ${optionText(d.value2)}` : ""}`);
-    if (d.success !== undefined) parts.push(d.success === EXPLODED ? "the bomb exploded" : d.success ? "success" : d.stabilizer ? "failed (Stabilizer)" : "failed");
+    if (d.value !== undefined && d.type !== "dealt") parts.push(t("draft.value", { value: optionText(d.value) }));
+    if (d.value1 !== undefined) parts.push(t("draft.values", { values: [d.value1, d.value2].filter((v) => v !== undefined).map((v) => optionText(v)).join(t("words.or")) }));
+    if (d.success !== undefined) parts.push(d.success === EXPLODED ? t("draft.exploded") : d.success ? t("draft.success") : d.stabilizer ? t("draft.failedStabilizer", { card: cardName("9") }) : t("draft.failed"));
     return parts.join(" · ");
   }
 
   eventLog() {
     const events = this.table.events;
-    return h("section.log", { "aria-label": "event log" },
-      h("h2", {}, `Events (${events.length})`),
+    return h("section.log", { "aria-label": t("log.label") },
+      h("h2", {}, t("log.title", { n: events.length })),
       events.length ? h("ol.events", {}, events.map((event, i) => h("li", { dataset: { index: String(i) } },
         h("span.event-text", {}, describeEvent(event, this.table)),
         h("span.event-actions", {},
-          h("button.link", { dataset: { action: "edit" }, "aria-label": `Edit event ${i + 1}`, onclick: () => this.editEvent(i) }, "Edit"),
-          h("button.link", { dataset: { action: "delete" }, onclick: () => this.deleteEvent(i) }, "Delete")))))
-        : h("p.hint", {}, "No events yet. Record setup info tokens first, then every cut."),
-      (this.game.future || []).length ? h("p.hint", {}, `${this.game.future.length} undone change(s) can be redone.`) : null);
+          h("button.link", { dataset: { action: "edit" }, "aria-label": t("log.editLabel", { event: i + 1 }), onclick: () => this.editEvent(i) }, t("log.edit")),
+          h("button.link", { dataset: { action: "delete" }, onclick: () => this.deleteEvent(i) }, t("log.delete"))))))
+        : h("p.hint", {}, t("log.empty")),
+      (this.game.future || []).length ? h("p.hint", {}, t("log.redoable", { n: this.game.future.length })) : null);
   }
 }

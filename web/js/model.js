@@ -2,6 +2,7 @@
 // form, the rules' setup facts (stands per player, even deal), value labels and
 // colours, and plain-language descriptions of events. No DOM, no engine calls.
 import { cardId, cardName } from "./equipment.js";
+import { t } from "./i18n.js";
 
 /** Stands per player by the rules: 2 players → 2 each; 3 → captain 2; 4–5 → 1. */
 export function standsPerPlayer(playerCount) {
@@ -48,7 +49,7 @@ export function label(key) {
 
 /** Label of an announced/cut gameplay value: a blue int or "yellow". */
 export function valueLabel(value) {
-  return value === "yellow" ? "yellow" : String(value);
+  return value === "yellow" ? t("value.yellow") : String(value);
 }
 
 /** Every sort key that may be in play: blue values, then yellow and red keys. */
@@ -81,27 +82,37 @@ export function publicView(table) {
 /** A stand as the page names it: "Di", or "Ann stand 2" for a player with several stands. */
 export function standName(table, player, stand) {
   const seat = table.players[player];
-  if (!seat) return `player ${player + 1} stand ${stand + 1}`;
-  return `${seat.name}${seat.stands.length > 1 ? ` stand ${stand + 1}` : ""}`;
+  if (!seat) return t("name.playerStand", { player: player + 1, stand: stand + 1 });
+  return seat.stands.length > 1 ? t("name.stand", { name: seat.name, stand: stand + 1 }) : seat.name;
 }
 
 /** A wire as the page names it: "Di slot 4", "Ann stand 2 slot 1". */
 export function slotName(table, at) {
   if (!at || !table.players[at.player]) return "?";
-  return `${standName(table, at.player, at.stand)} slot ${at.slot + 1}`;
+  return t("name.slot", { stand: standName(table, at.player, at.stand), slot: at.slot + 1 });
 }
 
 /** A token as the log names it: a value, a parity, a count, or none. */
 export function tokenLabel(token) {
-  if (token === null || token === undefined) return "no token";
+  if (token === null || token === undefined) return t("token.none");
   if (typeof token === "object") {
-    if (token.parity) return `${token.parity} token`;
-    if (token.count !== undefined) return `×${token.count} token`;
+    if (token.parity) return t(`token.${token.parity}`);
+    if (token.count !== undefined) return t("token.count", { n: token.count });
   }
-  return `token ${valueLabel(token)}`;
+  return t("token.value", { value: valueLabel(token) });
 }
 
-const valuesText = (event) => (event.values ? event.values.map(valueLabel).join(" or ") : valueLabel(event.value));
+/** Values as alternatives: "7 or 9". */
+export function valuesOr(values) {
+  return values.map(valueLabel).join(t("words.or"));
+}
+
+/** Names as a list: "Ann, Bob and Cy". */
+export function namesAnd(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")}${t("words.and")}${names[names.length - 1]}`;
+}
+
+const valuesText = (event) => (event.values ? valuesOr(event.values) : valueLabel(event.value));
 
 
 /** One line of plain language for the event log, with the equipment it spent. */
@@ -109,83 +120,83 @@ export function describeEvent(event, table) {
   const text = describeAction(event, table);
   if (event.card === undefined || event.type === "equipment") return text;
   const spent = (Array.isArray(event.card) ? event.card : [event.card])
-    .map((card) => (card === "character" ? "a character" : card === "mission" ? "the mission's" : `card ${card}`));
+    .map((card) => (card === "character" ? t("spent.character") : card === "mission" ? t("spent.mission") : t("spent.card", { card })));
   return `${text} [${spent.join(" + ")}]`;
 }
 
 function describeAction(event, table) {
-  const who = (p) => (table.players[p] ? table.players[p].name : `player ${p + 1}`);
+  const who = (p) => (table.players[p] ? table.players[p].name : t("name.player", { player: p + 1 }));
+  const whoStand = (p, s) => (s !== undefined ? t("name.stand", { name: who(p), stand: s + 1 }) : who(p));
   const own = (actor, slot) => slotName(table, { player: actor, ...slot });
   switch (event.type) {
     case "info_token": {
       const where = slotName(table, event.at);
-      if (event.parity) return `Info token ${event.parity} on ${where}`;
-      if (event.count !== undefined) return `Info token ×${event.count} on ${where}`;
-      if (event.false) return `False token ${valueLabel(event.value)} on ${where} (it is not ${valueLabel(event.value)})`;
-      return `Info token ${valueLabel(event.value)} on ${where}`;
+      if (event.parity) return t(`log.info.${event.parity}`, { where });
+      if (event.count !== undefined) return t("log.info.count", { n: event.count, where });
+      if (event.false) return t("log.info.false", { value: valueLabel(event.value), where });
+      return t("log.info", { value: valueLabel(event.value), where });
     }
     case "dual_cut": {
-      const equipment = [event.values ? "X or Y ray" : null, event.stabilizer ? "Stabilizer" : null].filter(Boolean);
-      const head = `${who(event.actor)} cuts ${valuesText(event)} at ${slotName(table, event.target)}${equipment.length ? ` (${equipment.join(", ")})` : ""}`;
-      if (event.success && event.exploded) {
-        return `${head}: it matched, but own flipped wire ${own(event.actor, event.actor_slot)} did not: the bomb exploded`;
-      }
-      if (event.success) {
-        const value = event.cut_value !== undefined ? ` it was ${valueLabel(event.cut_value)};` : "";
-        return `${head}: success,${value} own wire ${own(event.actor, event.actor_slot)}`;
-      }
-      if (event.exploded) return `${head}: red wire, the bomb exploded`;
-      if (event.stabilizer && (event.token === null || event.token === undefined)) return `${head}: failed, no token: it is red`;
-      return `${head}: failed, ${tokenLabel(event.token)}`;
+      const equipment = [event.values ? cardName("10") : null, event.stabilizer ? cardName("9") : null].filter(Boolean);
+      const head = `${t("log.cut", { who: who(event.actor), values: valuesText(event), where: slotName(table, event.target) })}${equipment.length ? ` (${equipment.join(", ")})` : ""}`;
+      const ownWire = own(event.actor, event.actor_slot);
+      if (event.success && event.exploded) return t("log.cut.flippedExploded", { head, own: ownWire });
+      if (event.success && event.cut_value !== undefined) return t("log.cut.successWas", { head, value: valueLabel(event.cut_value), own: ownWire });
+      if (event.success) return t("log.cut.success", { head, own: ownWire });
+      if (event.exploded) return t("log.cut.exploded", { head });
+      if (event.stabilizer && (event.token === null || event.token === undefined)) return t("log.cut.failedRed", { head });
+      return t("log.cut.failed", { head, token: tokenLabel(event.token) });
     }
     case "detector": {
-      const head = `${who(event.actor)}: ${event.kind} detector, ${valuesText(event)} on ${(event.targets || []).map((t) => slotName(table, t)).join(", ")}`;
-      if (event.success) return `${head}: success at ${slotName(table, event.cut)}, own wire ${own(event.actor, event.actor_slot)}`;
-      if (event.exploded) return `${head}: all red, the bomb exploded`;
-      if (event.token === null || event.token === undefined) return `${head}: failed, no token${event.stabilizer ? ": all red" : ""}`;
-      return `${head}: failed, ${tokenLabel(event.token)} on ${slotName(table, event.token_at)}`;
+      const head = t(`log.detector.${event.kind}`, { who: who(event.actor), values: valuesText(event), where: (event.targets || []).map((at) => slotName(table, at)).join(", ") });
+      if (event.success) return t("log.detector.success", { head, where: slotName(table, event.cut), own: own(event.actor, event.actor_slot) });
+      if (event.exploded) return t("log.detector.exploded", { head });
+      if (event.token === null || event.token === undefined) return t(event.stabilizer ? "log.detector.failedRed" : "log.detector.failedNoToken", { head });
+      return t("log.detector.failed", { head, token: tokenLabel(event.token), where: slotName(table, event.token_at) });
     }
     case "solo_cut":
-      return `${who(event.actor)} solo-cuts ${valueLabel(event.value)} (${event.slots.length} wires)`;
+      return t("log.solo", { who: who(event.actor), value: valueLabel(event.value), n: event.slots.length });
     case "reveal_red":
-      return `${who(event.actor)} reveals red: ${event.slots.map((s) => (s.value === undefined ? "?" : label(s.value))).join(", ")}`;
+      return t("log.revealRed", { who: who(event.actor), wires: event.slots.map((s) => (s.value === undefined ? "?" : label(s.value))).join(", ") });
     case "radar": {
       const yes = [];
       (event.answers || []).forEach((row, p) => row.forEach((answer, s) => {
-        if (answer) yes.push(table.players[p] && table.players[p].stands.length > 1 ? `${who(p)} stand ${s + 1}` : who(p));
+        if (answer) yes.push(table.players[p] && table.players[p].stands.length > 1 ? whoStand(p, s) : who(p));
       }));
-      return `General Radar ${valueLabel(event.value)}: yes from ${yes.length ? yes.join(", ") : "nobody"}`;
+      return t("log.radar", { card: cardName("8"), value: valueLabel(event.value), who: yes.length ? yes.join(", ") : t("words.nobody") });
     }
     case "label":
-      return `Label ${event.kind === "equal" ? "=" : "≠"} on ${slotName(table, event.at)} and the next wire`;
+      return t("log.labelSticker", { sign: event.kind === "equal" ? "=" : "≠", where: slotName(table, event.at) });
     case "fast_pass":
-      return `${who(event.actor)} Fast Pass ${valueLabel(event.value)}: ${event.slots.map((s) => own(event.actor, s)).join(", ")}`;
+      return t("log.fastPass", { who: who(event.actor), card: cardName("9.9"), value: valueLabel(event.value), wires: event.slots.map((s) => own(event.actor, s)).join(", ") });
     case "disintegrator":
-      return `Disintegrator ${valueLabel(event.value)}: ${event.slots.length} wire(s) cut`;
+      return t("log.disintegrator", { card: cardName("10.10"), value: valueLabel(event.value), n: event.slots.length });
     case "move":
-      return `Wire moved from ${event.from === "nano" ? "Nano" : slotName(table, event.from)} to ${slotName(table, event.to)}`;
+      return t("log.move", { from: event.from === "nano" ? "Nano" : slotName(table, event.from), to: slotName(table, event.to) });
     case "swap":
-      return `Walkie-Talkies: ${slotName(table, event.a)} ⇄ ${slotName(table, event.b)} (land at ${event.a_to + 1} / ${event.b_to + 1})`;
+      return t("log.swap", { card: cardName("2"), a: slotName(table, event.a), b: slotName(table, event.b), aTo: event.a_to + 1, bTo: event.b_to + 1 });
     case "absent":
-      return `${who(event.player)}${event.stand !== undefined ? ` stand ${event.stand + 1}` : ""} holds no ${event.values.map(valueLabel).join(", ")}`;
+      return t("log.absent", { who: whoStand(event.player, event.stand), values: event.values.map(valueLabel).join(", ") });
     case "dealt":
-      return `${who(event.player)}${event.stand !== undefined ? ` stand ${event.stand + 1}` : ""} was dealt ${event.count} ${event.value}`;
+      return t("log.dealt", { who: whoStand(event.player, event.stand), n: event.count, value: event.value });
     case "multi_cut":
-      return `${who(event.actor)} special cut ${valueLabel(event.value)} on ${event.slots.length} wires: ${event.success ? "success" : event.exploded ? "failed, the bomb exploded" : `failed, tokens ${(event.tokens || []).map(valueLabel).join(", ")}`}`;
+      return t(event.success ? "log.multi.success" : event.exploded ? "log.multi.exploded" : "log.multi.failed", {
+        who: who(event.actor), value: valueLabel(event.value), n: event.slots.length, tokens: (event.tokens || []).map(valueLabel).join(", ") });
     case "tripwire":
-      return `${who(event.actor)} calls the tripwire at ${slotName(table, event.target)}: ${event.success ? "cut" : event.exploded ? "red wire, the bomb exploded" : `no, token ${valueLabel(event.token)}`}`;
+      return t(event.success ? "log.tripwire.cut" : event.exploded ? "log.tripwire.exploded" : "log.tripwire.no", {
+        who: who(event.actor), where: slotName(table, event.target), token: valueLabel(event.token) });
     case "equipment": {
       const card = cardId(event.card);
-      const by = typeof event.actor === "number" ? `${who(event.actor)} uses the ${cardName(card)}` : `${cardName(card)} used`;
-      if (card === "6") return `${by}: the dial moves back one space`;
-      if (card === "11") return `${by}: ${who(event.next)} plays next`;
+      const by = typeof event.actor === "number" ? t("log.equipment.by", { who: who(event.actor), card: cardName(card) }) : t("log.equipment.used", { card: cardName(card) });
+      if (card === "6") return t("log.equipment.rewinder", { by });
+      if (card === "11") return t("log.equipment.next", { by, who: who(event.next) });
       if (card === "7" && Array.isArray(event.characters)) {
-        return `${by}: the character${event.characters.length > 1 ? "s" : ""} of ${event.characters.map(who).join(" and ")} can be used again`;
+        return t(event.characters.length > 1 ? "log.equipment.batteries.other" : "log.equipment.batteries.one", { by, who: namesAnd(event.characters.map(who)) });
       }
-      if (card === "Y" && Array.isArray(event.added)) return `${by}: cards ${event.added.map((c) => `${c} (${cardName(c)})`).join(" and ")} join the board`;
+      if (card === "Y" && Array.isArray(event.added)) return t("log.equipment.added", { by, cards: namesAnd(event.added.map((c) => `${c} (${cardName(c)})`)) });
       return by;
     }
     default:
-      return `${event.type} event`;
+      return t("log.unknown", { type: event.type });
   }
 }

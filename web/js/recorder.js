@@ -12,6 +12,7 @@
 // their flipped wire (M38/M56), whether it was the value too.
 import { colourOf, label, valueLabel } from "./model.js";
 import { tileAt } from "./layout.js";
+import { t } from "./i18n.js";
 import { CARD_NAMES, CHARACTER_NAMES, NEEDS, cardId, cardName, cardPlayable, characterOf, providers } from "./equipment.js";
 
 /**
@@ -20,11 +21,11 @@ import { CARD_NAMES, CHARACTER_NAMES, NEEDS, cardId, cardName, cardPlayable, cha
  * presets, bombbuster_core/missions.py) that make it relevant.
  */
 export const ACTIONS = [
-  { id: "dual_cut", name: "Dual cut", type: "dual_cut", base: true },
-  { id: "solo_cut", name: "Solo cut", type: "solo_cut", base: true },
-  { id: "info_token", name: "Info token", type: "info_token", base: true },
-  { id: "reveal_red", name: "Reveal red", type: "reveal_red", base: true },
-  { id: "double_detector", name: "Double Detector", type: "detector", preset: { kind: "double" }, tags: ["double_detector_every_turn"] },
+  { id: "dual_cut", name: t("action.dual_cut"), type: "dual_cut", base: true },
+  { id: "solo_cut", name: t("action.solo_cut"), type: "solo_cut", base: true },
+  { id: "info_token", name: t("action.info_token"), type: "info_token", base: true },
+  { id: "reveal_red", name: t("action.reveal_red"), type: "reveal_red", base: true },
+  { id: "double_detector", name: CHARACTER_NAMES.double_detector, type: "detector", preset: { kind: "double" }, tags: ["double_detector_every_turn"] },
   { id: "triple_detector", name: CARD_NAMES[3], type: "detector", preset: { kind: "triple" }, tags: ["new_characters"] },
   { id: "super_detector", name: CARD_NAMES[5], type: "detector", preset: { kind: "super" }, tags: [] },
   { id: "xy_ray", name: CARD_NAMES[10], type: "dual_cut", preset: { xy: true }, tags: ["new_characters"] },
@@ -38,12 +39,12 @@ export const ACTIONS = [
   { id: "disintegrator", name: CARD_NAMES["10.10"], type: "disintegrator", need: "disintegrator", tags: ["double_numbered_equipment"] },
   { id: "grappling_hook", name: CARD_NAMES["11.11"], type: "move", need: "grappling_hook", tags: ["double_numbered_equipment"] },
   { id: "walkie_talkies", name: CARD_NAMES[2], type: "swap", need: "walkie_talkies", tags: ["new_characters"] },
-  { id: "nano", name: "Nano gives a wire", type: "move", preset: { from: "nano" }, tags: ["nano"] },
-  { id: "false_token", name: "False token", type: "info_token", preset: { falseToken: true }, tags: ["false_tokens"] },
-  { id: "absent", name: "Absent values", type: "absent", tags: ["absent_tokens", "cannot_play_skips", "random_setup_tokens", "forced_value"] },
-  { id: "dealt", name: "Dealt colours", type: "dealt", tags: ["dealt"] },
-  { id: "multi_cut", name: "Multi cut", type: "multi_cut", tags: ["multi_cut"] },
-  { id: "tripwire", name: "Tripwire", type: "tripwire", tags: ["tripwire"] },
+  { id: "nano", name: t("action.nano"), type: "move", preset: { from: "nano" }, tags: ["nano"] },
+  { id: "false_token", name: t("action.false_token"), type: "info_token", preset: { falseToken: true }, tags: ["false_tokens"] },
+  { id: "absent", name: t("action.absent"), type: "absent", tags: ["absent_tokens", "cannot_play_skips", "random_setup_tokens", "forced_value"] },
+  { id: "dealt", name: t("action.dealt"), type: "dealt", tags: ["dealt"] },
+  { id: "multi_cut", name: t("action.multi_cut"), type: "multi_cut", tags: ["multi_cut"] },
+  { id: "tripwire", name: t("action.tripwire"), type: "tripwire", tags: ["tripwire"] },
   // Equipment cards that tell nothing about wires (the `equipment` event, by printed ID): the dial (Rewinder),
   // the turn order (Coffee Mug) and the board (Batteries, False Bottom, Drop) read them.
   { id: "rewinder", name: CARD_NAMES[6], type: "equipment", preset: { card: "6" }, tags: [], noPreselect: true },
@@ -137,13 +138,13 @@ export function usesEquipment(action) {
 
 /** A `card` choice in words: a card, a player's character, or the mission's grant. */
 export function cardChoiceText(choice, table) {
-  if (!choice) return "Not noted";
+  if (!choice) return t("edit.notNoted");
   if (choice.card === "character") {
     const player = table.players[choice.user];
-    return `${player ? player.name : `Player ${choice.user + 1}`}'s character (${CHARACTER_NAMES[characterOf(table, choice.user)]})`;
+    return t("card.character", { name: player ? player.name : t("name.player", { player: choice.user + 1 }), character: CHARACTER_NAMES[characterOf(table, choice.user)] });
   }
-  if (choice.card === "mission") return "The mission's own (every turn)";
-  return `Card ${choice.card}: ${cardName(choice.card)}`;
+  if (choice.card === "mission") return t("card.mission");
+  return t("card.card", { card: choice.card, name: cardName(choice.card) });
 }
 
 /**
@@ -160,7 +161,7 @@ function cardSteps(draft, screen) {
     return {
       field: `card_${key}`, kind: "choice", text: (choice) => cardChoiceText(choice, screen.table),
       choices: options.map((choice) => [cardChoiceText(choice, screen.table), choice]),
-      prompt: options.length ? `Which ${need.name} was used?` : `No ${need.name} can be used now (locked or used): Back or Cancel`,
+      prompt: options.length ? t("prompt.whichCard", { card: need.name }) : t("prompt.noCard", { card: need.name }),
       auto: options.length === 1 ? options[0] : undefined,
     };
   });
@@ -172,15 +173,15 @@ export const EVENT_NAMES = Object.fromEntries(ACTIONS.map((action) => [action.id
 export const EXPLODED = "exploded";
 
 /** Text of an option value: a sort key, a gameplay value, a token object, EXPLODED, or null. */
-export function optionText(value, nullText = "None") {
+export function optionText(value, nullText = t("option.none")) {
   if (value === null) return nullText;
-  if (value === EXPLODED) return "Red — the bomb exploded";
+  if (value === EXPLODED) return t("option.exploded");
   if (typeof value === "object") {
-    if (value.parity) return value.parity === "even" ? "Even" : "Odd";
+    if (value.parity) return value.parity === "even" ? t("option.even") : t("option.odd");
     if (value.count !== undefined) return `×${value.count}`;
     return JSON.stringify(value);
   }
-  if (value === "red") return "red";
+  if (value === "red") return t("option.red");
   if (typeof value === "number" && colourOf(value) !== "blue") return label(value);
   return valueLabel(value);
 }
@@ -261,38 +262,38 @@ function actionSteps(draft, screen) {
   const announce = screen.announceable();
   // Mission tokens first where they replace the number tokens (M21/M33 parity, M24/M40 counts).
   const rules = ruleTags(screen.table);
-  const parity = PARITY_AND_COUNT.filter((t) => t.parity);
-  const counts = PARITY_AND_COUNT.filter((t) => t.count !== undefined);
+  const parity = PARITY_AND_COUNT.filter((token) => token.parity);
+  const counts = PARITY_AND_COUNT.filter((token) => token.count !== undefined);
   // Even/odd and ×1–×3 tokens only where the mission uses them; a free setup (no mission) may be any mission.
   const mission = screen.table.meta && typeof screen.table.meta.mission === "number";
   const tokens = rules.includes("parity_tokens") ? [...parity, ...announce]
     : rules.includes("count_tokens") ? [...counts, ...announce]
       : mission ? announce : [...announce, ...PARITY_AND_COUNT];
   const outcome = () => ({
-    field: "success", kind: "choice", prompt: "Did the cut succeed?",
-    choices: [["Success", true], ["Failed", false], ...(draft.stabilizerPreset || !can("stabilizer") ? [] : [["Failed with the Stabilizer", "stabilizer"]])],
+    field: "success", kind: "choice", prompt: t("prompt.succeeded"),
+    choices: [[t("choice.success"), true], [t("choice.failed"), false], ...(draft.stabilizerPreset || !can("stabilizer") ? [] : [[t("edit.failedStabilizer", { card: cardName("9") }), "stabilizer"]])],
     clears: ["stabilizer"],
   });
   const valueSteps = (values, prompt) => (draft.xy
     ? [
-      { field: "value1", kind: "value", prompt: "X or Y ray: the first value", values: announce },
-      { field: "value2", kind: "value", prompt: "X or Y ray: the second value", values: announce.filter((v) => v !== draft.value1) },
+      { field: "value1", kind: "value", prompt: t("prompt.xyFirst", { card: cardName("10") }), values: announce },
+      { field: "value2", kind: "value", prompt: t("prompt.xySecond", { card: cardName("10") }), values: announce.filter((v) => v !== draft.value1) },
     ]
     : [{ field: "value", kind: "value", prompt, values, ruledOut: ruledOutByMyWires(screen, draft.actor, values),
-      extra: draft.xyPreset || !can("xy") ? [] : [["X or Y ray…", "xy"]] }]);
+      extra: draft.xyPreset || !can("xy") ? [] : [[`${cardName("10")}…`, "xy"]] }]);
   const yellowKeys = (cutValue) => {
     if (cutValue !== "yellow") return [];
     const printed = [...screen.keys().yellow, null];
     return [
-      { field: "keyTarget", kind: "value", prompt: "Printed value of the teammate's yellow (optional)", values: printed, nullText: "Not noted" },
-      { field: "keyActor", kind: "value", prompt: "Printed value of the cutter's yellow (optional)", values: printed, nullText: "Not noted" },
+      { field: "keyTarget", kind: "value", prompt: t("prompt.keyTarget"), values: printed, nullText: t("edit.notNoted") },
+      { field: "keyActor", kind: "value", prompt: t("prompt.keyActor"), values: printed, nullText: t("edit.notNoted") },
     ];
   };
   // My own wires are known: the step offers mine (`known`), one tap in the recorder.
   const actorSlot = (value) => {
     const mine = screen.myCutWire(draft.actor, value);
     return {
-      field: "actor_slot", kind: "slot", prompt: `Tap the wire ${name(draft.actor)} cuts too`,
+      field: "actor_slot", kind: "slot", prompt: t("prompt.actorSlot", { name: name(draft.actor) }),
       allow: (s) => s.player === draft.actor && uncut(s), known: mine ? [mine] : null,
     };
   };
@@ -303,34 +304,34 @@ function actionSteps(draft, screen) {
     return mine.length >= 2 ? mine : null;
   };
   const seenStep = (receiving) => (screen.table.me && receiving === screen.table.me.player
-    ? [{ field: "seen", kind: "value", prompt: "Which wire did you receive? (optional, private)", values: [...screen.allKeys(), null], nullText: "Skip: not noted" }]
+    ? [{ field: "seen", kind: "value", prompt: t("prompt.seen"), values: [...screen.allKeys(), null], nullText: t("option.skip") }]
     : []);
 
   switch (draft.type) {
     case "dual_cut": {
       const equipment = draft.xy || draft.stabilizer;
       const steps = [
-        { field: "actor", kind: "player", prompt: "Who cuts?", allow: (p) => !draft.target || draft.target.player !== p },
-        { field: "target", kind: "slot", prompt: "Tap the teammate's wire they point at",
+        { field: "actor", kind: "player", prompt: t("prompt.whoCuts"), allow: (p) => !draft.target || draft.target.player !== p },
+        { field: "target", kind: "slot", prompt: t("prompt.target"),
           allow: (s) => s.player !== draft.actor && uncut(s) && (!equipment || sorted(s)) },
-        ...valueSteps(announce, "Which value is announced?"),
+        ...valueSteps(announce, t("prompt.announced")),
         outcome(),
       ];
       if (draft.success === true) {
-        if (draft.xy) steps.push({ field: "cut_value", kind: "value", prompt: "Which of the two was it?", values: [draft.value1, draft.value2] });
+        if (draft.xy) steps.push({ field: "cut_value", kind: "value", prompt: t("prompt.whichOfTwo"), values: [draft.value1, draft.value2] });
         steps.push(actorSlot(cutValue));
         const own = draft.actor_slot && tile(draft.actor_slot);
         if (own && own.special === "flipped") {
           // M38/M56: the cutter cannot see their own flipped wire; if it is not the value, the bomb explodes.
-          steps.push({ field: "ownFlipped", kind: "choice", prompt: `Was ${name(draft.actor)}'s flipped wire ${optionText(cutValue)} too?`,
-            choices: [["Yes: both cut", "cut"], ["No: the bomb exploded", EXPLODED]] });
+          steps.push({ field: "ownFlipped", kind: "choice", prompt: t("prompt.ownFlipped", { name: name(draft.actor), value: optionText(cutValue) }),
+            choices: [[t("choice.bothCut"), "cut"], [t("choice.noExploded"), EXPLODED]] });
         }
         if (draft.ownFlipped !== EXPLODED) steps.push(...yellowKeys(cutValue));
       } else if (draft.success === false) {
         // The Stabilizer stops an explosion (a red target then gets no token).
-        steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?",
+        steps.push({ field: "token", kind: "value", prompt: t("prompt.token"),
           values: [...tokens, null, ...(draft.stabilizer ? [] : [EXPLODED])],
-          nullText: draft.stabilizer ? "No token: it is red" : "No token" });
+          nullText: draft.stabilizer ? t("option.noTokenRed") : t("edit.noToken") });
       }
       return steps;
     }
@@ -338,107 +339,107 @@ function actionSteps(draft, screen) {
       const count = { double: 2, triple: 3 }[draft.kind];
       const allow = (s) => s.player !== draft.actor && uncut(s) && sorted(s);
       // With the board followed, only players who can provide this detector (a used Double Detector cannot).
-      const steps = [{ field: "actor", kind: "player", prompt: "Who uses the detector?",
+      const steps = [{ field: "actor", kind: "player", prompt: t("prompt.whoDetector"),
         allow: offer ? (p) => providers(draft.kind, { ...offer, actor: p }).length > 0 : undefined }];
       if (count) {
-        steps.push({ field: "targets", kind: "slots", count, prompt: `Tap the ${count} wires pointed at (one teammate stand)`,
+        steps.push({ field: "targets", kind: "slots", count, prompt: t("prompt.targets", { n: count }),
           allow: (s, chosen) => allow(s) && (!chosen.length || (chosen[0].player === s.player && chosen[0].stand === s.stand)) });
       } else {
-        steps.push({ field: "targets", kind: "slot", prompt: "Tap any wire of the teammate's stand", allow,
-          convert: (s) => screen.standSlots(s.player, s.stand).filter((t) => uncut(t) && sorted(t)) });
+        steps.push({ field: "targets", kind: "slot", prompt: t("prompt.anyOfStand"), allow,
+          convert: (s) => screen.standSlots(s.player, s.stand).filter((other) => uncut(other) && sorted(other)) });
       }
-      steps.push(...valueSteps(screen.keys().blue, "Which value is announced?"), outcome());
-      const isTarget = (s) => (draft.targets || []).some((t) => t.player === s.player && t.stand === s.stand && t.slot === s.slot);
+      steps.push(...valueSteps(screen.keys().blue, t("prompt.announced")), outcome());
+      const isTarget = (s) => (draft.targets || []).some((at) => at.player === s.player && at.stand === s.stand && at.slot === s.slot);
       if (draft.success === true) {
-        steps.push({ field: "cut", kind: "slot", prompt: "Tap the wire that was cut", allow: isTarget });
-        if (draft.xy) steps.push({ field: "cut_value", kind: "value", prompt: "Which of the two was it?", values: [draft.value1, draft.value2] });
+        steps.push({ field: "cut", kind: "slot", prompt: t("prompt.cutWire"), allow: isTarget });
+        if (draft.xy) steps.push({ field: "cut_value", kind: "value", prompt: t("prompt.whichOfTwo"), values: [draft.value1, draft.value2] });
         steps.push(actorSlot(draft.xy ? draft.cut_value : draft.value));
       } else if (draft.success === false) {
-        steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?",
+        steps.push({ field: "token", kind: "value", prompt: t("prompt.token"),
           values: [...tokens, null, ...(draft.stabilizer ? [] : [EXPLODED])],
-          nullText: draft.stabilizer ? "No token: all red" : "No token" });
+          nullText: draft.stabilizer ? t("option.noTokenAllRed") : t("edit.noToken") });
         if (draft.token !== null && draft.token !== EXPLODED) {
-          steps.push({ field: "token_at", kind: "slot", prompt: "Tap the wire that carries the token", allow: isTarget });
+          steps.push({ field: "token_at", kind: "slot", prompt: t("prompt.tokenAt"), allow: isTarget });
         }
       }
       return steps;
     }
     case "solo_cut":
       return [
-        { field: "actor", kind: "player", prompt: "Who solo-cuts?" },
-        { field: "value", kind: "value", prompt: "Which value?", values: soloCuttable(screen, draft, announce) },
-        { field: "slots", kind: "slots", prompt: "Tap every wire cut (2 or 4), then Done", allow: (s) => s.player === draft.actor && uncut(s),
+        { field: "actor", kind: "player", prompt: t("prompt.whoSolo") },
+        { field: "value", kind: "value", prompt: t("prompt.whichValue"), values: soloCuttable(screen, draft, announce) },
+        { field: "slots", kind: "slots", prompt: t("prompt.soloSlots"), allow: (s) => s.player === draft.actor && uncut(s),
           known: mineOf(draft.value) },
       ];
     case "info_token":
       if (draft.falseToken) {
         return [
-          { field: "at", kind: "slot", prompt: "Tap the wire the false token points at", allow: (s) => Boolean(tile(s)) },
-          { field: "value", kind: "value", prompt: "Which value does it show (the wire is NOT this)?", values: announce },
+          { field: "at", kind: "slot", prompt: t("prompt.falseAt"), allow: (s) => Boolean(tile(s)) },
+          { field: "value", kind: "value", prompt: t("prompt.falseValue"), values: announce },
         ];
       }
       return [
-        { field: "at", kind: "slot", prompt: "Tap the wire the token points at", allow: (s) => Boolean(tile(s)) },
-        { field: "value", kind: "value", prompt: "Which token?", values: tokens },
+        { field: "at", kind: "slot", prompt: t("prompt.tokenWire"), allow: (s) => Boolean(tile(s)) },
+        { field: "value", kind: "value", prompt: t("prompt.whichToken"), values: tokens },
       ];
     case "reveal_red": {
-      const steps = [{ field: "actor", kind: "player", prompt: "Who reveals their red wires?" }];
+      const steps = [{ field: "actor", kind: "player", prompt: t("prompt.whoReveals") }];
       const reds = [...screen.keys().red, ...screen.countsAsRed()];
       if (draft.actor !== undefined) {
         (draft.redSlots || []).forEach((slot, i) => steps.push({
           field: `reveal${i}`, kind: "value", slot, values: reds,
-          prompt: `Which red is at ${screen.slotName(slot)}?`,
+          prompt: t("prompt.whichRed", { where: screen.slotName(slot) }),
         }));
       }
       return steps;
     }
     case "radar":
       return [
-        { field: "value", kind: "value", prompt: "General Radar: which value?", values: screen.keys().blue },
-        { field: "answers", kind: "answers", prompt: "Which stands said yes? (uncut blue of that value)" },
+        { field: "value", kind: "value", prompt: t("prompt.radarValue", { card: cardName("8") }), values: screen.keys().blue },
+        { field: "answers", kind: "answers", prompt: t("prompt.radarAnswers") },
       ];
     case "label":
       return [{ field: "at", kind: "slot",
-        prompt: `Label ${draft.kind === "equal" ? "=" : "≠"}: tap the LEFT wire of the two`,
+        prompt: t("prompt.label", { card: cardName(draft.kind === "equal" ? "12" : "1") }),
         allow: (s) => sorted(s) && sorted({ ...s, slot: s.slot + 1 }) }];
     case "fast_pass":
       return [
-        { field: "actor", kind: "player", prompt: "Who uses the Fast Pass?" },
-        { field: "value", kind: "value", prompt: "Which value?", values: announce },
-        { field: "slots", kind: "slots", count: 2, prompt: "Tap the 2 wires cut", allow: (s) => s.player === draft.actor && uncut(s) && sorted(s),
+        { field: "actor", kind: "player", prompt: t("prompt.whoUses", { card: cardName("9.9") }) },
+        { field: "value", kind: "value", prompt: t("prompt.whichValue"), values: announce },
+        { field: "slots", kind: "slots", count: 2, prompt: t("prompt.twoCut"), allow: (s) => s.player === draft.actor && uncut(s) && sorted(s),
           known: mineOf(draft.value) && mineOf(draft.value).slice(0, 2) },
       ];
     case "disintegrator":
       return [
-        { field: "value", kind: "value", prompt: "Disintegrator: which value was drawn?", values: announce },
-        { field: "slots", kind: "slots", min: 0, prompt: "Tap every wire cut (all uncut wires of that value), then Done",
+        { field: "value", kind: "value", prompt: t("prompt.disintegrator", { card: cardName("10.10") }), values: announce },
+        { field: "slots", kind: "slots", min: 0, prompt: t("prompt.disintegratorSlots"),
           allow: (s) => uncut(s) && sorted(s) },
       ];
     case "move": {
       const nanoLeft = layout.nano.length;
       const fromPlayer = draft.from && draft.from !== "nano" ? draft.from.player : null;
       const steps = [
-        { field: "from", kind: "slot", prompt: "Tap the wire that is taken", allow: (s) => uncut(s) && sorted(s),
-          extra: nanoLeft ? [[`From Nano (${nanoLeft} left)`, "nano"]] : [] },
-        { field: "toStand", kind: "stand", prompt: "Which stand receives it?", allow: (p) => p !== fromPlayer },
+        { field: "from", kind: "slot", prompt: t("prompt.taken"), allow: (s) => uncut(s) && sorted(s),
+          extra: nanoLeft ? [[t("option.fromNano", { n: nanoLeft }), "nano"]] : [] },
+        { field: "toStand", kind: "stand", prompt: t("prompt.receives"), allow: (p) => p !== fromPlayer },
       ];
       if (draft.toStand) {
         const length = screen.standSlots(draft.toStand.player, draft.toStand.stand).length;
-        steps.push({ field: "toIndex", kind: "position", count: length + 1, prompt: "Where does it land? (1 = far left)", stand: draft.toStand });
+        steps.push({ field: "toIndex", kind: "position", count: length + 1, prompt: t("prompt.lands"), stand: draft.toStand });
         steps.push(...seenStep(draft.toStand.player));
       }
       return steps;
     }
     case "swap": {
       const steps = [
-        { field: "a", kind: "slot", prompt: "Walkie-Talkies: tap the first wire", allow: (s) => uncut(s) && sorted(s) },
-        { field: "b", kind: "slot", prompt: "Tap the teammate's wire it is swapped with", allow: (s) => uncut(s) && sorted(s) && s.player !== draft.a.player },
+        { field: "a", kind: "slot", prompt: t("prompt.swapFirst", { card: cardName("2") }), allow: (s) => uncut(s) && sorted(s) },
+        { field: "b", kind: "slot", prompt: t("prompt.swapSecond"), allow: (s) => uncut(s) && sorted(s) && s.player !== draft.a.player },
       ];
       if (draft.a && draft.b) {
         const lengthB = screen.standSlots(draft.b.player, draft.b.stand).length;
         const lengthA = screen.standSlots(draft.a.player, draft.a.stand).length;
-        steps.push({ field: "a_to", kind: "position", count: lengthB, prompt: `Where does the first wire land in ${name(draft.b.player)}'s stand? (1 = far left)`, stand: draft.b, without: draft.b.slot });
-        steps.push({ field: "b_to", kind: "position", count: lengthA, prompt: `Where does the second wire land in ${name(draft.a.player)}'s stand?`, stand: draft.a, without: draft.a.slot });
+        steps.push({ field: "a_to", kind: "position", count: lengthB, prompt: t("prompt.firstLands", { name: name(draft.b.player) }), stand: draft.b, without: draft.b.slot });
+        steps.push({ field: "b_to", kind: "position", count: lengthA, prompt: t("prompt.secondLands", { name: name(draft.a.player) }), stand: draft.a, without: draft.a.slot });
         const me = screen.table.me ? screen.table.me.player : -1;
         if (draft.a.player === me) steps.push(...seenStep(me));
         else if (draft.b.player === me) steps.push(...seenStep(me));
@@ -446,64 +447,64 @@ function actionSteps(draft, screen) {
       return steps;
     }
     case "absent": {
-      const steps = [{ field: "player", kind: "player", prompt: "Whose hand holds none of the values?" }];
+      const steps = [{ field: "player", kind: "player", prompt: t("prompt.whoseHand") }];
       if (draft.player !== undefined && screen.table.players[draft.player].stands.length > 1) {
-        steps.push({ field: "stand", kind: "choice", prompt: "The whole hand or one stand?",
-          choices: [["Whole hand", null], ...screen.table.players[draft.player].stands.map((_, s) => [`Stand ${s + 1}`, s])] });
+        steps.push({ field: "stand", kind: "choice", prompt: t("prompt.wholeHand"),
+          choices: [[t("choice.wholeHand"), null], ...screen.table.players[draft.player].stands.map((_, s) => [t("choice.stand", { n: s + 1 }), s])] });
       }
-      steps.push({ field: "values", kind: "multivalue", prompt: "Tap every value shown beside the stand (or skipped), then Done",
+      steps.push({ field: "values", kind: "multivalue", prompt: t("prompt.absentValues"),
         values: screen.gameplayValues() });
       return steps;
     }
     case "dealt": {
-      const steps = [{ field: "player", kind: "player", prompt: "Who was dealt the coloured wires?" }];
+      const steps = [{ field: "player", kind: "player", prompt: t("prompt.whoDealt") }];
       if (draft.player !== undefined && screen.table.players[draft.player].stands.length > 1) {
-        steps.push({ field: "stand", kind: "choice", prompt: "The whole hand or one stand?",
-          choices: [["Whole hand", null], ...screen.table.players[draft.player].stands.map((_, s) => [`Stand ${s + 1}`, s])] });
+        steps.push({ field: "stand", kind: "choice", prompt: t("prompt.wholeHand"),
+          choices: [[t("choice.wholeHand"), null], ...screen.table.players[draft.player].stands.map((_, s) => [t("choice.stand", { n: s + 1 }), s])] });
       }
-      steps.push({ field: "value", kind: "choice", prompt: "Which colour?", choices: [["Red", "red"], ["Yellow", "yellow"]] });
-      steps.push({ field: "count", kind: "choice", prompt: "How many were dealt?", choices: [0, 1, 2, 3, 4].map((c) => [String(c), c]) });
+      steps.push({ field: "value", kind: "choice", prompt: t("prompt.colour"), choices: [[t("choice.red"), "red"], [t("choice.yellow"), "yellow"]] });
+      steps.push({ field: "count", kind: "choice", prompt: t("prompt.howMany"), choices: [0, 1, 2, 3, 4].map((c) => [String(c), c]) });
       return steps;
     }
     case "multi_cut": {
       const steps = [
-        { field: "actor", kind: "player", prompt: "Who makes the special cut?" },
-        { field: "value", kind: "value", prompt: "Which value is claimed?", values: screen.gameplayValues() },
-        { field: "slots", kind: "slots", min: 1, prompt: "Tap every wire pointed at, then Done", allow: uncut },
-        { field: "success", kind: "choice", prompt: "Did it succeed?",
-          choices: [["Success", true], ["Failed (tokens placed)", false], ["Failed — the bomb exploded", EXPLODED]] },
+        { field: "actor", kind: "player", prompt: t("prompt.whoSpecial") },
+        { field: "value", kind: "value", prompt: t("prompt.claimed"), values: screen.gameplayValues() },
+        { field: "slots", kind: "slots", min: 1, prompt: t("prompt.everyPointed"), allow: uncut },
+        { field: "success", kind: "choice", prompt: t("prompt.didSucceed"),
+          choices: [[t("choice.success"), true], [t("choice.failedTokens"), false], [t("choice.failedExploded"), EXPLODED]] },
       ];
       if (draft.success === false) {
         (draft.slots || []).forEach((slot, i) => steps.push({
-          field: `token${i}`, kind: "value", slot, values: announce, prompt: `Token on ${screen.slotName(slot)}?`,
+          field: `token${i}`, kind: "value", slot, values: announce, prompt: t("prompt.tokenOn", { where: screen.slotName(slot) }),
         }));
       }
       return steps;
     }
     case "tripwire": {
       const steps = [
-        { field: "actor", kind: "player", prompt: "Who calls the tripwire?" },
-        { field: "target", kind: "slot", prompt: "Tap the teammate's wire called", allow: (s) => s.player !== draft.actor && uncut(s) },
-        { field: "success", kind: "choice", prompt: "Was it the yellow tripwire?", choices: [["Yes, cut", true], ["No", false]] },
+        { field: "actor", kind: "player", prompt: t("prompt.whoTripwire") },
+        { field: "target", kind: "slot", prompt: t("prompt.tripwireWire"), allow: (s) => s.player !== draft.actor && uncut(s) },
+        { field: "success", kind: "choice", prompt: t("prompt.wasTripwire"), choices: [[t("choice.yesCut"), true], [t("step.no"), false]] },
       ];
-      if (draft.success === false) steps.push({ field: "token", kind: "value", prompt: "Which info token is placed?", values: [...screen.keys().blue, EXPLODED] });
+      if (draft.success === false) steps.push({ field: "token", kind: "value", prompt: t("prompt.token"), values: [...screen.keys().blue, EXPLODED] });
       return steps;
     }
     case "equipment": {
       const card = cardId(draft.card);
-      const steps = [{ field: "actor", kind: "player", prompt: `Who uses the ${cardName(card)}?`, extra: [["Not noted", "no-actor"]], nullText: "Not noted" }];
-      if (card === "11") steps.push({ field: "next", kind: "player", prompt: "Coffee Mug: who plays next?" });
+      const steps = [{ field: "actor", kind: "player", prompt: t("prompt.whoUses", { card: cardName(card) }), extra: [[t("edit.notNoted"), "no-actor"]], nullText: t("edit.notNoted") }];
+      if (card === "11") steps.push({ field: "next", kind: "player", prompt: t("prompt.coffee", { card: cardName("11") }) });
       // A followed board must know what changed on it (the core asks for these fields then).
       if (offer && card === "7") {
         const used = (p) => offer.anyState || !offer.board || (offer.board.characters[p] && offer.board.characters[p].used);
-        steps.push({ field: "characters", kind: "multichoice", min: 1, max: 2, prompt: "Whose used character comes back? (1 or 2)",
+        steps.push({ field: "characters", kind: "multichoice", min: 1, max: 2, prompt: t("prompt.batteries"),
           choices: screen.table.players.map((player, p) => [`${player.name} (${CHARACTER_NAMES[characterOf(screen.table, p)]})`, p]).filter(([, p]) => used(p)) });
       }
       if (offer && card === "Y") {
         const meta = screen.table.meta && screen.table.meta.equipment;
         const onBoard = offer.board ? offer.board.cards.map((c) => c.card) : (screen.table.equipment || []).map((e) => e.card);
         const pool = meta && Array.isArray(meta.pool) ? meta.pool : Object.keys(CARD_NAMES);
-        steps.push({ field: "added", kind: "multichoice", min: 2, max: 2, prompt: "Tap the 2 cards False Bottom adds to the board",
+        steps.push({ field: "added", kind: "multichoice", min: 2, max: 2, prompt: t("prompt.falseBottom", { card: cardName("Y") }),
           choices: pool.filter((c) => !onBoard.includes(c) || (draft.added || []).includes(c)).map((c) => [`${c} ${CARD_NAMES[c]}`, c]) });
       }
       return steps;

@@ -4,8 +4,9 @@
 // chance given up), marks the costliest, and tries another move there (a hypothetical: the bridge
 // scores it on the table as it stood; nothing is written into the game). Reviews are kept per game
 // and per log, for the page's life.
-import { h, openSheet } from "./ui.js";
-import { describeEvent, possibleKeys, slotName, valueLabel } from "./model.js";
+import { coreReason, h, openSheet } from "./ui.js";
+import { describeEvent, possibleKeys, slotName, valueLabel, valuesOr } from "./model.js";
+import { has, t } from "./i18n.js";
 
 const kept = new Map(); // game id → {events: count reviewed, view, result}
 
@@ -13,42 +14,43 @@ const percent = (p) => `${(p * 100).toFixed(p > 0 && p < 0.01 ? 2 : 0)}%`;
 
 function moveText(table, move) {
   if (!move) return "—";
-  const values = move.values ? move.values.map(valueLabel).join(" or ") : move.value !== undefined ? valueLabel(move.value) : "";
-  const where = move.target ? slotName(table, move.target) : (move.targets || []).map((t) => slotName(table, t)).join(", ");
-  return `${move.kind.replace(/_/g, " ")}${values ? ` ${values}` : ""}${where ? ` on ${where}` : ""}`;
+  const values = move.values ? valuesOr(move.values) : move.value !== undefined ? valueLabel(move.value) : "";
+  const where = move.target ? slotName(table, move.target) : (move.targets || []).map((at) => slotName(table, at)).join(", ");
+  const kind = has(`review.kind.${move.kind}`) ? t(`review.kind.${move.kind}`) : move.kind.replace(/_/g, " ");
+  return `${kind}${values ? ` ${values}` : ""}${where ? t("review.on", { where }) : ""}`;
 }
 
 const odds = (move) => (move && move.p_success !== undefined
-  ? `success ${percent(move.p_success)}, red ${percent(move.p_red)}` : "");
+  ? t("review.odds", { p: percent(move.p_success), red: percent(move.p_red) }) : "");
 
 /** The review screen for `game` (a saved game: {id, table}); `pool` the engine pool. */
 export function showReview(pool, game) {
   const table = game.table;
   const body = h("div.review", { dataset: { review: "loading" } });
-  openSheet("Review this game", body);
+  openSheet(t("menu.review"), body);
   const reuse = kept.get(game.id);
   if (reuse && reuse.events === table.events.length && reuse.view === JSON.stringify(table.me || null)) {
     render(pool, table, body, reuse.result);
     return;
   }
   const fill = h("div.review-progress-fill", { style: { width: "0%" } });
-  const text = h("span.hint", {}, "Reviewing each decision…");
+  const text = h("span.hint", {}, t("review.busy"));
   body.replaceChildren(h("div.review-progress", { role: "progressbar" }, fill), text);
   const onProgress = ({ done, total }) => {
     if (total) fill.style.width = `${(100 * done) / total}%`;
-    text.textContent = `Reviewing each decision… ${done} of ${total}`;
+    text.textContent = t("review.progress", { done, total });
   };
   pool.request("review", { table }, { onProgress }).then((result) => {
     if (!result.consistent) {
       body.dataset.review = "error";
-      body.replaceChildren(h("p.error", {}, `No deal fits this game: ${result.error || ""}`));
+      body.replaceChildren(h("p.error", {}, t("review.noDeal", { reason: result.code ? coreReason(result, table) : result.error || "" })));
       return;
     }
     kept.set(game.id, { events: table.events.length, view: JSON.stringify(table.me || null), result });
     render(pool, table, body, result);
   }, (error) => {
     body.dataset.review = "error";
-    body.replaceChildren(h("p.error", {}, `The review failed: ${error.message}`));
+    body.replaceChildren(h("p.error", {}, t("review.failed", { reason: error.message })));
   });
 }
 
@@ -56,13 +58,13 @@ function render(pool, table, body, result) {
   const decisions = result.decisions;
   body.dataset.review = "ready";
   if (!decisions.length) {
-    body.replaceChildren(h("p.hint", {}, "No decision to review yet: record some moves first."));
+    body.replaceChildren(h("p.hint", {}, t("review.none")));
     return;
   }
   let index = 0;
   const card = h("div.review-card");
   const slider = h("input.review-slider", {
-    type: "range", min: 0, max: decisions.length - 1, value: 0, "aria-label": "decision",
+    type: "range", min: 0, max: decisions.length - 1, value: 0, "aria-label": t("review.decisionLabel"),
     oninput: () => { index = Number(slider.value); draw(); },
   });
   const step = (by) => { index = Math.min(decisions.length - 1, Math.max(0, index + by)); slider.value = index; draw(); };
@@ -71,26 +73,26 @@ function render(pool, table, body, result) {
     const d = decisions[index];
     card.dataset.event = d.event;
     card.replaceChildren(
-      h("p.review-where", {}, `Decision ${index + 1} of ${decisions.length} · event ${d.event + 1}`,
-        d.costliest ? h("span.review-costliest", {}, "Costliest") : null),
+      h("p.review-where", {}, t("review.where", { n: index + 1, of: decisions.length, event: d.event + 1 }),
+        d.costliest ? h("span.review-costliest", {}, t("review.costliest")) : null),
       h("p.review-event", {}, describeEvent(table.events[d.event], table)),
       h("dl.review-facts", {},
-        h("dt", {}, "Played"), h("dd", { dataset: { field: "played" } }, `${moveText(table, d.played)} ${odds(d.played)}`),
-        h("dt", {}, "Best"), h("dd", { dataset: { field: "best" } }, d.best ? `${moveText(table, d.best)} ${odds(d.best)}` : "—"),
-        h("dt", {}, "Cost"), h("dd", { dataset: { field: "cost" } }, d.not_scored
-          ? `not scored: ${d.not_scored}`
-          : d.cost > 0 ? `${percent(d.cost)} success chance given up` : "none")),
+        h("dt", {}, t("review.played")), h("dd", { dataset: { field: "played" } }, `${moveText(table, d.played)} ${odds(d.played)}`),
+        h("dt", {}, t("review.best")), h("dd", { dataset: { field: "best" } }, d.best ? `${moveText(table, d.best)} ${odds(d.best)}` : "—"),
+        h("dt", {}, t("review.cost")), h("dd", { dataset: { field: "cost" } }, d.not_scored
+          ? t("review.notScored", { reason: d.not_scored })
+          : d.cost > 0 ? t("review.givenUp", { p: percent(d.cost) }) : t("edit.none"))),
       d.not_scored && d.actor === null ? null : tryForm(pool, table, d));
   };
   body.replaceChildren(
     h("p.hint", {}, result.player === null
-      ? "Every decision, from the public view." : `The decisions of ${table.players[result.player].name}, from their view.`),
+      ? t("review.public") : t("review.of", { name: table.players[result.player].name })),
     h("div.review-nav", {},
-      h("button.secondary", { dataset: { action: "review-prev" }, onclick: () => step(-1), "aria-label": "previous decision" }, "‹"),
+      h("button.secondary", { dataset: { action: "review-prev" }, onclick: () => step(-1), "aria-label": t("review.previous") }, "‹"),
       slider,
-      h("button.secondary", { dataset: { action: "review-next" }, onclick: () => step(1), "aria-label": "next decision" }, "›")),
+      h("button.secondary", { dataset: { action: "review-next" }, onclick: () => step(1), "aria-label": t("review.next") }, "›")),
     costliest >= 0 ? h("button.link", { dataset: { action: "review-costliest" }, onclick: () => step(costliest - index) },
-      "Go to the costliest decision") : null,
+      t("review.goCostliest")) : null,
     card);
   draw();
 }
@@ -107,9 +109,9 @@ function tryForm(pool, table, decision) {
   });
   const keys = possibleKeys(table.wires);
   const values = [...keys.blue.map((k) => Math.floor(Number(k))), ...(keys.yellow.length ? ["yellow"] : [])];
-  const target = h("select", { "aria-label": "wire", dataset: { field: "try-target" } },
-    targets.map((t, i) => h("option", { value: i }, slotName(table, t))));
-  const value = h("select", { "aria-label": "value", dataset: { field: "try-value" } },
+  const target = h("select", { "aria-label": t("review.wire"), dataset: { field: "try-target" } },
+    targets.map((at, i) => h("option", { value: i }, slotName(table, at))));
+  const value = h("select", { "aria-label": t("review.value"), dataset: { field: "try-value" } },
     values.map((v) => h("option", { value: JSON.stringify(v) }, valueLabel(v))));
   const answer = h("p.review-tried", { dataset: { field: "tried" } });
   const run = () => {
@@ -119,17 +121,17 @@ function tryForm(pool, table, decision) {
     pool.request("review", { table, event: decision.event, move }).then((tried) => {
       answer.dataset.state = "done";
       answer.textContent = tried.not_scored
-        ? `Not scored: ${tried.not_scored}`
-        : `${moveText(table, tried.tried)}: ${odds(tried.tried)}; cost ${tried.cost > 0 ? percent(tried.cost) : "none"}`;
+        ? t("review.notScoredTried", { reason: tried.not_scored })
+        : t("review.tried", { move: moveText(table, tried.tried), odds: odds(tried.tried), cost: tried.cost > 0 ? percent(tried.cost) : t("edit.none") });
     }, (error) => {
       answer.dataset.state = "error";
       answer.textContent = error.message;
     });
   };
   return h("details.review-try", {},
-    h("summary", {}, "Try another move here"),
+    h("summary", {}, t("review.try")),
     h("div.review-try-row", {}, target, value,
-      h("button.primary", { dataset: { action: "review-try" }, onclick: run }, "Try")),
+      h("button.primary", { dataset: { action: "review-try" }, onclick: run }, t("review.tryButton"))),
     answer,
-    h("p.hint", {}, "A hypothetical: the game's log is not changed."));
+    h("p.hint", {}, t("review.hypothetical")));
 }

@@ -11,6 +11,7 @@
 // and, from M31, each player's character: the table then lists its board and
 // the game follows it (docs/table-format.md, "Equipment on the board").
 import { h, toast } from "./ui.js";
+import { t, tn } from "./i18n.js";
 import { CARD_NAMES, CHARACTER_NAMES, DEFAULT_CHARACTER, drawCards } from "./equipment.js";
 import { colourOf, dealSizes, label, possibleKeys, range, standsPerPlayer, wireCount } from "./model.js";
 import { specialSlots } from "./layout.js";
@@ -19,10 +20,7 @@ const COLOUR_KEYS = { yellow: range(1, 11).map((n) => n + 0.1), red: range(1, 11
 // Tapping a yellow/red value cycles: not used → in play → maybe (k-of-m pool) → not used.
 const NEXT_STATE = { off: "in", in: "maybe", maybe: "off" };
 // A stand's special layout (docs/table-format.md, "Stands") and its name in the picker.
-const SPECIALS = [
-  ["", "plain"], ["x_any", "X slot"], ["x_blue", "X slot, blue"], ["f1", "1 flipped"], ["f2", "2 flipped"],
-  ["low", "flipped low"], ["high", "flipped high"],
-];
+const SPECIALS = ["", "x_any", "x_blue", "f1", "f2", "low", "high"].map((value) => [value, t(`special.${value || "plain"}`)]);
 
 function specOf(size, special) {
   switch (special) {
@@ -119,17 +117,14 @@ const HARD_SHARE = 0.1; // bench/difficulty.py's HARD: a cell won less often get
 function difficultyText(difficulty, mission, players) {
   if (!difficulty || !mission) return null;
   const why = difficulty.refused[String(mission)];
-  if (why) return `Difficulty: not measured (${why}).`;
+  if (why) return t("difficulty.refused", { why });
   const cell = (difficulty.cells[String(mission)] || {})[String(players)];
-  if (!cell) return `Difficulty: not measured yet with ${players} players.`;
+  if (!cell) return t("difficulty.notYet", { n: players });
   const pct = (x) => Math.round(100 * x);
   // Under 10 %: what loses those games is the mission's own rules, which greedy play does not plan
   // for (docs/results/difficulty.md), not the odds a team faces.
-  const hard = cell.wins < HARD_SHARE * cell.games
-    ? " Greedy play has no plan for this mission's own rules (skips, costs, races): a real team can do better."
-    : "";
-  return `Difficulty: our simulator's greedy team won ${pct(cell.wins / cell.games)} % of ${cell.games} games `
-    + `with ${players} players and the equipment (95 % interval ${pct(cell.ci95[0])}–${pct(cell.ci95[1])} %).${hard}`;
+  const hard = cell.wins < HARD_SHARE * cell.games ? ` ${t("difficulty.hard")}` : "";
+  return t("difficulty.won", { pct: pct(cell.wins / cell.games), games: cell.games, n: players, lo: pct(cell.ci95[0]), hi: pct(cell.ci95[1]) }) + hard;
 }
 
 function missionEntry(setup) {
@@ -185,7 +180,7 @@ function standsOfSetup(setup) {
 }
 
 function playerName(setup, p) {
-  return setup.names[p].trim() || `Player ${p + 1}`;
+  return setup.names[p].trim() || t("setup.defaultPlayer", { n: p + 1 });
 }
 
 /** My stand as dealt: the sorted wires in the ordinary slots, the X wire at its place, null for my flipped wires. */
@@ -242,7 +237,7 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
         }
       }
     });
-    if (dropped.length) toast(`Your wires were kept except ${dropped.map(label).join(", ")}: not in the new wire set or no room on the stand.`, "info", 6000);
+    if (dropped.length) toast(t("setup.dropped", { wires: dropped.map(label).join(", ") }), "info", 6000);
   };
 
   // The catalogue comes from the engine once it is ready.
@@ -282,25 +277,27 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
       if (setup.presetKey !== key) return;
       setup.presetLoading = false;
       setup.preset = null;
-      toast(`Mission preset: ${error.message}`, "error", 8000);
+      toast(t("setup.presetFailed", { reason: error.message }), "error", 8000);
       rerender();
     });
   };
 
-  const segmented = (values, current, onPick, name) => h("div.segmented", { role: "group", "aria-label": name },
-    values.map((value) => h("button", {
-      "aria-pressed": String(value === current),
-      dataset: { value: String(value) },
-      onclick: () => { onPick(value); rerender(); },
-    }, String(value))));
+  // `group` names the control for tests and scripts (data-group), whatever the page's language.
+  const segmented = (values, current, onPick, name, group = null, text = String) => h("div.segmented", {
+    role: "group", "aria-label": name, dataset: group ? { group } : {},
+  }, values.map((value) => h("button", {
+    "aria-pressed": String(value === current),
+    dataset: { value: String(value) },
+    onclick: () => { onPick(value); rerender(); },
+  }, text(value))));
 
   const missionSection = () => {
     const entry = missionEntry(setup);
     const catalogue = setup.catalogue;
     return h("section.card.mission-picker", {},
-      h("h2", {}, "Mission"),
+      h("h2", {}, t("setup.mission")),
       h("select", {
-        id: "mission", "aria-label": "mission", disabled: !catalogue,
+        id: "mission", "aria-label": t("setup.missionLabel"), disabled: !catalogue,
         onchange: (event) => {
           setup.mission = event.target.value ? Number(event.target.value) : null;
           setup.preset = null;
@@ -316,11 +313,11 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
           rerender();
         },
       },
-      h("option", { value: "", selected: !setup.mission }, catalogue ? "Free setup (no mission)" : "Loading the missions…"),
+      h("option", { value: "", selected: !setup.mission }, catalogue ? t("setup.freeOption") : t("setup.loadingMissions")),
       (catalogue || []).map((m) => h("option", { value: String(m.mission), selected: m.mission === setup.mission },
         `${m.mission} · ${m.name}`))),
       entry ? h("p.hint.mission-summary", {}, entry.summary) : null,
-      entry && entry.rules.length ? h("p.hint", {}, `Rules: ${entry.rules.join(", ").replace(/_/g, " ")}`) : null);
+      entry && entry.rules.length ? h("p.hint", {}, t("setup.rules", { rules: entry.rules.join(", ").replace(/_/g, " ") })) : null);
   };
 
   const playersSection = () => {
@@ -328,8 +325,8 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
     const counts = entry ? entry.players : [2, 3, 4, 5];
     const difficulty = difficultyText(setup.difficulty, setup.mission, setup.playerCount);
     return h("section.card", {},
-      h("h2", {}, "Players"),
-      h("div.row", {}, h("span.label", {}, "How many"),
+      h("h2", {}, t("setup.players")),
+      h("div.row", {}, h("span.label", {}, t("setup.howMany")),
         segmented(counts, setup.playerCount, (n) => {
           setup.playerCount = n;
           setup.me = setup.me === null ? null : Math.min(setup.me, n - 1);
@@ -337,34 +334,34 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
           resetEquipment(setup);
           resetSizes();
           loadPreset();
-        }, "player count")),
+        }, t("setup.playerCount"), "player-count")),
       difficulty ? h("p.hint.difficulty", {}, difficulty) : null,
       h("div.names", {}, range(0, setup.playerCount - 1).map((p) => h("label.name-field", {},
-        h("span", {}, p === 0 ? "Captain" : `Seat ${p + 1}`),
+        h("span", {}, p === 0 ? t("setup.captain") : t("setup.seat", { n: p + 1 })),
         h("input", {
-          type: "text", value: setup.names[p], placeholder: `Player ${p + 1}`, maxlength: "20",
-          "aria-label": `name of player ${p + 1}`, dataset: { player: String(p) },
+          type: "text", value: setup.names[p], placeholder: t("setup.defaultPlayer", { n: p + 1 }), maxlength: "20",
+          "aria-label": t("setup.nameLabel", { n: p + 1 }), dataset: { player: String(p) },
           oninput: (event) => { setup.names[p] = event.target.value; },
           onchange: () => afterTap(redrawIfShown),
         })))));
   };
 
-  const colourChips = (colour) => h("div.chips", { role: "group", "aria-label": `${colour} wires` },
+  const colourChips = (colour) => h("div.chips", { role: "group", "aria-label": t(`setup.${colour}Wires`), dataset: { group: `${colour}-wires` } },
     COLOUR_KEYS[colour].map((key) => {
       const state = setup.colourState[colour][key] || "off";
       return h(`button.chip.${colour}.state-${state}`, {
         dataset: { key: String(key) },
-        title: { off: "not used", in: "in play", maybe: "maybe (k of m)" }[state],
+        title: t(`setup.chip.${state}`),
         onclick: () => { setup.colourState[colour][key] = NEXT_STATE[state]; resetSizes(); rerender(); },
       }, label(key), state === "maybe" ? "?" : "");
     }));
 
   const poolControl = (colour) => {
     const maybe = COLOUR_KEYS[colour].filter((k) => setup.colourState[colour][k] === "maybe").length;
-    if (maybe < 2) return maybe === 1 ? h("p.hint.warn", {}, "A pool needs at least 2 candidates.") : null;
-    return h("div.row", {}, h("span.label", {}, `${colour} in play, of the ${maybe} "?"`),
+    if (maybe < 2) return maybe === 1 ? h("p.hint.warn", {}, t("setup.poolTwo")) : null;
+    return h("div.row", {}, h("span.label", {}, t(`setup.pool.${colour}`, { n: maybe })),
       segmented(range(1, maybe - 1), Math.min(setup.poolCount[colour], maybe - 1),
-        (k) => { setup.poolCount[colour] = k; resetSizes(); }, `${colour} pool count`));
+        (k) => { setup.poolCount[colour] = k; resetSizes(); }, t(`setup.poolCount.${colour}`)));
   };
 
   const numberInput = (value, onValue, attrs) => h("input.number", {
@@ -378,18 +375,18 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
     const keys = COLOUR_KEYS[colour].filter((k) => k >= lo && k <= hi);
     const picked = setup.drawn[colour];
     const what = choice.values === choice.in_play
-      ? `Tap the ${choice.values} ${colour} value${choice.values > 1 ? "s" : ""} drawn`
-      : `Tap the ${choice.values} ${colour} candidates revealed ("?" markers; ${choice.in_play} in play)`;
+      ? tn(`setup.drawn.${colour}`, choice.values)
+      : t(`setup.revealed.${colour}`, { n: choice.values, inPlay: choice.in_play });
     return h("div", {},
       h("h3", {}, `${what} (${picked.length}/${choice.values})`),
-      h("div.chips", { role: "group", "aria-label": `drawn ${colour}` }, keys.map((key) => {
+      h("div.chips", { role: "group", "aria-label": t(`setup.drawnLabel.${colour}`), dataset: { group: `drawn-${colour}` } }, keys.map((key) => {
         const on = picked.includes(key);
         return h(`button.chip.${colour}.state-${on ? (choice.values === choice.in_play ? "in" : "maybe") : "off"}`, {
           dataset: { key: String(key) }, "aria-pressed": String(on),
           onclick: () => {
             if (on) picked.splice(picked.indexOf(key), 1);
             else if (picked.length < choice.values) picked.push(key);
-            else return toast(`Already ${choice.values} chosen: tap one to remove it first.`);
+            else return toast(t("setup.alreadyChosen", { n: choice.values }));
             loadPreset();
             rerender();
           },
@@ -403,29 +400,29 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
       const wires = wiresOf(setup);
       const keys = possibleKeys(wires || { blue: [] });
       return h("section.card", {},
-        h("h2", {}, "Wires"),
+        h("h2", {}, t("setup.wires")),
         h("p.hint", {}, wires
-          ? `Blue ${keys.blue[0]}–${keys.blue[keys.blue.length - 1]} (4 of each)${wires.counts_as_red !== undefined ? ` · the 4 blue ${wires.counts_as_red} count as red` : ""}`
-          : "Loading the mission…"),
+          ? `${t("setup.blueRange", { lo: keys.blue[0], hi: keys.blue[keys.blue.length - 1] })}${wires.counts_as_red !== undefined ? ` · ${t("setup.countsAsRed", { value: wires.counts_as_red })}` : ""}`
+          : t("setup.loadingMission")),
         choices.yellow ? drawnChips("yellow", choices.yellow) : null,
         choices.red ? drawnChips("red", choices.red) : null,
-        choices.number ? h("div", {}, h("h3", {}, "The face-up Number card (its 4 wires count as red)"),
+        choices.number ? h("div", {}, h("h3", {}, t("setup.numberCard")),
           segmented(range(choices.number.range[0], choices.number.range[1]), setup.number,
-            (n) => { setup.number = n; loadPreset(); }, "number card")) : null,
-        !drawnComplete(setup) ? h("p.hint.warn", {}, "Choose what the table drew to start.")
+            (n) => { setup.number = n; loadPreset(); }, t("setup.numberCardLabel"), "number-card")) : null,
+        !drawnComplete(setup) ? h("p.hint.warn", {}, t("setup.chooseDrawn"))
           // The engine may be busy with the last game's work: say so rather than refuse Start.
-          : setup.presetLoading ? h("p.hint.warn", {}, "Loading the mission's table…") : null);
+          : setup.presetLoading ? h("p.hint.warn", {}, t("setup.loadingTable")) : null);
     }
     return h("section.card", {},
-      h("h2", {}, "Wires"),
-      h("div.row", {}, h("span.label", {}, "Blue values"),
-        numberInput(setup.blueLow, (n) => { setup.blueLow = Math.max(1, Math.min(n, setup.blueHigh)); resetSizes(); }, { min: "1", max: "12", "aria-label": "lowest blue value" }),
-        h("span", {}, "to"),
-        numberInput(setup.blueHigh, (n) => { setup.blueHigh = Math.min(12, Math.max(n, setup.blueLow)); resetSizes(); }, { min: "1", max: "12", "aria-label": "highest blue value" }),
-        h("span.hint", {}, "4 of each")),
-      h("h3", {}, "Yellow"), colourChips("yellow"), poolControl("yellow"),
-      h("h3", {}, "Red"), colourChips("red"), poolControl("red"),
-      h("p.hint", {}, "Tap a value: once = in play, twice = maybe (a k-of-m pool), three times = not used."));
+      h("h2", {}, t("setup.wires")),
+      h("div.row", {}, h("span.label", {}, t("setup.blueValues")),
+        numberInput(setup.blueLow, (n) => { setup.blueLow = Math.max(1, Math.min(n, setup.blueHigh)); resetSizes(); }, { min: "1", max: "12", "aria-label": t("setup.lowestBlue"), dataset: { field: "blue-low" } }),
+        h("span", {}, t("setup.to")),
+        numberInput(setup.blueHigh, (n) => { setup.blueHigh = Math.min(12, Math.max(n, setup.blueLow)); resetSizes(); }, { min: "1", max: "12", "aria-label": t("setup.highestBlue"), dataset: { field: "blue-high" } }),
+        h("span.hint", {}, t("setup.fourEach"))),
+      h("h3", {}, t("choice.yellow")), colourChips("yellow"), poolControl("yellow"),
+      h("h3", {}, t("choice.red")), colourChips("red"), poolControl("red"),
+      h("p.hint", {}, t("setup.tapCycle")));
   };
 
   /** The cards drawn for the board (tapped, or drawn by the page) and, from M31, each player's character. */
@@ -435,27 +432,27 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
     const picked = setup.equipment;
     const characters = setup.skipEquipment ? [] : pool.characters || [];
     const characterRow = (p) => {
-      if (p === 0) return h("div.row", {}, h("span.label", {}, playerName(setup, 0)), h("span", {}, `${CHARACTER_NAMES[DEFAULT_CHARACTER]} (the Captain keeps it)`));
+      if (p === 0) return h("div.row", {}, h("span.label", {}, playerName(setup, 0)), h("span", {}, t("setup.captainKeeps", { character: CHARACTER_NAMES[DEFAULT_CHARACTER] })));
       const mine = setup.characters[p] || DEFAULT_CHARACTER;
       // One card of each E1–E4 in the box: a character another player took is not offered.
       const taken = Object.entries(setup.characters).filter(([q, c]) => Number(q) !== p && c !== DEFAULT_CHARACTER).map(([, c]) => c);
       return h("label.row", {}, h("span.label", {}, playerName(setup, p)),
         h("select.special", {
-          dataset: { character: String(p) }, "aria-label": `character of ${playerName(setup, p)}`,
+          dataset: { character: String(p) }, "aria-label": t("setup.characterOf", { name: playerName(setup, p) }),
           onchange: (event) => { setup.characters[p] = event.target.value; rerender(); },
         }, characters.map((c) => h("option", { value: c, selected: c === mine, disabled: taken.includes(c) }, CHARACTER_NAMES[c] || c))));
     };
     return h("section.card.equipment-setup", {},
-      h("h2", {}, "Equipment"),
-      h("h3", {}, `Tap the ${pool.count} cards drawn for the board (${picked.length}/${pool.count})`),
-      h("div.chips", { role: "group", "aria-label": "equipment drawn" }, pool.pool.map((card) => {
+      h("h2", {}, t("board.title")),
+      h("h3", {}, t("setup.equipmentDrawn", { n: pool.count, picked: picked.length })),
+      h("div.chips", { role: "group", "aria-label": t("setup.equipmentLabel") }, pool.pool.map((card) => {
         const on = picked.includes(card);
         return h("button.chip.card-chip", {
           dataset: { card }, "aria-pressed": String(on), disabled: setup.skipEquipment,
           onclick: () => {
             if (on) picked.splice(picked.indexOf(card), 1);
             else if (picked.length < pool.count) picked.push(card);
-            else return toast(`Already ${pool.count} cards: tap one to remove it first.`);
+            else return toast(t("setup.alreadyCards", { n: pool.count }));
             rerender();
           },
         }, h("b", {}, card), ` ${CARD_NAMES[card] || ""}`);
@@ -464,17 +461,17 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
         h("button.secondary", {
           dataset: { action: "draw-equipment" }, disabled: setup.skipEquipment,
           onclick: () => { setup.equipment = drawCards(pool.pool, pool.count); rerender(); },
-        }, "Draw them for us"),
+        }, t("setup.drawForUs")),
         h("button.secondary", {
           dataset: { action: "skip-equipment" }, "aria-pressed": String(setup.skipEquipment),
           onclick: () => { setup.skipEquipment = !setup.skipEquipment; rerender(); },
-        }, setup.skipEquipment ? "Follow the equipment" : "Don't follow the equipment")),
-      setup.skipEquipment ? h("p.hint", {}, "The page will not follow the board: every equipment action stays on offer.") : null,
+        }, setup.skipEquipment ? t("setup.follow") : t("setup.dontFollow"))),
+      setup.skipEquipment ? h("p.hint", {}, t("setup.notFollowed")) : null,
       characters.length > 1 ? h("div.characters", {},
-        h("h3", {}, "Characters"),
+        h("h3", {}, t("board.characters")),
         pool.note ? h("p.hint", {}, pool.note) : null,
         range(0, setup.playerCount - 1).map(characterRow)) : null,
-      equipmentComplete(setup) ? null : h("p.hint.warn", {}, `Tap the ${pool.count} cards drawn, or "Draw them for us".`));
+      equipmentComplete(setup) ? null : h("p.hint.warn", {}, t("setup.tapCards", { n: pool.count })));
   };
 
   const standsSection = () => {
@@ -492,26 +489,26 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
     };
     let flat = 0;
     return h("section.card", {},
-      h("h2", {}, "Stands"),
+      h("h2", {}, t("setup.stands")),
       h("div.stand-sizes", {}, stands.map((specs, p) => h("div.row", {},
         h("span.label", {}, playerName(setup, p)),
         specs.map((spec, s) => {
           const index = flat++;
           return h("span.stand-specials", {},
             numberInput(sizeOf(spec), (n) => edit(p, s, specOf(Math.max(1, n), specialOf(spec))),
-              { min: "1", max: "30", "aria-label": `stand size ${p + 1}.${s + 1}`, dataset: { stand: String(index) } }),
+              { min: "1", max: "30", "aria-label": t("setup.standSize", { p: p + 1, s: s + 1 }), dataset: { stand: String(index) } }),
             h("select.special", {
-              "aria-label": `special slots ${p + 1}.${s + 1}`, dataset: { special: String(index) },
+              "aria-label": t("setup.specialSlots", { p: p + 1, s: s + 1 }), dataset: { special: String(index) },
               onchange: (event) => { edit(p, s, specOf(sizeOf(spec), event.target.value)); rerender(); },
             }, SPECIALS.map(([value, name]) => h("option", { value, selected: value === specialOf(spec) }, name))));
         })))),
-      setup.mission ? (nano ? h("p.hint", {}, `Nano holds ${nano} hidden wires.`) : null)
-        : h("div.row", {}, h("span.label", {}, "Nano holds"),
-          numberInput(setup.nano, (n) => { setup.nano = Math.max(0, n); resetSizes(); }, { min: "0", max: "6", "aria-label": "nano wires" }),
-          h("span.hint", {}, "hidden wires (mission 43)")),
+      setup.mission ? (nano ? h("p.hint", {}, t("setup.nanoHolds", { n: nano })) : null)
+        : h("div.row", {}, h("span.label", {}, t("setup.nanoLabel")),
+          numberInput(setup.nano, (n) => { setup.nano = Math.max(0, n); resetSizes(); }, { min: "0", max: "6", "aria-label": t("setup.nanoWires") }),
+          h("span.hint", {}, t("setup.nanoHint"))),
       h(`p.hint${dealt + nano === total ? "" : ".warn"}`, {},
-        dealt + nano === total ? `${total} wires dealt as evenly as possible. Edit a size if your deal differs.`
-          : `The stands${nano ? " and Nano" : ""} hold ${dealt + nano} wires but the wire set has ${total}.`));
+        dealt + nano === total ? t("setup.dealtEvenly", { n: total })
+          : t(nano ? "setup.mismatchNano" : "setup.mismatch", { n: dealt + nano, total })));
   };
 
   const meSection = () => {
@@ -530,7 +527,7 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
     const copiesAllowed = (key) => (colourOf(key) === "blue" ? 4 : 1);
     const held = (key) => setup.myStands.flat().filter((k) => k === key).length + setup.myX.filter((k) => k === key).length;
     const xMode = hasX && setup.xMode;
-    const keypad = () => h("div.keypad", { role: "group", "aria-label": "add my wire" },
+    const keypad = () => h("div.keypad", { role: "group", "aria-label": t("setup.addMyWire"), dataset: { group: "add-my-wire" } },
       allKeys.map((key) => h(`button.key.${colourOf(key)}`, {
         dataset: { key: String(key) },
         disabled: xMode ? held(key) >= copiesAllowed(key) || (spec.x_slot === "blue" && colourOf(key) !== "blue")
@@ -555,44 +552,43 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
       })));
     }
     return h("section.card", {},
-      h("h2", {}, "Who is using this phone?"),
-      h("div.chips", { role: "group", "aria-label": "me" },
+      h("h2", {}, t("setup.whoPhone")),
+      h("div.chips", { role: "group", "aria-label": t("setup.meLabel") },
         [...range(0, setup.playerCount - 1), null].map((p) => h("button.chip", {
           "aria-pressed": String(p === setup.me),
           dataset: { me: p === null ? "none" : String(p) },
           onclick: () => { setup.me = p; setup.myStands = [[], []]; setup.myX = [null, null]; setup.seen = {}; setup.activeStand = 0; rerender(); },
-        }, p === null ? "Nobody (public only)" : playerName(setup, p)))),
+        }, p === null ? t("setup.nobody") : playerName(setup, p)))),
       setup.me === null || spec === undefined ? null : h("div", {},
-        mine.length > 1 ? segmented(mine.map((_, s) => `Stand ${s + 1}`), `Stand ${active + 1}`,
-          (name) => { setup.activeStand = Number(name.split(" ")[1]) - 1; setup.xMode = false; }, "my stand") : null,
-        h("p.hint", {}, `My wires (${sorted.length} of ${sortedSize}), sorted. Tap a wire to remove it.`
-          + (flippedCount ? ` My ${flippedCount} flipped wire${flippedCount > 1 ? "s are" : " is"} unknown to me (shown as ?).` : "")),
+        mine.length > 1 ? segmented(mine.map((_, s) => s + 1), active + 1,
+          (n) => { setup.activeStand = n - 1; setup.xMode = false; }, t("setup.myStand"), "my-stand", (n) => t("choice.stand", { n })) : null,
+        h("p.hint", {}, t("setup.myWires", { n: sorted.length, of: sortedSize })
+          + (flippedCount ? ` ${tn("setup.myFlipped", flippedCount)}` : "")),
         h("div.my-wires", {},
-          kinds[0] === "flipped" ? h("span.wire.flipped", { title: "my flipped wire" }, "?") : null,
+          kinds[0] === "flipped" ? h("span.wire.flipped", { title: t("setup.myFlippedWire") }, "?") : null,
           sorted.map((key, i) => h(`button.wire.${colourOf(key)}`, {
-            onclick: () => { sorted.splice(i, 1); rerender(); }, "aria-label": `remove ${label(key)}`,
+            onclick: () => { sorted.splice(i, 1); rerender(); }, "aria-label": t("wire.remove", { wire: label(key) }),
           }, label(key))),
-          kinds.length > 1 && kinds[kinds.length - 1] === "flipped" ? h("span.wire.flipped", { title: "my flipped wire" }, "?") : null,
+          kinds.length > 1 && kinds[kinds.length - 1] === "flipped" ? h("span.wire.flipped", { title: t("setup.myFlippedWire") }, "?") : null,
           hasX ? h(`button.wire.x-wire${setup.myX[active] === null ? ".empty" : `.${colourOf(setup.myX[active])}`}`, {
             dataset: { action: "x-wire" }, "aria-pressed": String(xMode),
             onclick: () => { setup.xMode = !setup.xMode; rerender(); },
           }, `X: ${setup.myX[active] === null ? "?" : label(setup.myX[active])}`) : null),
-        hasX ? h(`p.hint${xMode ? ".warn" : ""}`, {}, xMode ? "Tap the value of my X wire (the unsorted one at the far right)."
-          : "Tap \"X\" to enter my X wire.") : null,
+        hasX ? h(`p.hint${xMode ? ".warn" : ""}`, {}, xMode ? t("setup.xValue") : t("setup.xEnter")) : null,
         keypad()),
       flippedSeen.length ? h("div.flipped-seen", {},
-        h("h3", {}, "Teammates' flipped wires I see"),
+        h("h3", {}, t("setup.flippedSeen")),
         flippedSeen.map(({ player, stand, slot, specs }) => {
           const key = `${player}.${stand}.${slot}`;
           return h("label.row", {},
-            h("span.label", {}, `${playerName(setup, player)}${specs.length > 1 ? ` stand ${stand + 1}` : ""} slot ${slot + 1}`),
+            h("span.label", {}, t("name.slot", { stand: specs.length > 1 ? t("name.stand", { name: playerName(setup, player), stand: stand + 1 }) : playerName(setup, player), slot: slot + 1 })),
             h("select.special", {
-              dataset: { seen: key }, "aria-label": `flipped wire of ${playerName(setup, player)} slot ${slot + 1}`,
+              dataset: { seen: key }, "aria-label": t("setup.flippedOf", { name: playerName(setup, player), slot: slot + 1 }),
               onchange: (event) => {
                 if (event.target.value === "") delete setup.seen[key];
                 else setup.seen[key] = Number(event.target.value);
               },
-            }, h("option", { value: "" }, "not noted"),
+            }, h("option", { value: "" }, t("setup.notNoted")),
             allKeys.map((k) => h("option", { value: String(k), selected: setup.seen[key] === k }, label(k)))));
         })) : null);
   };
@@ -635,37 +631,37 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
   };
 
   const start = async (event) => {
-    if (setup.mission && !drawnComplete(setup)) return toast("Choose the values the table drew first.", "error");
-    if (setup.mission && (setup.presetLoading || !setup.preset)) return toast("The mission's table is still loading: a moment.", "error");
-    if (!equipmentComplete(setup)) return toast(`Tap the ${equipmentPool(setup).count} equipment cards drawn, or "Draw them for us".`, "error");
+    if (setup.mission && !drawnComplete(setup)) return toast(t("setup.drawnFirst"), "error");
+    if (setup.mission && (setup.presetLoading || !setup.preset)) return toast(t("setup.stillLoading"), "error");
+    if (!equipmentComplete(setup)) return toast(t("setup.tapEquipment", { n: equipmentPool(setup).count }), "error");
     const stands = standsOfSetup(setup);
     const wires = wiresOf(setup);
     const dealt = stands.flat().reduce((a, spec) => a + sizeOf(spec), 0) + nanoOf(setup);
-    if (dealt !== wireCount(wires)) return toast(`The stands hold ${dealt} wires but the wire set has ${wireCount(wires)}.`, "error");
+    if (dealt !== wireCount(wires)) return toast(t("setup.mismatch", { n: dealt, total: wireCount(wires) }), "error");
     if (setup.me !== null) {
       const missing = stands[setup.me].findIndex((spec, s) => {
         const kinds = specialSlots(spec);
         return (setup.myStands[s] || []).length !== kinds.filter((k) => k === null).length
           || (kinds.includes("x") && setup.myX[s] === null);
       });
-      if (missing >= 0) return toast(`Enter all your wires (stand ${missing + 1}) or choose "Nobody".`, "error");
+      if (missing >= 0) return toast(t("setup.enterWires", { n: missing + 1 }), "error");
     }
     const button = event.currentTarget;
     button.disabled = true;
-    button.textContent = "Checking…";
+    button.textContent = t("recorder.checking");
     const started = await onStart(buildTable());
     if (!started) {
       button.disabled = false;
-      button.textContent = "Start game";
+      button.textContent = t("setup.start");
     }
   };
 
   const view = () => h("div.setup", {},
-    h("h1.screen-title", {}, "New game"),
+    h("h1.screen-title", {}, t("setup.title")),
     missionSection(), playersSection(), wiresSection(), equipmentSection(), standsSection(), meSection(),
     h("div.actions", {},
-      onCancel ? h("button.secondary", { onclick: onCancel }, "Cancel") : null,
-      h("button.primary", { id: "start-game", onclick: start }, "Start game")));
+      onCancel ? h("button.secondary", { onclick: onCancel }, t("common.cancel")) : null,
+      h("button.primary", { id: "start-game", onclick: start }, t("setup.start"))));
 
   rerender();
 }

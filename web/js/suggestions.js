@@ -26,9 +26,10 @@
 //   card the player may use now (cardadvice.js). It costs up to a few seconds
 //   more on a full table, so the list shows first.
 import { h, openSheet, pageMessage } from "./ui.js";
-import { valueLabel } from "./model.js";
+import { t, tn } from "./i18n.js";
+import { standName, valueLabel } from "./model.js";
 import { CancelledError } from "./engine.js";
-import { providers } from "./equipment.js";
+import { CARD_NAMES, CHARACTER_NAMES, providers } from "./equipment.js";
 import { cardsSection } from "./cardadvice.js";
 
 const DEBOUNCE_MS = 300;
@@ -40,11 +41,12 @@ const SUGGESTED_EQUIPMENT = [["xy_ray", "xy"], ["double_detector", "double"], ["
 export const RED_CAP = 0.05;
 const SHOWN_CALLS = 5; // ranked dual cuts shown before "Show all"
 const KIND_NAMES = {
-  dual_cut: "Dual cut", solo_cut: "Solo cut", reveal_red: "Reveal red", xy_ray: "X-or-Y ray",
-  double_detector: "Double Detector", triple_detector: "Triple Detector", super_detector: "Super Detector",
+  // The equipment by its card's name (kept as the edition prints it: docs/i18n.md).
+  dual_cut: t("action.dual_cut"), solo_cut: t("action.solo_cut"), reveal_red: t("action.reveal_red"), xy_ray: t("kind.xy_ray"),
+  double_detector: CHARACTER_NAMES.double_detector, triple_detector: CARD_NAMES[3], super_detector: CARD_NAMES[5],
 };
 const EVENT_KINDS = new Set(["dual_cut", "solo_cut", "reveal_red"]);
-const MODES = [["exact", "Exact"], ["entropy", "Entropy"], ["lookahead", "Lookahead"], ["search", "Search"]];
+const MODES = ["exact", "entropy", "lookahead", "search"].map((mode) => [mode, t(`mode.${mode}`)]);
 // The lookahead's budget in the page: at most 8 deals × 3 turns per rollout,
 // fewer deals where a view's analysis costs more (`work`: sim/advice.py), so
 // that the slowest decisions (5 players, the first turns) stay within a phone's
@@ -74,9 +76,9 @@ export function groupOf(suggestion) {
  * it tells "nothing new"; in between "a little".
  */
 export function infoWords(bits) {
-  if (bits >= 1) return "a lot";
-  if (bits >= 0.005) return "a little";
-  return "nothing new";
+  if (bits >= 1) return t("info.lot");
+  if (bits >= 0.005) return t("info.little");
+  return t("info.nothing");
 }
 
 export function riskText(p) {
@@ -129,7 +131,7 @@ export class SuggestionsPanel {
     this.cards = null; // the card advice's state for the current key: null (none asked), busy, ok, error
     this.cardResults = new Map();
     this.heldHeight = null;
-    this.root = h("section.suggestions", { "aria-label": "suggestions" });
+    this.root = h("section.suggestions", { "aria-label": t("suggestions.label") });
   }
 
   // ------------------------------------------------------------ requests
@@ -151,8 +153,8 @@ export class SuggestionsPanel {
     const screen = this.screen;
     const turn = screen.state().turn;
     const mine = screen.table.me && screen.table.me.player === player;
-    const now = turn === null ? "" : turn === player ? " · to play now" : ` · ${screen.playerName(turn)} plays now`;
-    return `Moves for ${screen.playerName(player)}${mine ? " (you)" : ""}${now}`;
+    const now = turn === null ? "" : turn === player ? ` · ${t("who.toPlay")}` : ` · ${t("sug.playsNow", { name: screen.playerName(turn) })}`;
+    return `${t(mine ? "sug.movesForYou" : "sug.movesFor", { name: screen.playerName(player) })}${now}`;
   }
 
   /** The element to place in the table screen; starts a request when the table, player or mode changed. */
@@ -249,9 +251,9 @@ export class SuggestionsPanel {
   lookahead(table, player, options) {
     if (!table.me || table.me.player !== player) {
       const who = this.screen.playerName(player);
-      throw new Error(`the lookahead decides for you only (it needs your own wires), not for ${who}.`);
+      throw new Error(t("sug.lookaheadYou", { name: who }));
     }
-    if (!this.screen.engine.lookahead) throw new Error("this page's engine has no lookahead.");
+    if (!this.screen.engine.lookahead) throw new Error(t("sug.noLookahead"));
     return this.screen.engine.lookahead(table, { ...LOOKAHEAD, ...options });
   }
 
@@ -259,9 +261,9 @@ export class SuggestionsPanel {
   search(table, player, options) {
     if (!table.me || table.me.player !== player) {
       const who = this.screen.playerName(player);
-      throw new Error(`the search decides for you only (it needs your own wires), not for ${who}.`);
+      throw new Error(t("sug.searchYou", { name: who }));
     }
-    if (!this.screen.engine.search) throw new Error("this page's engine has no search.");
+    if (!this.screen.engine.search) throw new Error(t("sug.noSearch"));
     return this.screen.engine.search(table, { ...SEARCH, ...options });
   }
 
@@ -330,16 +332,15 @@ export class SuggestionsPanel {
     this.root.dataset.held = String(height !== null);
     this.root.querySelector(".sug-held")?.remove();
     if (height === null || this.state.kind !== "ok" || this.root.scrollHeight <= this.root.clientHeight + 1) return;
-    this.root.append(h("div.sug-held", {}, h("span", {}, "New suggestions."),
-      h("button.link", { dataset: { action: "show-suggestions" }, onclick: () => this.paint() }, "Show in full")));
+    this.root.append(h("div.sug-held", {}, h("span", {}, t("sug.new")),
+      h("button.link", { dataset: { action: "show-suggestions" }, onclick: () => this.paint() }, t("sug.showFull"))));
   }
 
   // ------------------------------------------------------------ rendering
 
   showElapsed(ms, work) {
     const text = this.root.querySelector(".sug-status .sug-elapsed");
-    const unit = this.state.mode === "search" ? "iterations" : "analyses";
-    const done = work && work.total ? ` · ${work.done}/${work.total} ${unit}` : "";
+    const done = work && work.total ? ` · ${t(this.state.mode === "search" ? "sug.iterationsDone" : "sug.analysesDone", { done: work.done, total: work.total })}` : "";
     if (text) text.textContent = `${(ms / 1000).toFixed(1)} s${done}`;
   }
 
@@ -354,12 +355,12 @@ export class SuggestionsPanel {
     this.root.dataset.mode = this.mode;
     this.root.dataset.player = String(player);
     const turn = this.screen.state().turn;
-    const picker = h("div.segmented.sug-players", { role: "group", "aria-label": "suggestions for" },
+    const picker = h("div.segmented.sug-players", { role: "group", "aria-label": t("sug.forLabel") },
       table.players.map((p, i) => h("button", {
         dataset: { player: String(i) }, "aria-pressed": String(i === player), onclick: () => this.setPlayer(i),
-      }, p.name, i === turn ? h("span.to-move", { title: "to play now" }, " ●") : null)));
+      }, p.name, i === turn ? h("span.to-move", { title: t("who.toPlay") }, " ●") : null)));
     const whose = h("p.sug-whose", { id: "sug-whose" }, this.whose(player));
-    const modes = h("div.segmented.sug-modes", { role: "group", "aria-label": "ranking" },
+    const modes = h("div.segmented.sug-modes", { role: "group", "aria-label": t("sug.ranking") },
       MODES.map(([value, text]) => h("button", {
         dataset: { mode: value }, "aria-pressed": String(value === this.mode), onclick: () => this.setMode(value),
       }, text)));
@@ -368,26 +369,25 @@ export class SuggestionsPanel {
     if (kind === "busy") {
       status = h("div.sug-status", {}, h("span.spinner"),
         h("span", {}, {
-          entropy: "Ranking by expected entropy… ", lookahead: "Playing the best calls forward on sampled deals… ",
-          search: "Searching the moves on sampled deals… ",
+          entropy: t("sug.busy.entropy"), lookahead: t("sug.busy.lookahead"), search: t("sug.busy.search"),
         }[mode]
-          || "Computing the odds… "),
+          || t("sug.busy.exact")),
         h("span.sug-elapsed", {}, ""),
-        h("button.link", { dataset: { action: "cancel-suggestions" }, onclick: () => this.cancel() }, "Cancel"));
+        h("button.link", { dataset: { action: "cancel-suggestions" }, onclick: () => this.cancel() }, t("common.cancel")));
       if (this.state.previous && this.state.previous.consistent) body = this.list(this.state.previous, true);
     } else if (kind === "cancelled") {
-      status = h("div.sug-status", {}, h("span", {}, "Suggestions cancelled."),
-        h("button.link", { dataset: { action: "run-suggestions" }, onclick: () => this.retry() }, "Run again"));
+      status = h("div.sug-status", {}, h("span", {}, t("sug.cancelled")),
+        h("button.link", { dataset: { action: "run-suggestions" }, onclick: () => this.retry() }, t("status.again")));
     } else if (kind === "error") {
-      status = h("div.sug-status.bad", {}, `No suggestions: ${pageMessage(this.state.message, table)}`);
+      status = h("div.sug-status.bad", {}, t("sug.none", { reason: pageMessage(this.state.message, table) }));
     } else if (kind === "ok" && !this.state.result.consistent) {
-      status = h("div.sug-status.bad", {}, "No suggestions: the table is inconsistent.");
+      status = h("div.sug-status.bad", {}, t("sug.inconsistent"));
     } else if (kind === "ok") {
       // No status row: an empty one left a gap above "Certain moves" (issue 32). The
       // recorder below does not jump when the list arrives: the panel keeps its height (settle).
       body = this.list(this.state.result, false);
     }
-    this.root.replaceChildren(...[h("div.sug-head", {}, h("h2", {}, "Suggestions"), modes), picker, whose, status, body].filter(Boolean));
+    this.root.replaceChildren(...[h("div.sug-head", {}, h("h2", {}, t("sug.title")), modes), picker, whose, status, body].filter(Boolean));
     this.settle(height, recorderBefore);
   }
 
@@ -405,19 +405,19 @@ export class SuggestionsPanel {
       : null;
     const more = calls.length > SHOWN_CALLS ? h("button.link.sug-more", {
       dataset: { action: "more-suggestions" }, onclick: () => { this.expanded = !this.expanded; this.paint(); },
-    }, this.expanded ? "Show fewer" : `Show all ${calls.length} calls`) : null;
+    }, this.expanded ? t("sug.fewer") : t("sug.all", { n: calls.length })) : null;
     const who = this.screen.playerName(result.player);
     return h(`div.sug-body${stale ? ".stale" : ""}`, { "aria-busy": stale ? "true" : null },
-      items.length ? null : h("p.hint", {}, `${who} has no call to make.`),
-      section("Certain moves", "forced", forced),
-      section(this.mode === "entropy" ? "Calls, by expected entropy" : "Best calls", "calls", shown, more),
-      section("Equipment, if you have it", "equipment", equipment),
+      items.length ? null : h("p.hint", {}, t("sug.noCall", { name: who })),
+      section(t("sug.certain"), "forced", forced),
+      section(this.mode === "entropy" ? t("sug.callsEntropy") : t("sug.bestCalls"), "calls", shown, more),
+      section(t("sug.equipment"), "equipment", equipment),
       cardsSection(this.cards, this.screen),
       result.incomplete && result.incomplete.length ? h("p.hint.sug-incomplete", {},
-        `The search stopped early for ${result.incomplete.map((k) => incompleteText(k, this.screen.table)).join(", ")}: a better use may exist.`) : null,
+        t("sug.incomplete", { what: result.incomplete.map((k) => incompleteText(k, this.screen.table)).join(", ") })) : null,
       h("p.hint.sug-foot", {}, this.mode === "entropy"
-        ? `Tap a move to record it. ${result.branch_analyses ?? 0} branch analyses.`
-        : "Tap a move to record it: you only confirm what happened."));
+        ? t("sug.footEntropy", { n: result.branch_analyses ?? 0 })
+        : t("sug.foot")));
   }
 
   /** The lookahead's pick first, then the other candidates it compared, by estimated worth. */
@@ -426,13 +426,12 @@ export class SuggestionsPanel {
     const entries = (list, first) => h("ol.sug-list", {},
       list.map((s, i) => h("li", {}, this.item({ s, rank: first + i }, stale, result.red_cap))));
     const foot = result.deals
-      ? `${result.deals} deals drawn exactly from the odds; each move played ${result.depth} turns forward on every one. ` +
-        "The pick leaves the best call only for a clear gain. Tap a move to record it."
-      : "A certain move (or a single safe one): no deals needed. Tap it to record it.";
+      ? t("sug.lookaheadFoot", { deals: result.deals, depth: result.depth })
+      : t("sug.lookaheadCertain");
     return h(`div.sug-body${stale ? ".stale" : ""}`, { "aria-busy": stale ? "true" : null, dataset: { deals: String(result.deals) } },
-      pick ? h("div.sug-group", { dataset: { group: "pick" } }, h("h3", {}, "Lookahead's pick"), entries([pick], 0))
-        : h("p.hint", {}, `${this.screen.playerName(result.player)} has no move to make.`),
-      others.length ? h("div.sug-group", { dataset: { group: "candidates" } }, h("h3", {}, "Other moves compared"),
+      pick ? h("div.sug-group", { dataset: { group: "pick" } }, h("h3", {}, t("sug.lookaheadPick")), entries([pick], 0))
+        : h("p.hint", {}, t("sug.noMove", { name: this.screen.playerName(result.player) })),
+      others.length ? h("div.sug-group", { dataset: { group: "candidates" } }, h("h3", {}, t("sug.othersCompared")),
         entries(others, 1)) : null,
       h("p.hint.sug-foot.sug-deals", {}, foot));
   }
@@ -445,15 +444,14 @@ export class SuggestionsPanel {
       list.map((s, i) => h("li", {}, this.item({ s, rank: first + i }, stale, result.red_cap))));
     const workers = result.seeds.length;
     const foot = result.searched
-      ? `${result.iterations} iterations on ${workers} worker${workers > 1 ? "s" : ""}, each on a deal drawn exactly ` +
-        `from the odds, ${result.horizon} turns forward; the pick is the move searched most. Tap a move to record it.`
-      : `No search (${result.reason}): greedy's move. Tap it to record it.`;
+      ? tn("sug.searchFoot", workers, { iterations: result.iterations, horizon: result.horizon })
+      : t("sug.noSearchFoot", { reason: result.reason });
     return h(`div.sug-body${stale ? ".stale" : ""}`, {
       "aria-busy": stale ? "true" : null, dataset: { iterations: String(result.iterations), searched: String(result.searched) },
     },
-    pick ? h("div.sug-group", { dataset: { group: "pick" } }, h("h3", {}, "Search's pick"), entries([pick], 0))
-      : h("p.hint", {}, `${this.screen.playerName(result.player)} has no move to make.`),
-    others.length ? h("div.sug-group", { dataset: { group: "candidates" } }, h("h3", {}, "Other moves searched"),
+    pick ? h("div.sug-group", { dataset: { group: "pick" } }, h("h3", {}, t("sug.searchPick")), entries([pick], 0))
+      : h("p.hint", {}, t("sug.noMove", { name: this.screen.playerName(result.player) })),
+    others.length ? h("div.sug-group", { dataset: { group: "candidates" } }, h("h3", {}, t("sug.othersSearched")),
       entries(others, 1)) : null,
     h("p.hint.sug-foot.sug-iterations", {}, foot));
   }
@@ -485,16 +483,15 @@ export class SuggestionsPanel {
       h("span.sug-kind", {}, KIND_NAMES[s.kind] || s.kind),
       h("span.sug-what", {}, this.describe(s))),
     h("span.sug-stats", {},
-      h("span.sug-p", { title: "chance of success" }, s.certain ? `✓ certain${this.condition(s)}` : `P ${riskText(s.p_success)}`),
-      h(`span.sug-red${s.p_red > 0 ? ".some" : ""}`, { title: "chance of cutting a red wire" }, `red ${riskText(s.p_red)}`),
-      h("span.sug-bits", { title: "what the move is expected to tell the team about the hidden wires (a lot: it at least halves the possible deals)" },
-        `tells the team ${infoWords(Number(s.bits))}`),
+      h("span.sug-p", { title: t("sug.pTitle") }, s.certain ? `${t("sug.certainMark")}${this.condition(s)}` : t("sug.p", { p: riskText(s.p_success) })),
+      h(`span.sug-red${s.p_red > 0 ? ".some" : ""}`, { title: t("sug.redTitle") }, t("sug.red", { p: riskText(s.p_red) })),
+      h("span.sug-bits", { title: t("sug.bitsTitle") }, t("sug.tells", { what: infoWords(Number(s.bits)) })),
       s.worth === undefined ? null : h("span.sug-worth", {
-        title: "lookahead: the move's estimated worth on the sampled deals (1 = a win), ± the standard error of its gain over the best call",
-      }, `worth ${s.worth.toFixed(2)}${s.se ? ` ±${s.se.toFixed(2)}` : ""}`),
+        title: t("sug.worthTitle"),
+      }, `${t("sug.worth", { worth: s.worth.toFixed(2) })}${s.se ? ` ±${s.se.toFixed(2)}` : ""}`),
       s.visits === undefined ? null : h("span.sug-visits", {
-        title: "search: how often the move was tried, and its mean value there (1 = a win)",
-      }, `${s.visits} tries · ${s.mean.toFixed(2)}`)),
+        title: t("sug.visitsTitle"),
+      }, t("sug.visits", { n: s.visits, mean: s.mean.toFixed(2) }))),
     this.whyText(s, cap) ? h("span.sug-why", {}, this.whyText(s, cap)) : null);
   }
 
@@ -503,12 +500,19 @@ export class SuggestionsPanel {
    * percentages round differently from the page's): one percentage per call.
    */
   whyText(s, cap) {
-    // A conditional certainty's condition is on the stats line, in the player's name.
+    // The certain moves' reasons are worded here from the move (the core's `why` is its English);
+    // a conditional certainty's condition is on the stats line, in the player's name.
+    const values = s.values ? s.values.map(valueLabel).join(t("words.or")) : valueLabel(s.value);
+    if (s.certain && ["dual_cut", "xy_ray"].includes(s.kind)) {
+      return this.condition(s) ? t("sug.why.canOnlyBe", { values }) : t("sug.why.certainWire", { values });
+    }
+    if (s.kind === "solo_cut" && s.why && s.why.startsWith("solo cut:")) return t("sug.why.solo", { value: values, n: s.targets.length });
+    if (s.kind === "reveal_red" && s.why && s.why.startsWith("every wire left")) return t("sug.why.reveal");
     if (s.certain && this.condition(s)) return s.why.slice(s.why.indexOf(": ") + 2);
     if (!s.why || !s.why.startsWith("P(success)")) return s.why;
     const notes = [];
-    if (s.p_red > cap) notes.push(`red risk above the ${Math.round(cap * 100)}% cap`);
-    if (this.condition(s)) notes.push(`legal only${this.condition(s)}`);
+    if (s.p_red > cap) notes.push(t("sug.why.aboveCap", { cap: Math.round(cap * 100) }));
+    if (this.condition(s)) notes.push(t("sug.why.legalOnly", { condition: this.condition(s) }));
     return notes.join("; ");
   }
 
@@ -519,8 +523,8 @@ export class SuggestionsPanel {
   condition(s) {
     if (s.p_legal === undefined || s.p_legal >= 1) return "";
     const who = this.screen.playerName(this.state.result?.player ?? this.player());
-    const held = (s.values || [s.value]).map((v) => (v === "yellow" ? "a yellow" : `${[8, 11, 18].includes(v) ? "an" : "a"} ${v}`));
-    return ` if ${who} holds ${held.join(" and ")} (${riskText(s.p_legal)})`;
+    const held = (s.values || [s.value]).map((v) => (v === "yellow" ? t("sug.aYellow") : t([8, 11, 18].includes(v) ? "sug.anValue" : "sug.aValue", { value: v })));
+    return t("sug.condition", { name: who, held: held.join(t("words.and")), p: riskText(s.p_legal) });
   }
 
   /** Whether the recorder's draft is this move (the tapped suggestion stays marked while it is recorded). */
@@ -534,14 +538,14 @@ export class SuggestionsPanel {
 
   describe(s) {
     const screen = this.screen;
-    const values = s.values ? s.values.map(valueLabel).join(" or ") : valueLabel(s.value);
-    if (s.kind === "reveal_red") return `${screen.playerName(this.state.result?.player ?? this.player())}'s ${s.targets.length} wire(s)`;
+    const values = s.values ? s.values.map(valueLabel).join(t("words.or")) : valueLabel(s.value);
+    if (s.kind === "reveal_red") return t("sug.revealWires", { name: screen.playerName(this.state.result?.player ?? this.player()), n: s.targets.length });
     if (s.kind === "solo_cut") return `${values} × ${s.targets.length}`;
     if (s.target) return `${screen.slotName(s.target)} = ${values}`;
     const stands = [...new Set(s.targets.map((t) => `${t.player}:${t.stand}`))];
     const slots = s.targets.map((t) => t.slot + 1).join(", ");
     return stands.length === 1
-      ? `${screen.slotName({ ...s.targets[0], slot: 0 }).replace(/ slot 1$/, "")} slots ${slots} = ${values}`
+      ? t("sug.standSlots", { stand: standName(screen.table, s.targets[0].player, s.targets[0].stand), slots, values })
       : `${s.targets.map((t) => screen.slotName(t)).join(", ")} = ${values}`;
   }
 
@@ -571,18 +575,18 @@ export class SuggestionsPanel {
   showEquipment(s, actor) {
     const screen = this.screen;
     const targets = s.target ? [s.target] : s.targets;
-    const values = s.values ? s.values.map(valueLabel).join(" or ") : valueLabel(s.value);
+    const values = s.values ? s.values.map(valueLabel).join(t("words.or")) : valueLabel(s.value);
     const outcome = (o) => {
       if (o.outcome === "success") {
         // An X or Y ray's success names the value cut (the core gives it), a yellow also its printed number.
         const printed = o.key !== undefined ? ` (Y${Math.floor(Number(o.key))})` : "";
-        if (o.value !== undefined && s.values) return `success: it is ${valueLabel(o.value)}${printed}`;
-        if (printed) return `success${printed}`;
-        if (o.value !== undefined) return `success: it is ${valueLabel(o.value)}`;
-        return "success";
+        if (o.value !== undefined && s.values) return `${t("sug.outcome.itIs", { value: valueLabel(o.value) })}${printed}`;
+        if (printed) return `${t("draft.success")}${printed}`;
+        if (o.value !== undefined) return t("sug.outcome.itIs", { value: valueLabel(o.value) });
+        return t("draft.success");
       }
-      if (o.outcome === "token") return `token ${valueLabel(o.value)}`;
-      return o.outcome === "red" ? "explodes (red)" : o.outcome;
+      if (o.outcome === "token") return t("token.value", { value: valueLabel(o.value) });
+      return o.outcome === "red" ? t("sug.outcome.red") : o.outcome;
     };
     const record = () => {
       // The recorder is pre-filled with the move (actor, wires, values); the
@@ -599,17 +603,17 @@ export class SuggestionsPanel {
       this.revealRecorder();
     };
     openSheet(`${KIND_NAMES[s.kind] || s.kind}: ${values}`,
-      h("p.hint", {}, "If you use it, record what happened: the recorder starts with this move filled in."),
+      h("p.hint", {}, t("sug.ifYouUse")),
       h("ul.sug-targets", {}, targets.map((t) => h("li", {}, screen.slotName(t)))),
-      this.condition(s) ? h("p.sug-condition", {}, `Only${this.condition(s)}: the odds below assume it.`) : null,
-      h("p.risk-summary", {}, h("span", {}, `Success ${riskText(s.p_success)}`), h("span.red", {}, `Red ${riskText(s.p_red)}`),
-        h("span", { title: "expected information, in bits" }, `info ${Number(s.bits).toFixed(2)} bits`)),
+      this.condition(s) ? h("p.sug-condition", {}, t("sug.only", { condition: this.condition(s) })) : null,
+      h("p.risk-summary", {}, h("span", {}, t("sug.success", { p: riskText(s.p_success) })), h("span.red", {}, t("slot.red", { p: riskText(s.p_red) })),
+        h("span", { title: t("sug.infoTitle") }, t("sug.info", { bits: Number(s.bits).toFixed(2) }))),
       h("ul.distribution.sug-outcomes", {}, (s.outcomes || []).map((o) => h("li", {},
         h("span.dist-key", {}, outcome(o)),
         h("span.dist-bar", {}, h("span.dist-fill", { style: { width: `${o.p * 100}%` } })),
         h("span.dist-p", {}, riskText(o.p))))),
       h("p.hint", {}, this.whyText(s, this.state.result?.red_cap ?? 1)),
-      h("div.actions", {}, h("button.secondary", { dataset: { action: "record-equipment" }, onclick: record }, "Record this move")));
+      h("div.actions", {}, h("button.secondary", { dataset: { action: "record-equipment" }, onclick: record }, t("sug.record"))));
   }
 
   /** Mark the suggestion's target wire(s) on the table. */

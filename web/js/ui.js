@@ -1,6 +1,7 @@
 // Small DOM helpers shared by the screens: element builder, bottom sheet,
 // toasts, and the probability formatting every screen uses.
-import { slotName, standName } from "./model.js";
+import { describeEvent, label, slotName, standName } from "./model.js";
+import { has, language, t } from "./i18n.js";
 
 /**
  * h("button.primary", {onclick, dataset: {x: 1}}, "text", child) → element.
@@ -39,7 +40,7 @@ export function openSheet(title, ...content) {
     sheet().replaceChildren();
   };
   sheet().replaceChildren(
-    h("div.sheet-head", {}, h("h2", { id: "sheet-title" }, title), h("button.icon-button", { onclick: close, "aria-label": "Close" }, "✕")),
+    h("div.sheet-head", {}, h("h2", { id: "sheet-title" }, title), h("button.icon-button", { onclick: close, "aria-label": t("common.close"), dataset: { action: "close-sheet" } }, "✕")),
     h("div.sheet-body", {}, ...content),
   );
   sheet().hidden = false;
@@ -80,14 +81,38 @@ export function ranked(distribution) {
 
 const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
 
-/** A count as a short figure: "812,361" up to a million, else "8.1 × 10¹⁷". Accepts a Number or a BigInt. */
+/** A count as a short figure: "812,361" up to a million, else "8.1 × 10¹⁷" (in the page's language). Accepts a Number or a BigInt. */
 export function scientific(count) {
   const digits = (typeof count === "bigint" ? count : BigInt(Math.round(Number(count)))).toString();
-  if (digits.length <= 6) return Number(digits).toLocaleString("en-US");
+  if (digits.length <= 6) return Number(digits).toLocaleString(language);
   const exponent = digits.length - 1;
-  const mantissa = (Number(digits.slice(0, 3)) / 100).toFixed(1);
+  // Rounded down to one decimal as before, then written in the page's language ("8.1", "8,1").
+  const mantissa = Number((Number(digits.slice(0, 3)) / 100).toFixed(1)).toLocaleString(language, { minimumFractionDigits: 1 });
   const power = String(exponent).split("").map((c) => SUPERSCRIPT[c]).join("");
   return `${mantissa} × 10${power}`;
+}
+
+/**
+ * Why the core found a table impossible (analyze's answer with `consistent`
+ * false), in the page's language: its `code` and `fields` worded from the
+ * catalogue, each reason in `contradicts` named as the log names it. A code
+ * this page does not know shows the core's English `error` instead.
+ */
+export function coreReason(result, table) {
+  if (!result.code || !has(`reason.${result.code}`)) return pageMessage(result.error, table);
+  const reasons = (result.contradicts || []).map((reason) => reasonWords(reason, table));
+  return t(`reason.${result.code}`, { ...result.fields, what: reasons.join("; ") });
+}
+
+/** One thing an impossible event contradicts: a recorded event, one of my wires, or a wire I saw. */
+export function reasonWords(reason, table) {
+  if (reason.event !== undefined) {
+    const event = table.events[reason.event];
+    return t("reason.event", { event: reason.event + 1, what: event ? describeEvent(event, table) : reason.type });
+  }
+  const wire = label(reason.value);
+  if (reason.own) return t("reason.own", { wire, slot: slotName(table, { player: table.me.player, ...reason.own }) });
+  return t("reason.seen", { wire, slot: reason.seen ? slotName(table, reason.seen) : "Nano" });
 }
 
 /**

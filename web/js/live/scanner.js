@@ -4,6 +4,7 @@
 // button is not shown and the code is pasted as text instead. The camera
 // needs a secure context (https or localhost).
 import { h } from "../ui.js";
+import { t } from "../i18n.js";
 
 const SCAN_EVERY_MS = 200;
 
@@ -22,7 +23,7 @@ export function scanButton(onCode, onError) {
       if (!formats.includes("qr_code")) throw new Error("this browser's detector does not read QR codes: paste the code");
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
     } catch (error) {
-      return onError(error.name === "NotAllowedError" ? "the camera was not allowed: paste the code instead" : error.message);
+      return onError(error.name === "NotAllowedError" ? t("live.cameraRefused") : error.message);
     }
     const detector = new window.BarcodeDetector({ formats: ["qr_code"] });
     video.srcObject = stream;
@@ -42,5 +43,5 @@ export function scanButton(onCode, onError) {
     };
     look();
   };
-  return h("div.live-scanner", {}, h("button.secondary", { dataset: { action: "live-scan" }, onclick: start }, "Scan with the camera"), video);
+  return h("div.live-scanner", {}, h("button.secondary", { dataset: { action: "live-scan" }, onclick: start }, t("live.scan")), video);
 }

@@ -10,7 +10,8 @@
 // The page hooks in at a few places (js/app.js): initLive() once, liveMenuItems()
 // in the menu, liveChanged(game) after every save, liveShown(game) when a game
 // is shown, and liveHooks(game) for the GameScreen (a joiner's proposals).
-import { h, openSheet, closeSheet, toast, pageMessage } from "../ui.js";
+import { h, openSheet, closeSheet, toast, coreReason } from "../ui.js";
+import { t, tn } from "../i18n.js";
 import { encodeQr, qrSvg } from "../qr.js";
 import { describeEvent } from "../model.js";
 import { LiveHost, LiveJoiner, applyLog, firstDifference, joinerTable, readMessage } from "./protocol.js";
@@ -50,7 +51,7 @@ function liveGame() {
 }
 
 function seatName(table, seat) {
-  return seat === null || seat === undefined ? "watching" : table.players[seat] ? table.players[seat].name : `seat ${seat + 1}`;
+  return seat === null || seat === undefined ? t("live.watching") : table.players[seat] ? table.players[seat].name : t("live.seat", { n: seat + 1 });
 }
 
 // ------------------------------------------------------------ hooks for the page
@@ -59,9 +60,9 @@ function seatName(table, seat) {
 export function liveMenuItems(current, item) {
   const joining = current && current.live && current.live.role === "joiner";
   return [
-    current && !joining ? item(session && session.role === "host" ? "Live table: the phones" : "Live table: let the other phones join",
+    current && !joining ? item(session && session.role === "host" ? t("live.menu.phones") : t("live.menu.host"),
       "live-host", () => openHostSheet(current)) : null,
-    item(joining ? "Live table: reconnect" : "Join a live table", "live-join", openJoinSheet),
+    item(joining ? t("live.menu.reconnect") : t("live.menu.join"), "live-join", openJoinSheet),
   ];
 }
 
@@ -83,7 +84,7 @@ export function liveChanged(game) {
 export function liveShown(game) {
   if (session && session.role === "host" && (!game || game.id !== session.gameId)) {
     endSession();
-    toast("You left the live game: the other phones are disconnected.", "info", 6000);
+    toast(t("live.left"), "info", 6000);
   }
   drawBar();
 }
@@ -108,20 +109,20 @@ function drawBar() {
     bar.dataset.role = "host";
     bar.dataset.state = "hosting";
     bar.dataset.phones = String(phones.length);
-    bar.replaceChildren(h("span.live-dot.on"), h("span.live-text", {}, `Live table: you host · ${phones.length
-      ? `${phones.length} phone${phones.length === 1 ? "" : "s"} (${phones.map((peer) => seatName(table, peer.seat)).join(", ")})` : "no phone yet"}`),
-    h("button.link", { dataset: { action: "live-phones" }, onclick: () => openHostSheet(game) }, "Phones"));
+    bar.replaceChildren(h("span.live-dot.on"), h("span.live-text", {}, t("live.bar.host", { phones: phones.length
+      ? tn("live.bar.phones", phones.length, { seats: phones.map((peer) => seatName(table, peer.seat)).join(", ") }) : t("live.bar.noPhone") })),
+    h("button.link", { dataset: { action: "live-phones" }, onclick: () => openHostSheet(game) }, t("live.bar.phonesButton")));
     return;
   }
   const connected = session && session.role === "joiner" && session.gameId === (game && game.id) && isConnected();
   bar.dataset.role = "joiner";
   bar.dataset.state = connected ? "connected" : "lost";
   delete bar.dataset.phones;
-  const seats = connected && session.seats ? session.seats.map((entry) => `${entry.phone === "host" ? "host" : "phone"}: ${seatName(game.table, entry.seat)}`) : [];
+  const seats = connected && session.seats ? session.seats.map((entry) => `${entry.phone === "host" ? t("live.bar.hostWord") : t("live.bar.phoneWord")}: ${seatName(game.table, entry.seat)}`) : [];
   bar.replaceChildren(h(`span.live-dot${connected ? ".on" : ".off"}`),
-    h("span.live-text", {}, connected ? `Live table: connected · ${seats.join(" · ")}`
-      : "Live table: not connected. Ask the host for a new code: your log catches up when you reconnect."),
-    connected ? null : h("button.link", { dataset: { action: "live-reconnect" }, onclick: openJoinSheet }, "Reconnect"));
+    h("span.live-text", {}, connected ? t("live.bar.connected", { seats: seats.join(" · ") })
+      : t("live.bar.lost")),
+    connected ? null : h("button.link", { dataset: { action: "live-reconnect" }, onclick: openJoinSheet }, t("live.bar.reconnect")));
 }
 
 // ------------------------------------------------------------ the host
@@ -140,7 +141,7 @@ function startHosting(game) {
     append: (candidate, phone) => {
       const screen = app.screen();
       const entry = session.host.peers.get(phone);
-      const label = `Event from the phone of ${seatName(candidate, entry && entry.seat)}`;
+      const label = t("live.eventFrom", { name: seatName(candidate, entry && entry.seat) });
       if (screen && screen.game.id === session.gameId) screen.replaceTable(candidate, label);
       else {
         const stored = liveGame();
@@ -157,8 +158,8 @@ async function checkEvent(candidate) {
   const result = await app.engine.analyze(candidate);
   if (result.consistent) return { ok: true };
   const event = candidate.events[result.event];
-  const what = event ? `: ${describeEvent(event, candidate)} (event ${result.event + 1} in the log)` : "";
-  return { ok: false, reason: `Impossible${what}. Engine: ${pageMessage(result.error, candidate)}` };
+  const headline = event ? t("refusal.impossibleEvent", { what: describeEvent(event, candidate), event: result.event + 1 }) : t("refusal.impossible");
+  return { ok: false, reason: `${headline} ${t("refusal.source.engine")}: ${coreReason(result, candidate)}` };
 }
 
 function endSession() {
@@ -174,7 +175,7 @@ function qrOf(text, id, title) {
   try {
     code = encodeQr(text);
   } catch {
-    return h("p.warn", {}, "This code is too long for a QR code: copy it as text.");
+    return h("p.warn", {}, t("live.tooLong"));
   }
   const box = h("div.qr-box.live-qr", { id, dataset: { version: String(code.version) } });
   box.innerHTML = qrSvg(code, { title });
@@ -183,8 +184,8 @@ function qrOf(text, id, title) {
 
 function copyButton(text) {
   return h("button.secondary", {
-    onclick: () => navigator.clipboard.writeText(text).then(() => toast("Code copied."), () => toast("Copy the code from the box.")),
-  }, "Copy the code");
+    onclick: () => navigator.clipboard.writeText(text).then(() => toast(t("live.copied")), () => toast(t("live.copyByHand"))),
+  }, t("live.copy"));
 }
 
 function openHostSheet(game) {
@@ -201,55 +202,54 @@ function openHostSheet(game) {
     const phones = [...session.host.peers.entries()].filter(([, peer]) => peer.welcomed);
     phonesBox.replaceChildren(h("h3", {}, `Phones (${phones.length})`),
       phones.length ? h("ul.live-phones", {}, phones.map(([phone, peer]) => h("li", { dataset: { phone } }, seatName(game.table, peer.seat))))
-        : h("p.hint", {}, "No phone yet."));
+        : h("p.hint", {}, t("live.noPhone")));
   };
   const draw = () => {
     if (!session || session.role !== "host") return;
     drawPhones();
-    const answer = h("textarea.live-code", { id: "live-answer", rows: "3", "aria-label": "the phone's answer code", placeholder: "BB1A…" });
+    const answer = h("textarea.live-code", { id: "live-answer", rows: "3", "aria-label": t("live.answerLabel"), placeholder: "BB1A…" });
     const connect = async (text) => {
       const offer = adding;
-      adding = { message: "Connecting…" };
+      adding = { message: t("live.connecting") };
       draw();
       try {
         const link = await offer.accept(text);
         attachPhone(link);
         adding = null;
-        toast("A phone joined the live table.");
+        toast(t("live.joined"));
       } catch (error) {
         offer.cancel();
-        adding = { message: `No connection: ${error.message}. Add the phone again.` };
+        adding = { message: t("live.noConnectionAgain", { reason: error.message }) };
       }
       draw();
     };
     const step = !adding ? h("div.actions", {}, h("button.primary", {
       dataset: { action: "live-add" },
       onclick: async () => {
-        adding = { message: "Preparing a code…" };
+        adding = { message: t("live.preparing") };
         draw();
         try {
           adding = await hostOffer();
         } catch (error) {
-          adding = { message: `No code: ${error.message}` };
+          adding = { message: t("live.noCode", { reason: error.message }) };
         }
         draw();
       },
-    }, "Add a phone"))
+    }, t("live.add")))
       : adding.message ? h("p.live-message", { id: "live-host-message" }, adding.message)
         : h("div.live-handshake", {},
-          h("p", {}, h("b", {}, "1. "), "On the other phone: menu, Join a live table, and scan this code (or paste it)."),
-          qrOf(adding.code, "live-offer-qr", "the host's live-table code"),
-          h("textarea.live-code", { id: "live-offer", readonly: true, rows: "3", "aria-label": "the host's code" }, adding.code),
+          h("p", {}, h("b", {}, "1. "), t("live.step1")),
+          qrOf(adding.code, "live-offer-qr", t("live.offerTitle")),
+          h("textarea.live-code", { id: "live-offer", readonly: true, rows: "3", "aria-label": t("live.hostCode") }, adding.code),
           h("div.actions", {}, copyButton(adding.code)),
-          h("p", {}, h("b", {}, "2. "), "Then scan the code that phone shows (or paste it here)."),
+          h("p", {}, h("b", {}, "2. "), t("live.step2")),
           scanButton((text) => connect(text), (why) => toast(why, "error", 6000)),
           answer,
           h("div.actions", {}, h("button.primary", {
             dataset: { action: "live-connect" }, onclick: () => connect(answer.value),
-          }, "Connect")));
-    openSheet("Live table",
-      h("p", {}, "The phones at the table follow this game live, phone to phone on the local network: no server, no internet. ",
-        h("b", {}, "Only the public table travels: never your wires."), " Every event recorded on a phone is sent here, checked and added to the log."),
+          }, t("live.connect"))));
+    openSheet(t("live.title"),
+      h("p", {}, t("live.intro"), " ", h("b", {}, t("live.publicOnly")), " ", t("live.checked")),
       phonesBox,
       step,
       h("div.actions", {}, h("button.secondary.danger", {
@@ -260,9 +260,9 @@ function openHostSheet(game) {
           app.persist(game);
           closeSheet();
           drawBar();
-          toast("The live table is closed.");
+          toast(t("live.closed"));
         },
-      }, "Stop the live table")));
+      }, t("live.stop"))));
   };
   session.sheet = drawPhones;
   draw();
@@ -280,7 +280,7 @@ function attachPhone(link) {
   };
   link.listen((text) => {
     const { message, error } = readMessage(text);
-    if (error) return toast(`A phone sent ${error}.`, "error", 6000);
+    if (error) return toast(t("live.phoneSent", { error }), "error", 6000);
     current.host.receive(phone, message);
   });
 }
@@ -288,44 +288,44 @@ function attachPhone(link) {
 // ------------------------------------------------------------ the joiner
 
 const HELLO_AGAIN_MS = 3000;
-const notConnected = () => ({ ok: false, headline: "Not sent: this phone is not connected to the host.", reason: "Reconnect (the live bar at the top), then record it again." });
+const notConnected = () => ({ ok: false, headline: t("live.notSent"), reason: t("live.notSentWhy") });
 
 function openJoinSheet() {
   const screen = app.screen();
   // A phone that followed a live game here before reconnects to it: its log catches up.
   const resume = screen && screen.game.live && screen.game.live.role === "joiner" ? screen.game : null;
   let pending = null;
-  const draw = (content) => openSheet(resume ? "Reconnect to the live table" : "Join a live table", ...content);
-  const input = h("textarea.live-code", { id: "live-join-code", rows: "3", "aria-label": "the host's code", placeholder: "BB1O…" });
+  const draw = (content) => openSheet(resume ? t("live.reconnectTitle") : t("live.menu.join"), ...content);
+  const input = h("textarea.live-code", { id: "live-join-code", rows: "3", "aria-label": t("live.hostCode"), placeholder: "BB1O…" });
   const connect = async (text) => {
     let handshake;
     try {
       handshake = await joinOffer(text);
     } catch (error) {
-      return toast(`This code cannot be used: ${error.message}.`, "error", 8000);
+      return toast(t("live.badCode", { reason: error.message }), "error", 8000);
     }
     pending = handshake;
     draw([
-      h("p", {}, "Show this code to the host: they scan it (or paste it) on their phone."),
-      qrOf(handshake.code, "live-answer-qr", "this phone's answer"),
-      h("textarea.live-code", { id: "live-answer-code", readonly: true, rows: "3", "aria-label": "this phone's answer code" }, handshake.code),
+      h("p", {}, t("live.showHost")),
+      qrOf(handshake.code, "live-answer-qr", t("live.answerTitle")),
+      h("textarea.live-code", { id: "live-answer-code", readonly: true, rows: "3", "aria-label": t("live.thisAnswer") }, handshake.code),
       h("div.actions", {}, copyButton(handshake.code)),
-      h("p.live-message", { id: "live-join-message" }, "Waiting for the host…"),
+      h("p.live-message", { id: "live-join-message" }, t("live.waiting")),
     ]);
     try {
       const link = await handshake.link;
       if (pending !== handshake) return link.lost();
       startJoining(link, resume);
     } catch (error) {
-      toast(`No connection: ${error.message}`, "error", 8000);
+      toast(t("live.noConnection", { reason: error.message }), "error", 8000);
     }
   };
   draw([
-    h("p", {}, "On the host's phone: menu, Live table. Scan its code, or paste it here."),
+    h("p", {}, t("live.onHost")),
     scanButton((text) => connect(text), (why) => toast(why, "error", 6000)),
     input,
-    h("div.actions", {}, h("button.primary", { dataset: { action: "live-join" }, onclick: () => connect(input.value) }, "Connect")),
-    h("p.hint", {}, "Only the public table comes to this phone, and your wires never leave it."),
+    h("div.actions", {}, h("button.primary", { dataset: { action: "live-join" }, onclick: () => connect(input.value) }, t("live.connect"))),
+    h("p.hint", {}, t("live.privacy")),
   ]);
 }
 
@@ -362,7 +362,7 @@ function startJoining(link, resume) {
       current.seatSent = game.joinPending ? undefined : (game.table.me ? game.table.me.player : null);
       app.persist(game);
       app.showGame(game);
-      toast(from ? `Live table: ${events.length} new event${events.length === 1 ? "" : "s"} since you left.` : "Live table: connected. Which seat is yours?");
+      toast(from ? tn("live.caughtUp", events.length) : t("live.whichSeat"));
     },
     onLog: (from, events, ack) => {
       const game = liveGame();
@@ -383,7 +383,7 @@ function startJoining(link, resume) {
       const waiting = current.pending.get(id);
       if (!waiting) return;
       current.pending.delete(id);
-      waiting.resolve({ ok: false, headline: "Refused by the host.", reason });
+      waiting.resolve({ ok: false, headline: t("live.refused"), reason });
     },
     onSeats: (seats) => { current.seats = seats; drawBar(); },
   });
@@ -391,11 +391,11 @@ function startJoining(link, resume) {
     for (const entry of current.pending.values()) entry.resolve(notConnected());
     current.pending.clear();
     drawBar();
-    if (session === current) toast("Live table: the connection to the host is lost.", "error", 6000);
+    if (session === current) toast(t("live.lostToast"), "error", 6000);
   };
   link.listen((text) => {
     const { message, error } = readMessage(text);
-    if (error) return toast(`The host sent ${error}.`, "error", 6000);
+    if (error) return toast(t("live.hostSent", { error }), "error", 6000);
     current.joiner.receive(message);
   });
   // A channel that closed before this phone listened has said nothing yet: say it now, not "Waiting…" for ever.
@@ -413,8 +413,7 @@ function propose(screen, candidate) {
   if (!session || session.role !== "joiner" || session.gameId !== screen.game.id || !isConnected()) return Promise.resolve(notConnected());
   const events = screen.table.events;
   if (candidate.events.length !== events.length + 1 || firstDifference(events, candidate.events) !== events.length) {
-    return Promise.resolve({ ok: false, headline: "Only the host changes the log.",
-      reason: "On a live table a phone adds events; an edit or a delete is made on the host's phone." });
+    return Promise.resolve({ ok: false, headline: t("live.onlyHost"), reason: t("live.onlyHostWhy") });
   }
   // What I saw with my event (me.seen) stays here: it joins my table once the host has appended the event.
   const before = new Set(((screen.table.me && screen.table.me.seen) || []).map((entry) => JSON.stringify(entry)));

@@ -1,0 +1,174 @@
+"""The page in English, French and German (docs/i18n.md), in real Chromium: every screen and
+sheet is rendered in each language — the setup form with the first-use help, the menu and its
+sheets, the table with the suggestions and the log, a wire's sheet and "Why", the recorder's
+steps and a refusal, the edit form, the review — and the test fails on a key missing from the
+catalogue (window.bombbusterI18n.missing) or, on a French or German page, on a text of the English
+catalogue left on screen. The menu's switch changes the language and is remembered on reload.
+(Unused keys and the catalogues' parity: tests/test_i18n_catalogues.py.)"""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from e2e_helpers import ROOT, open_app, sample_table, slot, wait_events, words
+from test_companion import share_link
+
+LOCALES = {"en": "en-US", "fr": "fr-CH", "de": "de-AT"}  # a regional tag: the page takes its language
+
+
+def catalogue(language: str) -> dict[str, str]:
+    return json.loads((ROOT / "web" / "js" / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
+
+
+def english_leftovers(language: str) -> list[str]:
+    """English texts of the catalogue a French or German page must not show: whole sentences
+    (two words or more, no placeholder) that the language words differently."""
+    english, other = catalogue("en"), catalogue(language)
+    return sorted({text for key, text in english.items()
+                   if " " in text and len(text) >= 12 and "{" not in text and other[key] != text})
+
+
+class Screens:
+    """Checks each rendered screen: nothing missing from the catalogue, no English left."""
+
+    def __init__(self, page, language: str):
+        self.page = page
+        self.language = language
+        self.leftovers = english_leftovers(language) if language != "en" else []
+        self.seen: list[str] = []
+
+    def check(self, name: str) -> None:
+        self.seen.append(name)
+        missing = self.page.evaluate("[...window.bombbusterI18n.missing]")
+        assert missing == [], f"{name}: keys missing from {self.language}.json: {missing}"
+        shown = self.page.evaluate("document.body.innerText + ' ' + [...document.querySelectorAll('[aria-label],[title]')]"
+                                   ".map((e) => `${e.getAttribute('aria-label') || ''} ${e.getAttribute('title') || ''}`).join(' ')")
+        left = [text for text in self.leftovers if text in shown]
+        assert left == [], f"{name}: English left on the {self.language} page: {left}"
+
+
+@pytest.fixture(params=list(LOCALES))
+def language(request):
+    return request.param
+
+
+@pytest.fixture
+def localized(new_context, language):
+    """A phone page whose browser prefers `language`; fails on uncaught errors."""
+    page = new_context(locale=LOCALES[language]).new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+def sheet(page, action: str, screens: Screens, name: str, ready: str = "#sheet:not([hidden])") -> None:
+    """Open the menu, then one of its items; check the sheet; close it."""
+    page.click("#menu-button")
+    screens.check("menu")
+    page.click(f".menu-item[data-action='{action}']")
+    page.wait_for_selector(ready, timeout=120_000)
+    screens.check(name)
+    if page.locator("#sheet:not([hidden])").count():
+        page.click("#sheet [data-action='close-sheet']")
+
+
+def test_every_screen_in_every_language(localized, server, language):
+    page = localized
+    screens = Screens(page, language)
+
+    # Setup: the form, the first-use help card and its three pages, a mission's form.
+    open_app(page, server.url)
+    assert page.evaluate("document.documentElement.lang") == language
+    assert page.locator("#title").inner_text() == words(language, "setup.title")
+    page.wait_for_selector("#start-game")
+    screens.check("setup")
+    for _ in range(2):
+        page.click("[data-action='help-next']")
+        screens.check("help card")
+    page.select_option("#mission", "4")
+    page.wait_for_selector(".mission-summary")
+    screens.check("setup of mission 4")
+    sheet(page, "help", screens, "help")
+    sheet(page, "about", screens, "about the numbers")
+    sheet(page, "engine", screens, "engine")
+    sheet(page, "language", screens, "language")
+
+    # A table with my wires (a share link): the table, the suggestions, the log.
+    page.goto(share_link(server.url, sample_table()))
+    page.wait_for_selector("#engine-status[data-state='ready']", state="attached", timeout=120_000)
+    wait_events(page, 3)
+    page.wait_for_selector(".suggestions .sug-list li", timeout=120_000)
+    screens.check("table")
+    page.click("#worlds")
+    screens.check("possible deals")
+    page.click("#sheet [data-action='close-sheet']")
+    slot(page, 3, 5).click()
+    page.wait_for_selector("#distribution li")
+    screens.check("a wire's sheet")
+    page.click("#sheet [data-action='close-sheet']")
+    slot(page, 1, 0).click()  # Bob's 1, below its token: certain
+    page.click("#sheet [data-action='why']")
+    page.wait_for_selector("#sheet .why-list li, #sheet #why .hint", timeout=60_000)
+    screens.check("why")
+    page.click("#sheet [data-action='close-sheet']")
+    page.click("#view-toggle button[data-view='public']")
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    screens.check("public view")
+    page.click("#view-toggle button[data-view='me']")
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+
+    # The recorder, step by step, and a refusal (Ann holds no 11).
+    page.click(".recorder [data-action='more']")
+    screens.check("all actions")
+    page.click(".recorder [data-action='dual_cut']")
+    screens.check("recorder: who")
+    page.click(".recorder .option[data-player='0']")
+    screens.check("recorder: wire")
+    slot(page, 2, 3).click()
+    screens.check("recorder: value")
+    page.click(".recorder .option[data-value='11']")
+    screens.check("recorder: outcome")
+    page.click(".recorder .option[data-value='false']")
+    screens.check("recorder: token")
+    page.click(".recorder .option[data-value='4']")
+    page.wait_for_selector(".recorder .refusal", timeout=60_000)
+    screens.check("refusal")
+    assert words(language, "refusal.impossibleEvent", event=4).split("{what}")[0] in page.locator(".refusal").inner_text()
+    page.click(".recorder [data-action='cancel']")
+    page.click(".log li[data-index='0'] [data-action='edit']")
+    screens.check("edit form")
+    page.click(".recorder [data-action='cancel']")
+
+    # The menu's sheets on a game, and the review.
+    sheet(page, "share", screens, "share")
+    sheet(page, "rename", screens, "rename")
+    sheet(page, "export", screens, "export")
+    sheet(page, "review", screens, "review", ready=".review[data-review='ready']")
+
+    # The switch: another language, kept on reload.
+    other = "de" if language != "de" else "fr"
+    page.click("#menu-button")
+    page.click(".menu-item[data-action='language']")
+    with page.expect_navigation():
+        page.click(f"#sheet [data-language='{other}']")
+    page.wait_for_selector("#engine-status[data-state='ready']", state="attached", timeout=120_000)
+    assert page.evaluate("document.documentElement.lang") == other
+    page.reload()
+    page.wait_for_selector(".log .events li")
+    assert page.evaluate("document.documentElement.lang") == other
+    assert page.locator(".log h2").inner_text() == words(other, "log.title", n=3)
+    assert len(screens.seen) >= 25
+
+
+def test_the_browser_language_is_read_by_its_base(new_context, server):
+    """fr-CA is French, pt-BR (not spoken) falls through to the next preferred, else English."""
+    for locale, expected in (("fr-CA", "fr"), ("de-CH", "de"), ("pt-BR", "en")):
+        page = new_context(locale=locale).new_page()
+        page.goto(server.url)
+        page.wait_for_function("window.bombbusterI18n !== undefined")
+        assert page.evaluate("document.documentElement.lang") == expected, locale
+        assert re.fullmatch(r"\w+", page.evaluate("window.bombbusterI18n.language"))
+        page.close()

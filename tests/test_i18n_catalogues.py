@@ -1,0 +1,87 @@
+"""The page's message catalogues (web/js/i18n/LANG.json, docs/i18n.md): the same keys and the
+same {placeholders} in every language; every key the page's code asks for is in them, and every
+key in them is asked for somewhere (a literal key, or a key built from a template such as
+`field.${name}`); every reason code the core can emit has its entry."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from bombbuster_core.analysis import REASON_CODES
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGUES = ROOT / "web" / "js" / "i18n"
+LANGUAGES = ("en", "fr", "de")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# t("key"), tn("key", n), has("key"), and the same with a template literal (`field.${name}`).
+CALL = re.compile(r"(?<![\w.])(t|tn|has)\(\s*(\"([^\"]+)\"|`([^`]+)`)")
+# A key chosen by a condition (t(won ? "over.won" : "over.lost")) is a string literal of its own.
+LITERAL = re.compile(r"\"([a-z][\w-]*(?:\.[\w-]+)+)\"")
+
+
+def catalogue(language: str) -> dict[str, str]:
+    return json.loads((CATALOGUES / f"{language}.json").read_text(encoding="utf-8"))
+
+
+def page_sources() -> list[Path]:
+    return sorted((ROOT / "web" / "js").rglob("*.js"))
+
+
+def asked_for() -> tuple[set[str], set[str], list[re.Pattern[str]]]:
+    """The keys the page asks for by name (t("key")), every dotted string the page's code holds
+    (a key chosen by a condition), and patterns for the keys built from templates."""
+    literal: set[str] = set()
+    mentioned: set[str] = set()
+    patterns: list[re.Pattern[str]] = []
+    for path in page_sources():
+        code = path.read_text(encoding="utf-8")
+        mentioned.update(LITERAL.findall(code))
+        for function, _, plain, template in CALL.findall(code):
+            suffixes = (".one", ".other") if function == "tn" else ("",)
+            if plain:
+                literal.update(plain + suffix for suffix in suffixes)
+            else:
+                parts = re.split(r"\$\{[^}]*\}", template)
+                body = r"[\w-]+".join(re.escape(part) for part in parts)
+                patterns.extend(re.compile(body + re.escape(suffix)) for suffix in suffixes)
+    shell = (ROOT / "web" / "index.html").read_text(encoding="utf-8")
+    literal.update(re.findall(r'data-i18n(?:-[\w-]+)?="([^"]+)"', shell))
+    return literal, mentioned | literal, patterns
+
+
+@pytest.mark.parametrize("language", LANGUAGES[1:])
+def test_every_language_has_the_same_keys_and_placeholders(language: str) -> None:
+    english, other = catalogue("en"), catalogue(language)
+    assert sorted(set(english) - set(other)) == [], f"missing in {language}"
+    assert sorted(set(other) - set(english)) == [], f"only in {language}"
+    for key, text in english.items():
+        assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), (language, key)
+        assert other[key].strip(), (language, key)
+
+
+def test_every_key_asked_for_is_in_the_catalogue() -> None:
+    literal, _, _ = asked_for()
+    assert sorted(literal - set(catalogue("en"))) == []
+
+
+def test_every_key_in_the_catalogue_is_asked_for() -> None:
+    _, mentioned, patterns = asked_for()
+    unused = [key for key in catalogue("en")
+              if key not in mentioned and not any(pattern.fullmatch(key) for pattern in patterns)]
+    assert unused == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_reason_code_of_the_core_is_worded(language: str) -> None:
+    words = catalogue(language)
+    assert [code for code in REASON_CODES if f"reason.{code}" not in words] == []
+
+
+def test_the_checks_catch_a_missing_and_an_unused_key(tmp_path: Path) -> None:
+    """The scan itself: a call of an unknown key is found, and so is a key nobody asks for."""
+    literal, mentioned, patterns = asked_for()
+    assert "menu.title" in literal and "over.won" in mentioned and any(p.fullmatch("field.actor") for p in patterns)
+    assert not any(p.fullmatch("no.such.key") for p in patterns) and "no.such.key" not in literal
