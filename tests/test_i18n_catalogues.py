@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bombbuster_core.analysis import REASON_CODES
+from bombbuster_core.suggest.advice import ADVICE_CODES
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUES = ROOT / "web" / "js" / "i18n"
@@ -78,6 +79,21 @@ def test_every_key_in_the_catalogue_is_asked_for() -> None:
 def test_every_reason_code_of_the_core_is_worded(language: str) -> None:
     words = catalogue(language)
     assert [code for code in REASON_CODES if f"reason.{code}" not in words] == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_card_advice_code_is_worded(language: str) -> None:
+    words = catalogue(language)
+    worded = [code for code in ADVICE_CODES
+              if f"advice.{code}" in words or {f"advice.{code}.one", f"advice.{code}.other"} <= set(words)]
+    assert sorted(set(ADVICE_CODES) - set(worded)) == []
+
+
+def test_every_card_advice_code_is_emitted_somewhere() -> None:
+    """No code without a reason that gives it (suggest/*.py: because("code", ...))."""
+    sources = " ".join(path.read_text(encoding="utf-8") for path in (ROOT / "bombbuster_core" / "suggest").glob("*.py")
+                       if path.name != "advice.py")
+    assert [code for code in ADVICE_CODES if f'"{code}"' not in sources] == []
 
 
 def test_the_checks_catch_a_missing_and_an_unused_key(tmp_path: Path) -> None:

@@ -30,6 +30,25 @@ Row = dict[str, Any]
 OwnWire = tuple[SlotRef, Pos, Value | None, bool]  # address, wire, value (None: unknown in this view), cut
 
 INFO_NOW = 1.0  # bits: an information card is worth using now from one bit on (a fair yes/no question)
+
+# Every `code` of a card's advice: beside its English `why` (the CLI's), the code and its `fields` let
+# the page word the reason in its own language (docs/i18n.md).
+ADVICE_CODES = (
+    "turn_only", "not_computed", "not_searched", "escape_use", "no_better_use", "certain_no_free",
+    "best_in_list", "no_dual_cut", "certain_needs_no_stabilizer", "stabilize", "no_teammate_wire",
+    "surely_pairs", "pairs_keep", "give_own_view", "budget", "no_wire_to_give", "give_escape", "lone_pairs",
+    "gift_keep", "no_double", "cuts_two", "cuts_two_free", "no_risk", "nothing_to_cut", "dial_unread",
+    "dial_moved", "dial_start", "pass_turn", "escape_exists", "no_need_to_pass", "batteries",
+    "no_character_used", "drop", "no_card_used", "false_bottom", "marks_own_view", "no_mark_scored",
+    "no_mark_possible", "best_mark", "best_mark_keep", "radar_value", "radar_value_keep", "radar_none",
+    "post_it_refused",
+)
+
+
+def because(code: str, why: str, **fields: Any) -> Row:
+    """A card advice's reason: the English ``why`` and its ``code`` and ``fields`` (ADVICE_CODES)."""
+    assert code in ADVICE_CODES, code
+    return {"why": why, "code": code, "fields": fields}
 _PACK = 32  # exclusion variants per packed columns count (a forward sweep only: cheaper than analyses.BATCH's)
 
 

@@ -35,7 +35,7 @@ from ..missions import cards_barred
 from ..table import SlotRef
 from ..wires import RED, Value, value_of
 from . import marks, radar
-from .advice import Context, OverBudget, Row, fraction_json
+from .advice import Context, OverBudget, Row, because, fraction_json
 from .analyses import probability
 from .conditioning import Holding
 from .position import Position
@@ -142,14 +142,14 @@ class Advisor:
             timing = TIMING[card]
             row: Row = {"card": card, "name": name, "source": source, "timing": timing}
             if timing == YOUR_TURN and not self.moving:
-                later.append({**row, "why": "usable on this player's turn only"})
+                later.append({**row, **because("turn_only", "usable on this player's turn only")})
                 continue
             self.ctx.start_card()
             incomplete: list[str] = []
             try:
                 row.update(self.card(SAME_EFFECT.get(card, card), incomplete))
             except EngineLimit as e:
-                row.update({"verdict": "keep", "candidates": [], "why": f"not computed: {e}"})
+                row.update({"verdict": "keep", "candidates": [], **because("not_computed", f"not computed: {e}", reason=str(e))})
                 incomplete.append(str(e))
             row["incomplete"] = incomplete
             row["analyses"] = self.ctx.card_runs()
@@ -179,18 +179,21 @@ class Advisor:
     # -- detectors and the X-or-Y ray: suggest's own list
     def listed(self, kind: str) -> Row:
         if kind not in self.position.policy.equipment:
-            return {"verdict": "keep", "candidates": [], "why": f"not searched: add {kind} to the equipment kinds"}
+            return {"verdict": "keep", "candidates": [],
+                    **because("not_searched", f"not searched: add {kind} to the equipment kinds", kind=kind)}
         use = self.escape_use
         if use is not None and use.kind == kind:
             return {"verdict": "use now", "candidates": [], "see": kind,
-                    "why": f"the best call risks red above the {self.position.policy.red_cap:.0%} cap: this kind's use "
-                           f"risks {float(use.p_red):.1%} and succeeds {float(use.p_success):.0%}"}
+                    **because("escape_use", f"the best call risks red above the {self.position.policy.red_cap:.0%} cap: "
+                              f"this kind's use risks {float(use.p_red):.1%} and succeeds {float(use.p_success):.0%}",
+                              cap=self.position.policy.red_cap, p_red=float(use.p_red), p_success=float(use.p_success))}
         best = next((s for s in self.uses if s.kind == kind), None)
         if best is None:
-            return {"verdict": "keep", "candidates": [], "why": "no use beats a plain dual cut"}
+            return {"verdict": "keep", "candidates": [], **because("no_better_use", "no use beats a plain dual cut")}
         now = best.certain and not self.certain_move()
         return {"verdict": "use now" if now else "keep", "candidates": [], "see": kind,
-                "why": "certain, and no free certain move exists" if now else "its best use is in the suggestions list"}
+                **(because("certain_no_free", "certain, and no free certain move exists") if now
+                   else because("best_in_list", "its best use is in the suggestions list"))}
 
     # -- Stabilizer
     def stabilizer(self, incomplete: list[str]) -> Row:
@@ -204,13 +207,15 @@ class Advisor:
                        "p_failure": float(c.p_strike), "p_failure_exact": fraction_json(c.p_strike)["exact"],
                        "p_legal": float(c.p_legal)} for c in calls]
         if not calls:
-            return {"verdict": "keep", "candidates": [], "why": "no dual cut to stabilise"}
+            return {"verdict": "keep", "candidates": [], **because("no_dual_cut", "no dual cut to stabilise")}
         best = calls[0]
         if self.certain_move() or best.p_success == 1:
-            return {"verdict": "keep", "candidates": candidates, "why": "a certain move needs no Stabilizer"}
+            return {"verdict": "keep", "candidates": candidates,
+                    **because("certain_needs_no_stabilizer", "a certain move needs no Stabilizer")}
         return {"verdict": "use now", "candidates": candidates,
-                "why": f"no certain move: stabilised, the best call cannot explode (red {float(best.p_red):.1%}, no "
-                       f"token) and a failure ({float(best.p_strike):.1%}) does not move the dial"}
+                **because("stabilize", f"no certain move: stabilised, the best call cannot explode (red "
+                          f"{float(best.p_red):.1%}, no token) and a failure ({float(best.p_strike):.1%}) does not move "
+                          "the dial", p_red=float(best.p_red), p_strike=float(best.p_strike))}
 
     # -- Grappling Hook, Walkie-Talkies
     def grappling_hook(self, incomplete: list[str]) -> Row:
@@ -246,11 +251,12 @@ class Advisor:
                                   for v, p in sorted(law.items(), key=lambda x: -x[1])]}
                       for _, p_red, ref, p_match, law in rows[: self.per_kind()]]
         if not rows:
-            return {"verdict": "keep", "candidates": [], "why": "no teammate wire to take"}
+            return {"verdict": "keep", "candidates": [], **because("no_teammate_wire", "no teammate wire to take")}
         now = rows[0][3] == 1
         return {"verdict": "use now" if now else "keep", "candidates": candidates,
-                "why": "this wire surely pairs with one in hand" if now else
-                f"the best wire pairs with one in hand with P {float(rows[0][3]):.0%}: keep until one surely does"}
+                **(because("surely_pairs", "this wire surely pairs with one in hand") if now else
+                   because("pairs_keep", f"the best wire pairs with one in hand with P {float(rows[0][3]):.0%}: keep "
+                           "until one surely does", p=float(rows[0][3])))}
 
     def walkie_talkies(self, incomplete: list[str]) -> Row:
         """Own wires to give, by (value held once first) then P(the teammate holds that value):
@@ -258,7 +264,8 @@ class Advisor:
         wire they give back (rules §5)."""
         if not self.ctx.own_view:
             return {"verdict": "keep", "candidates": [],
-                    "why": "the wire to give is chosen among the player's own: ask in that player's view"}
+                    **because("give_own_view", "the wire to give is chosen among the player's own: ask in that "
+                              "player's view")}
         position = self.position
         mine: dict[Value, list[SlotRef]] = {}
         for ref, pos, v, cut in self.ctx.own_wires():
@@ -271,7 +278,7 @@ class Advisor:
             worlds = self.ctx.none_worlds(position.analyses, variants)
         except OverBudget:
             incomplete.append("walkie-talkies: not computed (budget)")
-            return {"verdict": "keep", "candidates": [], "why": "not computed within the budget"}
+            return {"verdict": "keep", "candidates": [], **because("budget", "not computed within the budget")}
         rows = []
         for (v, q), none in zip(pairs, worlds[1:]):
             p = 1 - Fraction(none, worlds[0])
@@ -281,19 +288,21 @@ class Advisor:
                        "p_teammate_holds": float(p), "p_teammate_holds_exact": fraction_json(p)["exact"]}
                       for *_, q, v, p in rows[: self.per_kind()]]
         if not rows:
-            return {"verdict": "keep", "candidates": [], "why": "no wire to give"}
+            return {"verdict": "keep", "candidates": [], **because("no_wire_to_give", "no wire to give")}
         _, _, _, q, v, p = rows[0]
         alone = len(mine[v]) == 1
         if alone and p < 1 and self.escape == "walkie_talkies":  # the swap changes the calls in hand
             return {"verdict": "use now", "candidates": candidates,
-                    "why": f"the best call risks red above the {position.policy.red_cap:.0%} cap: give the lone "
-                           f"{value_name(v)} (it pairs in player {q}'s hand with P {float(p):.0%}); the teammate "
-                           "chooses the wire they give back"}
+                    **because("give_escape", f"the best call risks red above the {position.policy.red_cap:.0%} cap: "
+                              f"give the lone {value_name(v)} (it pairs in player {q}'s hand with P {float(p):.0%}); "
+                              "the teammate chooses the wire they give back",
+                              cap=position.policy.red_cap, value=v, player=q, p=float(p))}
         now = alone and p == 1
         return {"verdict": "use now" if now else "keep", "candidates": candidates,
-                "why": (f"the lone {value_name(v)} surely pairs in player {q}'s hand" if now else
-                        f"the best gift pairs with P {float(p):.0%}: keep until one surely does")
-                + "; the teammate chooses the wire they give back"}
+                **(because("lone_pairs", f"the lone {value_name(v)} surely pairs in player {q}'s hand; the teammate "
+                           "chooses the wire they give back", value=v, player=q) if now else
+                   because("gift_keep", f"the best gift pairs with P {float(p):.0%}: keep until one surely does; the "
+                           "teammate chooses the wire they give back", p=float(p)))}
 
     # -- Fast Pass, Disintegrator
     def fast_pass(self, incomplete: list[str]) -> Row:
@@ -310,10 +319,11 @@ class Advisor:
             if len(sure) >= 2:
                 candidates.append({"value": v, "slots": [r.json() for r in sure], "cuts": 2})
         if not candidates:
-            return {"verdict": "keep", "candidates": [], "why": "no value surely held twice"}
+            return {"verdict": "keep", "candidates": [], **because("no_double", "no value surely held twice")}
         now = not self.certain_move()
         return {"verdict": "use now" if now else "keep", "candidates": candidates,
-                "why": "cuts two wires with certainty" + ("" if now else "; a free certain move does as well now")}
+                **(because("cuts_two", "cuts two wires with certainty") if now else
+                   because("cuts_two_free", "cuts two wires with certainty; a free certain move does as well now"))}
 
     def disintegrator(self, incomplete: list[str]) -> Row:
         """Per number: the wires it would cut (exact expectation over the view); the drawn token's
@@ -334,7 +344,8 @@ class Advisor:
                 "expected_cut": float(mean), "expected_cut_exact": fraction_json(mean)["exact"],
                 "assumption": "the drawn token is uniform over the numbers 1-12: the table does not record the "
                               "token supply; a yellow token (rules [U]) is not modelled",
-                "why": f"no risk: it cuts {float(mean):.2f} wires on average" if mean else "no wire left to cut"}
+                **(because("no_risk", f"no risk: it cuts {float(mean):.2f} wires on average", mean=float(mean)) if mean
+                   else because("nothing_to_cut", "no wire left to cut"))}
 
     # -- cards without odds
     def rewinder(self, incomplete: list[str]) -> Row:
@@ -344,37 +355,42 @@ class Advisor:
         now = state.dial
         if now is None:
             return {"verdict": "keep", "candidates": [],
-                    "why": f"dial -1: the core does not follow this dial ({state.dial_unread}); use it once the dial "
-                           "has moved from its start"}
+                    **because("dial_unread", f"dial -1: the core does not follow this dial ({state.dial_unread}); use "
+                              "it once the dial has moved from its start", reason=state.dial_unread)}
         left = now.failures_left
         allowed = "the next failure explodes" if left == 0 else f"{left} more failure{'s' if left > 1 else ''} allowed"
         if now.moved:
             return {"verdict": "use now", "candidates": [],
-                    "why": f"dial -1: it has moved {now.moved} space{'s' if now.moved > 1 else ''} ({allowed}); "
-                           "one more failure survived"}
-        return {"verdict": "keep", "candidates": [], "why": f"the dial is at its start ({allowed}): nothing to move back"}
+                    **because("dial_moved", f"dial -1: it has moved {now.moved} space{'s' if now.moved > 1 else ''} "
+                              f"({allowed}); one more failure survived", moved=now.moved, left=left)}
+        return {"verdict": "keep", "candidates": [],
+                **because("dial_start", f"the dial is at its start ({allowed}): nothing to move back", left=left)}
 
     def coffee_mug(self, incomplete: list[str]) -> Row:
         cap = self.position.policy.red_cap
         if self.escape == "coffee_mug":
             return {"verdict": "use now", "candidates": [],
-                    "why": f"the best call risks the bomb above the {cap:.0%} cap: pass the turn to a teammate"}
+                    **because("pass_turn", f"the best call risks the bomb above the {cap:.0%} cap: pass the turn to a "
+                              "teammate", cap=cap)}
         if self.escape is not None:
             return {"verdict": "keep", "candidates": [],
-                    "why": f"the best call risks red above the {cap:.0%} cap, but the {self.escape.replace('_', ' ')} "
-                           "avoids it"}
-        return {"verdict": "keep", "candidates": [], "why": "a certain move or a call within the red cap exists"}
+                    **because("escape_exists", f"the best call risks red above the {cap:.0%} cap, but the "
+                              f"{self.escape.replace('_', ' ')} avoids it", cap=cap, kind=self.escape)}
+        return {"verdict": "keep", "candidates": [],
+                **because("no_need_to_pass", "a certain move or a call within the red cap exists")}
 
     def batteries(self, incomplete: list[str]) -> Row:
         used = [p for p, u in enumerate(self.state.character_used) if u]
         candidates = [{"player": p, "character": self.state.characters[p]} for p in used]
         return {"verdict": "use now" if used else "keep", "candidates": candidates,
-                "why": f"re-enables {min(len(used), 2)} used character(s)" if used else "no character is used"}
+                **(because("batteries", f"re-enables {min(len(used), 2)} used character(s)", n=min(len(used), 2))
+                   if used else because("no_character_used", "no character is used"))}
 
     def drop(self, incomplete: list[str]) -> Row:
         used = [c for c in self.state.board if c in self.state.used and c != "3.3"]
         return {"verdict": "use now" if used else "keep", "candidates": [{"card": c} for c in used],
-                "why": f"turns {len(used)} used card(s) face up again" if used else "no card is used"}
+                **(because("drop", f"turns {len(used)} used card(s) face up again", n=len(used)) if used
+                   else because("no_card_used", "no card is used"))}
 
     def false_bottom(self, incomplete: list[str]) -> Row:
-        return {"verdict": "use now", "candidates": [], "why": "adds 2 equipment cards at no cost"}
+        return {"verdict": "use now", "candidates": [], **because("false_bottom", "adds 2 equipment cards at no cost")}

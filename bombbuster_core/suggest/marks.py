@@ -27,7 +27,7 @@ from ..events import InfoToken, Token
 from ..facts import Pos, compile_table, counted_wires, parity_keys
 from ..missions import mission
 from ..wires import RED, value_of
-from .advice import INFO_NOW, Context, OverBudget, Row, fraction_json
+from .advice import INFO_NOW, Context, OverBudget, Row, because, fraction_json
 from .analyses import BATCH, Condition, combine, probability
 from .entropy import branch_entropy
 
@@ -47,7 +47,7 @@ def post_it(ctx: Context, incomplete: list[str]) -> Row:
     try:
         kind = post_it_token(ctx)
     except NoPostIt as refused:
-        return {"verdict": "keep", "candidates": [], "why": str(refused)}
+        return {"verdict": "keep", "candidates": [], **because("post_it_refused", str(refused), reason=str(refused))}
     position = ctx.position
     deck, wires = position.deck, ctx.own_wires()
     root = position.analyses.beliefs()
@@ -170,7 +170,8 @@ def scored_marks(ctx: Context, what: str, marks: list[Mark], incomplete: list[st
     """Each mark scored in public view; ranked by bits, then information."""
     if not ctx.own_view:
         return {"verdict": "keep", "candidates": [],
-                "why": f"the {what} marks the player's own wires: ask in that player's view (their 'me')"}
+                **because("marks_own_view", f"the {what} marks the player's own wires: ask in that player's view "
+                          "(their 'me')", card=what)}
     public = ctx.public()
     conditions = list(dict.fromkeys(c for _, fact in marks if isinstance(fact, list)
                                     for _, c in fact if c and c not in public.memo))
@@ -194,14 +195,16 @@ def scored_marks(ctx: Context, what: str, marks: list[Mark], incomplete: list[st
             rows.append({**row, **scored})
     rows.sort(key=lambda r: (-r["bits"], -r["information"]))
     if not rows:
-        why = f"no {what} mark could be scored (incomplete says why)" if marks else f"no wire the {what} may mark"
-        return {"verdict": "keep", "candidates": [], "why": why}
+        return {"verdict": "keep", "candidates": [],
+                **(because("no_mark_scored", f"no {what} mark could be scored (incomplete says why)", card=what) if marks
+                   else because("no_mark_possible", f"no wire the {what} may mark", card=what))}
     best = rows[0]
     now = best["information"] >= INFO_NOW
     return {"verdict": "use now" if now else "keep", "candidates": rows,
-            "why": f"the best mark tells the table {best['information']:.2f} bits "
-                   f"({best['bits']:.2f} by the entropy mode's measure)"
-                   + ("" if now else f"; under {INFO_NOW:g}: keep")}
+            **because("best_mark" if now else "best_mark_keep",
+                      f"the best mark tells the table {best['information']:.2f} bits "
+                      f"({best['bits']:.2f} by the entropy mode's measure)" + ("" if now else f"; under {INFO_NOW:g}: keep"),
+                      information=best["information"], bits=best["bits"])}
 
 
 def score(ctx: Context, fact: MarkFact) -> Row | None:

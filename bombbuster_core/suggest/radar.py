@@ -17,7 +17,7 @@ from itertools import combinations
 from ..beliefs import Beliefs
 from ..facts import Pos
 from ..wires import Key
-from .advice import INFO_NOW, Context, OverBudget, Row, fraction_json
+from .advice import INFO_NOW, Context, OverBudget, Row, because, fraction_json
 from .analyses import Analyses, probability
 from .ranking import entropy_bits
 
@@ -41,7 +41,7 @@ def advise(ctx: Context, incomplete: list[str]) -> Row:
         yes_public = p_yes(ctx, public, public_root, stands, values)
     except OverBudget:
         incomplete.append("general radar: not computed (budget)")
-        return {"verdict": "keep", "candidates": [], "why": "not computed within the budget"}
+        return {"verdict": "keep", "candidates": [], **because("budget", "not computed within the budget")}
     rows: list[Row] = [{"value": v, "yes": yes_view[v], "yes_public": yes_public[v],
                         "bound": sum(entropy_bits([p, 1 - p]) for p in yes_public[v])} for v in values]
     rows.sort(key=lambda r: (-r["bound"], r["value"]))
@@ -64,8 +64,10 @@ def advise(ctx: Context, incomplete: list[str]) -> Row:
     top = rows[0].get("bits", 0.0) if rows else 0.0
     now = top >= INFO_NOW
     return {"verdict": "use now" if now else "keep", "candidates": candidates,
-            "why": (f"value {rows[0]['value']} tells the team {top:.2f} bits" if rows else "no value left to ask")
-            + ("" if now else f" (under {INFO_NOW:g} bit: keep)" if rows else "")}
+            **(because("radar_value" if now else "radar_value_keep", f"value {rows[0]['value']} tells the team "
+                       f"{top:.2f} bits" + ("" if now else f" (under {INFO_NOW:g} bit: keep)"),
+                       value=rows[0]["value"], bits=top) if rows
+               else because("radar_none", "no value left to ask"))}
 
 
 def radar_stands(ctx: Context) -> list[Stand]:

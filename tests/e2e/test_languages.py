@@ -163,6 +163,24 @@ def test_every_screen_in_every_language(localized, server, language):
     assert len(screens.seen) >= 25
 
 
+def test_the_card_advice_in_every_language(localized, server, language):
+    """A board with cards unlocked: each card's reason is worded from the core's code (or, for an
+    information card, from its best candidate's figure), with nothing missing and no English left."""
+    from test_pyodide_bridge import advised_table  # a board with the Radar (E1) and the Post-it unlocked
+
+    page = localized
+    screens = Screens(page, language)
+    open_app(page, share_link(server.url, advised_table()))
+    page.wait_for_selector(".sug-cards li.card-advice", timeout=120_000)
+    screens.check("card advice")
+    reasons = page.eval_on_selector_all(".card-advice .sug-why", "ps => ps.map((p) => [p.dataset.code, p.innerText])")
+    assert reasons and all(text for _, text in reasons), reasons
+    worded = catalogue(language)
+    for code, text in reasons:
+        if code and f"advice.{code}" in worded and "{" not in worded[f"advice.{code}"]:
+            assert text == worded[f"advice.{code}"], (code, text)
+
+
 def test_the_browser_language_is_read_by_its_base(new_context, server):
     """fr-CA is French, pt-BR (not spoken) falls through to the next preferred, else English."""
     for locale, expected in (("fr-CA", "fr"), ("de-CH", "de"), ("pt-BR", "en")):

@@ -387,7 +387,7 @@ function joinSeat(game, seat) {
           dataset: { key: String(key) }, "aria-label": t("wire.remove", { wire: label(key) }),
           onclick: (event) => { event.stopPropagation(); stands[s].splice(i, 1); draw(); },
         }, label(key)))))),
-      h("div.keypad", { "aria-label": "add my wire" }, all.map((key) => h(`button.key.${colourOf(key)}`, {
+      h("div.keypad", { "aria-label": t("setup.addMyWire"), dataset: { group: "add-my-wire" } }, all.map((key) => h(`button.key.${colourOf(key)}`, {
         dataset: { key: String(key) }, "aria-label": t("wire.add", { wire: label(key) }),
         onclick: () => {
           if (stands[active].length >= standSize(specs[active])) return toast(t("join.full"));

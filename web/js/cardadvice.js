@@ -5,7 +5,8 @@
 // fast; the advice is a second request, shown when it lands.
 import { h } from "./ui.js";
 import { standName, valueLabel } from "./model.js";
-import { t } from "./i18n.js";
+import { CARD_NAMES } from "./equipment.js";
+import { has, t, tn } from "./i18n.js";
 import { infoWords, riskText } from "./suggestions.js";
 
 const SHOWN_CANDIDATES = 3;
@@ -31,7 +32,7 @@ export function candidateText(card, c, screen) {
       const where = c.target ? slot(c.target) : `${slot(c.targets[0])}${t("words.and")}${slot(c.targets[1])}`;
       // The Post-it's token is the mission's: a number, even/odd (M21/M33) or ×1–×3 (M24/M40).
       const token = c.parity ? `, ${t(`token.${c.parity}`)}` : c.count ? `, ${t("token.count", { n: c.count })}` : "";
-      return `${where}${c.value !== undefined ? ` (${valueLabel(c.value)}${token})` : ""}: ${t("sug.tells", { what: infoWords(c.information ?? c.bits) })}`;
+      return t("cards.mark", { where: `${where}${c.value !== undefined ? ` (${valueLabel(c.value)}${token})` : ""}`, tells: t("sug.tells", { what: infoWords(c.information ?? c.bits) }) });
     }
     case "11.11":
       return t("cards.take", { where: slot(c.target), p: riskText(c.p_match), red: riskText(c.p_red) });
@@ -50,15 +51,45 @@ export function candidateText(card, c, screen) {
   }
 }
 
+// What avoids the best call's red risk (suggest/equipment.py red_escape): a card by its name, or a detector.
+const ESCAPES = {
+  stabilizer: () => CARD_NAMES[9], coffee_mug: () => CARD_NAMES[11], walkie_talkies: () => CARD_NAMES[2], detector: () => t("advice.detector"),
+};
+const pct = (p) => `${Math.round(p * 100)}%`;
+const pct1 = (p) => `${(p * 100).toFixed(1)}%`;
+
+/** A card's reason from the core's `code` and `fields` (bombbuster_core/suggest/advice.py ADVICE_CODES), else its English `why`. */
+function coreWhy(card, screen) {
+  if (!card.code || !has(`advice.${card.code}`)) return card.why;
+  const f = card.fields || {};
+  const fields = {
+    ...f,
+    cap: f.cap === undefined ? undefined : pct(f.cap),
+    p: f.p === undefined ? undefined : pct(f.p),
+    p_success: f.p_success === undefined ? undefined : pct(f.p_success),
+    p_red: f.p_red === undefined ? undefined : pct1(f.p_red),
+    p_strike: f.p_strike === undefined ? undefined : pct1(f.p_strike),
+    mean: f.mean === undefined ? undefined : Number(f.mean).toFixed(2),
+    information: f.information === undefined ? undefined : infoWords(f.information),
+    bits: f.bits === undefined ? undefined : infoWords(f.bits),
+    value: f.value === undefined ? undefined : valueLabel(f.value),
+    player: f.player === undefined ? undefined : screen.playerName(f.player),
+    kind: f.kind === undefined ? undefined : ESCAPES[f.kind] ? ESCAPES[f.kind]() : f.kind.replace(/_/g, " "),
+    left: f.left === undefined ? undefined : f.left === 0 ? t("dial.next") : tn("dial.allowed", f.left),
+  };
+  return card.code === "batteries" || card.code === "drop" || card.code === "dial_moved"
+    ? tn(`advice.${card.code}`, f.n ?? f.moved, fields) : t(`advice.${card.code}`, fields);
+}
+
 /**
  * The card's reason: an information card's in words (its best candidate, by the
  * figure the core's verdict reads: a mark's `information`, the Radar's bits).
  */
-function reasonText(card) {
+function reasonText(card, screen) {
   const best = card.candidates && card.candidates[0];
-  if (!INFO_CARDS.has(SAME_EFFECT[card.card] || card.card) || !best) return card.why;
+  if (!INFO_CARDS.has(SAME_EFFECT[card.card] || card.card) || !best) return coreWhy(card, screen);
   const figure = best.information ?? best.bits;
-  if (figure === null || figure === undefined) return card.why;
+  if (figure === null || figure === undefined) return coreWhy(card, screen);
   const key = (SAME_EFFECT[card.card] || card.card) === "8" ? "cards.bestQuestion" : "cards.bestMark";
   return `${t(key, { what: infoWords(figure) })}${card.verdict === "use now" ? "" : t("cards.keepIt")}`;
 }
@@ -88,7 +119,7 @@ export function cardsSection(state, screen) {
     h("div.sug-line", {},
       h("span.sug-kind", {}, card.name || card.card),
       h(`span.verdict.${card.verdict === "use now" ? "use" : "keep"}`, {}, card.verdict === "use now" ? t("cards.useNow") : t("cards.keep"))),
-    reasonText(card) ? h("p.sug-why", {}, reasonText(card)) : null,
+    reasonText(card, screen) ? h("p.sug-why", { dataset: { code: card.code || "" } }, reasonText(card, screen)) : null,
     card.candidates && card.candidates.length ? h("ol.card-candidates", {}, shownCandidates(card).map((c) => h("li", {}, candidateText(card, c, screen)))) : null,
     card.assumption ? h("p.hint", {}, card.assumption) : null,
     card.incomplete && card.incomplete.length ? h("p.hint", {}, t("cards.stopped", { what: card.incomplete.join("; ") })) : null))),

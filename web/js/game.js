@@ -761,7 +761,7 @@ export class GameScreen {
 
   showBusy(ms) {
     const text = this.root.querySelector(".analysis-status .status-text");
-    if (text) text.textContent = `Analysing… ${(ms / 1000).toFixed(1)} s`;
+    if (text) text.textContent = t("status.analysingFor", { seconds: (ms / 1000).toFixed(1) });
   }
 
   render() {
@@ -927,7 +927,7 @@ export class GameScreen {
             h("p.exact-worlds", {}, BigInt(exact).toLocaleString(language)),
             h("p.hint", {}, t("worlds.share"))),
         }, known ? t("worlds.known") : scientific(worlds)),
-        known ? "" : " possible deals"));
+        known ? "" : ` ${t("worlds.deals")}`));
     }
     return h(`div.analysis-status.${kind}`, { role: "status" }, ...children);
   }
@@ -1288,7 +1288,7 @@ export class GameScreen {
         }, text))),
         h("div.options", {}, h("button.option.good", {
           dataset: { action: "done" }, disabled: !ready, onclick: () => this.fill(step.field, [...picks]),
-        }, `Done (${picks.length} chosen)`)));
+        }, t("step.doneChosen", { n: picks.length }))));
     } else if (step && step.kind === "multivalue") {
       const picks = draft.picks || (draft.picks = []);
       options = h("div", {},
@@ -1333,7 +1333,7 @@ export class GameScreen {
   /** My own wires a step asks for, when I know them: one tap fills the step ("Mine: slots 3, 4"). */
   knownOption(step) {
     if (!step.known) return null;
-    const where = step.known.map((s) => (this.table.players[s.player].stands.length > 1 ? `stand ${s.stand + 1} slot ${s.slot + 1}` : `${s.slot + 1}`));
+    const where = step.known.map((s) => (this.table.players[s.player].stands.length > 1 ? t("step.standSlot", { stand: s.stand + 1, slot: s.slot + 1 }) : `${s.slot + 1}`));
     return h("button.option.good.known", {
       dataset: { action: "known" },
       onclick: () => this.fill(step.field, step.kind === "slot" ? { ...step.known[0] } : step.known.map((s) => ({ ...s }))),

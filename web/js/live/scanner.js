@@ -15,7 +15,7 @@ export function canScan() {
 /** A "Scan with the camera" button and its preview; `onCode(text)` gets the first code of this page seen. Null without a detector. */
 export function scanButton(onCode, onError) {
   if (!canScan()) return null;
-  const video = h("video.live-scan", { playsinline: true, muted: true, hidden: true, "aria-label": "camera preview" });
+  const video = h("video.live-scan", { playsinline: true, muted: true, hidden: true, "aria-label": t("live.cameraPreview") });
   const start = async () => {
     let stream;
     try {
