@@ -49,6 +49,7 @@ RTCDataChannel.prototype.send = function (data) {
 };
 // Each peer connection's states and data-channel events, in order (what a failed handshake reports).
 window.__rtc = [];
+window.__received = []; // every message a channel of this page received
 const Native = RTCPeerConnection;
 window.RTCPeerConnection = function (...args) {
   const pc = new Native(...args);
@@ -61,15 +62,24 @@ window.RTCPeerConnection = function (...args) {
     note(`datachannel ${event.channel.readyState}`);
     event.channel.addEventListener('open', () => note('remote channel open'));
     event.channel.addEventListener('close', () => note('remote channel close'));
-    event.channel.addEventListener('message', (m) => note(`got ${String(m.data).slice(0, 40)}`));
+    event.channel.addEventListener('message', (m) => { note(`got ${String(m.data).slice(0, 40)}`); window.__received.push(String(m.data)); });
   });
   const create = pc.createDataChannel.bind(pc);
+  let firstMessage = null;
   pc.createDataChannel = (...a) => {
     const channel = create(...a);
     channel.addEventListener('open', () => note('own channel open'));
     channel.addEventListener('close', () => note('own channel close'));
-    channel.addEventListener('message', (m) => note(`got ${String(m.data).slice(0, 40)}`));
+    channel.addEventListener('message', (m) => { note(`got ${String(m.data).slice(0, 40)}`); window.__received.push(String(m.data)); });
+    firstMessage = new Promise((resolve) => channel.addEventListener('message', resolve, { once: true }));
     return channel;
+  };
+  // window.__holdAnswer (set by one test): the host's answer settles only once the joiner's first
+  // message came, as on a page too busy to settle it sooner.
+  const setRemote = pc.setRemoteDescription.bind(pc);
+  pc.setRemoteDescription = async (description) => {
+    await setRemote(description);
+    if (window.__holdAnswer && description.type === 'answer' && firstMessage) await firstMessage;
   };
   return pc;
 };
@@ -89,9 +99,9 @@ new MutationObserver((records) => {
 """
 
 
-def open_phone(new_context, server):
+def open_phone(new_context, server, hold_answer: bool = False):
     context = new_context()
-    context.add_init_script(RECORD_MESSAGES)
+    context.add_init_script(RECORD_MESSAGES + ("window.__holdAnswer = true;" if hold_answer else ""))
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -275,3 +285,22 @@ def test_live_table_on_three_phones(new_context, server, tmp_path):
     print(f"\nlive table: {len(delays)} events shown on a joiner; after the host sent them: "
           f"median {delays[len(delays) // 2]} ms, max {delays[-1]} ms")
     assert not host_errors and not bob_errors and not cy_errors, (host_errors, bob_errors, cy_errors)
+
+
+def test_a_first_message_that_comes_before_the_answer_settles_is_heard(new_context, server, tmp_path):
+    """The host's page settles the joiner's answer only after the joiner's hello has come (as a busy
+    page may): the host still hears that hello. Every hello its channel carried is answered with a
+    welcome (a hello lost by the page would leave one unanswered, answered only when said again)."""
+    host, host_errors = open_phone(new_context, server, hold_answer=True)
+    bob, bob_errors = open_phone(new_context, server)
+    path = tmp_path / "live.bombbuster.json"
+    path.write_text(json.dumps(TABLE))
+    host.set_input_files("#import-file", str(path))
+    events_shown(host, 0)
+    handshake(host, bob)
+    bob.wait_for_selector(".join-card")
+    host.wait_for_function("""() => {
+      const count = (texts, kind) => texts.filter((text) => JSON.parse(text).t === kind).length;
+      return count(window.__received, 'hello') === count(window.__liveSent.map((m) => m.data), 'welcome');
+    }""", timeout=30_000)
+    assert host_errors == [] and bob_errors == []

@@ -56,14 +56,17 @@ export class Link {
   }
 }
 
-/** A Link once `channel` opens; an Error if the phones cannot reach each other. */
-function opened(pc, channel) {
+const UNREACHABLE = "the phones could not reach each other: are both on the same Wi-Fi?";
+
+/** `link` once its channel opens; an Error if the phones cannot reach each other. */
+function opened(link) {
+  const { pc, channel } = link;
   return new Promise((resolve, reject) => {
-    const link = new Link(pc, channel);
     if (channel.readyState === "open") return resolve(link);
+    if (link.closed) return reject(new Error(UNREACHABLE));
     channel.addEventListener("open", () => resolve(link), { once: true });
     pc.addEventListener("connectionstatechange", () => {
-      if (pc.connectionState === "failed") reject(new Error("the phones could not reach each other: are both on the same Wi-Fi?"));
+      if (pc.connectionState === "failed") reject(new Error(UNREACHABLE));
     });
   });
 }
@@ -71,7 +74,9 @@ function opened(pc, channel) {
 /** The host's side of one handshake: its code, then accept(answer code) → a Link once the channel opens. */
 export async function hostOffer() {
   const pc = new RTCPeerConnection({ iceServers: [] });
-  const channel = pc.createDataChannel(CHANNEL, { ordered: true });
+  // The Link listens from the channel's creation: on a busy page the channel can open and the
+  // joiner's first message arrive before the answer's setRemoteDescription has settled.
+  const link = new Link(pc, pc.createDataChannel(CHANNEL, { ordered: true }));
   try {
     await pc.setLocalDescription(await pc.createOffer());
     await gathered(pc);
@@ -80,7 +85,7 @@ export async function hostOffer() {
       code,
       async accept(answerCode) {
         await pc.setRemoteDescription(unpackSdp(answerCode, "answer"));
-        return opened(pc, channel);
+        return opened(link);
       },
       cancel: () => pc.close(),
     };
@@ -94,12 +99,13 @@ export async function hostOffer() {
 export async function joinOffer(offerCode) {
   const offer = unpackSdp(offerCode, "offer");
   const pc = new RTCPeerConnection({ iceServers: [] });
-  const channel = new Promise((resolve) => pc.addEventListener("datachannel", (event) => resolve(event.channel), { once: true }));
+  // The Link listens as soon as the channel exists (in the event itself, not a later microtask).
+  const link = new Promise((resolve) => pc.addEventListener("datachannel", (event) => resolve(new Link(pc, event.channel)), { once: true }));
   try {
     await pc.setRemoteDescription(offer);
     await pc.setLocalDescription(await pc.createAnswer());
     await gathered(pc);
-    return { code: packSdp("answer", pc.localDescription.sdp), link: channel.then((ch) => opened(pc, ch)), cancel: () => pc.close() };
+    return { code: packSdp("answer", pc.localDescription.sdp), link: link.then(opened), cancel: () => pc.close() };
   } catch (error) {
     pc.close();
     throw error;
