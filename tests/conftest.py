@@ -65,10 +65,32 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     marks = metafunc.definition.own_markers
     for i, mark in enumerate(marks):
-        if mark.name == "parametrize" and len(mark.args) > 1 and isinstance(mark.args[1], range) \
-                and len(mark.args[1]) > FAST_SAMPLE:
-            sample = sorted(random.Random(metafunc.definition.nodeid).sample(mark.args[1], FAST_SAMPLE))
-            marks[i] = pytest.mark.parametrize(mark.args[0], sample, *mark.args[2:], **mark.kwargs).mark
+        if mark.name != "parametrize" or len(mark.args) < 2:
+            continue
+        values = mark.args[1]
+        if isinstance(values, range) and len(values) > FAST_SAMPLE:
+            sample = sorted(random.Random(metafunc.definition.nodeid).sample(values, FAST_SAMPLE))
+        else:
+            sample = seeds_sampled(mark.args[0], values, random.Random(metafunc.definition.nodeid))
+            if sample is None:
+                continue
+        marks[i] = pytest.mark.parametrize(mark.args[0], sample, *mark.args[2:], **mark.kwargs).mark
+
+
+def seeds_sampled(argnames: str | list[str] | tuple[str, ...], values: object,
+                  rng: random.Random) -> list[tuple] | None:
+    """A list of cases with a ``seed`` among their fields (``"name,seed"``: each scenario over many
+    seeds): FAST_SAMPLE seeds of each scenario, every scenario kept.  None when there is no such field."""
+    names = [n.strip() for n in argnames.split(",")] if isinstance(argnames, str) else list(argnames)
+    if "seed" not in names or len(names) < 2 or not isinstance(values, (list, tuple)) \
+            or not all(isinstance(v, tuple) and len(v) == len(names) for v in values):
+        return None
+    at = names.index("seed")
+    groups: dict[tuple, list[tuple]] = {}
+    for case in values:
+        groups.setdefault(case[:at] + case[at + 1:], []).append(case)
+    kept = {case for cases in groups.values() for case in rng.sample(cases, min(FAST_SAMPLE, len(cases)))}
+    return [case for case in values if case in kept]
 
 
 # The browser tests the fast tier keeps: the page's analysis and suggestions equal the CLI's, and one
