@@ -55,3 +55,33 @@ def test_review_marks_the_bad_call_and_tries_a_hypothetical(page, server, tmp_pa
     assert "success 100%" in tried and "cost none" in tried
     page.click("#sheet button[aria-label='Close']")
     assert export_table(page)["events"] == table["events"]  # the hypothetical is not written into the game
+
+
+SEARCHED = json.loads((ROOT / "tests" / "data" / "review_search.json").read_text(encoding="utf-8"))
+
+
+def test_the_search_judges_my_decision_as_the_cli_does(page, server, tmp_path):
+    """At one of my decisions with no certain move (tests/data/review_search.json), "Ask the search"
+    shows the search's pick and the win chances of its rollouts: those `review --search 20` prints."""
+    from bombbuster_core.review import review
+    table, event = SEARCHED["table"], SEARCHED["event"]
+    (entry,) = [e for e in review(table, search=20)["decisions"] if e["event"] == event]
+    judged = entry["search"]
+    assert judged["searched"]
+    open_app(page, server.url)
+    path = tmp_path / "searched.bombbuster.json"
+    path.write_text(json.dumps(table))
+    page.set_input_files("#import-file", str(path))
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.click("#menu-button")
+    page.click(".menu-item[data-action='review']")
+    page.wait_for_selector(".review[data-review='ready']", timeout=120_000)
+    while page.locator(".review-card").get_attribute("data-event") != str(event):
+        page.click("[data-action='review-next']")
+    page.click("[data-action='review-search']")
+    page.wait_for_selector(".review-search[data-state='done']", timeout=120_000)
+    said = page.locator(".review-search").inner_text()
+    win = lambda p: f"{p * 100:.0f}%"  # noqa: E731  (the page's percent above 1 %)
+    played = "not tried" if judged["played_win"] is None else win(judged["played_win"])
+    assert said.startswith("The search (20 games) picks dual cut") and said.endswith(
+        f": wins {win(judged['pick']['win'])}; the move played: {played}"), said

@@ -82,6 +82,7 @@ function render(pool, table, body, result) {
         h("dt", {}, t("review.cost")), h("dd", { dataset: { field: "cost" } }, d.not_scored
           ? t("review.notScored", { reason: d.not_scored })
           : d.cost > 0 ? t("review.givenUp", { p: percent(d.cost) }) : t("edit.none"))),
+      d.view === "player" && !d.not_scored ? searchForm(pool, table, d) : null,
       d.not_scored && d.actor === null ? null : tryForm(pool, table, d));
   };
   body.replaceChildren(
@@ -95,6 +96,33 @@ function render(pool, table, body, result) {
       t("review.goCostliest")) : null,
     card);
   draw();
+}
+
+// The Search mode's own budget (suggestions.js SEARCH): a phone answers in seconds.
+const SEARCH_ITERATIONS = 20;
+
+/** "Ask the search" at one of my decisions: its pick, and the win chance its rollouts give it and my move. */
+function searchForm(pool, table, decision) {
+  const answer = h("p.review-search", { dataset: { field: "search" } });
+  const run = () => {
+    answer.dataset.state = "busy";
+    answer.textContent = t("review.searching");
+    pool.request("review", { table, event: decision.event, search: SEARCH_ITERATIONS }).then((judged) => {
+      const s = judged.search;
+      answer.dataset.state = "done";
+      answer.textContent = !s.searched ? t("review.notSearched", { reason: s.reason })
+        : t("review.searched", {
+          games: s.iterations, move: moveText(table, s.pick), win: percent(s.pick.win),
+          played: s.played_win === null ? t("review.playedNotTried") : percent(s.played_win),
+        });
+    }, (error) => {
+      answer.dataset.state = "error";
+      answer.textContent = error.message;
+    });
+  };
+  return h("div.review-search-row", {},
+    h("button.secondary", { dataset: { action: "review-search" }, onclick: run }, t("review.askSearch", { games: SEARCH_ITERATIONS })),
+    answer);
 }
 
 /** "Try another move here": a dual cut on any teammate wire with any value; the odds that follow. */
