@@ -23,6 +23,12 @@ READY_TIMEOUT_MS = 120_000
 def open_app(page, url: str) -> None:
     """Load the app and wait until the engine answers."""
     page.goto(url)
+    engine_ready(page)
+
+
+def engine_ready(page) -> None:
+    """After a load or reload: wait until the page's API exists (it is set once the page's language
+    catalogue is in) and its engine answers."""
     page.wait_for_function("window.bombbuster !== undefined")
     page.evaluate("window.bombbuster.ready")
     page.wait_for_selector("#engine-status[data-state='ready']", state="attached", timeout=READY_TIMEOUT_MS)

@@ -7,7 +7,7 @@ import base64
 import json
 import shutil
 
-from e2e_helpers import cli_analyze, export_table, open_app, sample_table, screenshot, wait_until
+from e2e_helpers import cli_analyze, engine_ready, export_table, open_app, sample_table, screenshot, wait_until
 from conftest import LAPTOP, SiteServer
 
 
@@ -116,7 +116,7 @@ def test_a_new_build_takes_over_on_the_next_load(new_context, site_dir, tmp_path
         wait_until(page, "caches.keys().then(keys => keys.length === 1 && keys[0] === 'bombbuster-new-build')")
         page.reload()  # the next load gets the new files
         assert page.title().startswith("v2 ")
-        page.evaluate("window.bombbuster.ready")
+        engine_ready(page)
     finally:
         server.stop()
 

@@ -9,7 +9,7 @@ import random
 import sys
 from pathlib import Path
 
-from e2e_helpers import cli_analyze, cli_suggest, open_app, wait_until
+from e2e_helpers import cli_analyze, cli_suggest, engine_ready, open_app, wait_until
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the random game generator
 from gamegen import random_game  # noqa: E402
@@ -143,5 +143,5 @@ def test_the_engine_setting_in_the_menu(page, server):
     # A table the signatures engine refuses is answered by columns.
     assert page.evaluate("t => window.bombbuster.analyze(t)", BIG) == cli_analyze(BIG)
     page.reload()
-    page.evaluate("window.bombbuster.ready")
+    engine_ready(page)
     assert page.evaluate("window.bombbuster.engine()") == "signatures"
