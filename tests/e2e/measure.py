@@ -10,8 +10,7 @@ Prints, for the built site in headless Chromium on this machine:
   process) on the benchmark states of bench/bench_analyze.py;
 - memory per worker: the worker's wasm linear memory, and the renderer
   process's resident memory with 1 vs 2 workers;
-- the warm start alone with ``--warm N`` (issue 31): the memory snapshot vs starting Python, and
-  with ``--baseline DIR`` another build's site (e.g. dist/ before a change) in turn;
+- the warm start alone with ``--warm N`` (issue 31): the memory snapshot vs starting Python;
 - "as a phone" (issue 12; alone with ``--phone``): with the phone pool (2
   workers), the page's analysis, full suggestion list (my view, public view)
   and entropy ranking on the phone benchmark states, beside the CLI's whole
@@ -233,44 +232,29 @@ def _capped(seconds: float | None, cap: float) -> str:
     return f"> {cap:.0f}" if seconds is None else f"{seconds:.2f}"
 
 
-def measure_warm(page, url: str, loads: int, baseline: tuple | None = None) -> None:
+def measure_warm(page, url: str, loads: int) -> None:
     """Warm loads to ready (the service worker's cache) with each way of starting the engine,
-    taking turns so that a drift of this shared machine's speed moves them alike; `baseline`:
-    (page, url) of another build's site, whose default start takes its turn too."""
-    ways = [(installer, page, f"{url}?installer={installer}") for installer in ("snapshot", "unpack", "micropip")]
-    if baseline:
-        ways.insert(1, ("baseline build, its default", baseline[0], baseline[1]))
-    warm: dict[str, list[dict]] = {name: [] for name, _, _ in ways}
+    taking turns so that a drift of this shared machine's speed moves them alike."""
+    installers = ("snapshot", "unpack", "micropip")
+    warm: dict[str, list[dict]] = {name: [] for name in installers}
     for _ in range(loads):
-        for name, way_page, way_url in ways:
-            warm[name].append(time_to_ready(way_page, way_url))
-    for name, runs in warm.items():
-        print(f"warm load to ready (service worker cache), {name}: {describe([w['ready_ms'] for w in runs])}")
+        for installer in installers:
+            warm[installer].append(time_to_ready(page, f"{url}?installer={installer}"))
+    for installer, runs in warm.items():
+        print(f"warm load to ready (service worker cache), {installer}: {describe([w['ready_ms'] for w in runs])}")
         print(f"    worker phases (ms) of the last: {runs[-1]['startup']}")
-    if baseline:
-        ratio = statistics.median(w["ready_ms"] for w in warm["snapshot"]) / statistics.median(
-            w["ready_ms"] for w in warm["baseline build, its default"])
-        print(f"snapshot / baseline build (medians): {ratio:.2f}")
 
 
-def installed_page(browser, url: str):
-    """A page that has visited `url` once and is controlled by its service worker (warm loads next)."""
-    page = browser.new_context().new_page()
+def warm_only(browser, url: str, loads: int) -> None:
+    """`--warm`: one visit (installs the service worker), then warm loads only."""
+    context = browser.new_context()
+    page = context.new_page()
     time_to_ready(page, url)
     page.evaluate("navigator.serviceWorker.ready")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
-    return page
-
-
-def warm_only(browser, url: str, loads: int, baseline_url: str | None = None) -> None:
-    """`--warm`: one visit (installs the service worker), then warm loads only."""
-    page = installed_page(browser, url)
-    baseline = (installed_page(browser, baseline_url), baseline_url) if baseline_url else None
     print(f"load average {os.getloadavg()[0]:.1f}; {loads} warm loads per way of starting, fresh navigations")
-    measure_warm(page, url, loads, baseline)
-    print(f"load average {os.getloadavg()[0]:.1f} at the end")
-    for each in (page, *(baseline[:1] if baseline else ())):
-        each.context.close()
+    measure_warm(page, url, loads)
+    context.close()
 
 
 def measure_site(browser, url: str, plain_url: str) -> None:
@@ -280,8 +264,11 @@ def measure_site(browser, url: str, plain_url: str) -> None:
     measure_loads(browser, url, "micropip + precompiled stdlib", "?workers=1&installer=micropip")
     measure_loads(browser, plain_url, "unpackArchive + Pyodide's .py stdlib", "?workers=1&installer=unpack&nosw")
 
-    page = installed_page(browser, url)
-    context = page.context
+    context = browser.new_context()
+    page = context.new_page()
+    time_to_ready(page, url)
+    page.evaluate("navigator.serviceWorker.ready")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
     measure_warm(page, url, LOADS)
 
     print(f"\nanalysis, best of {REPEAT}: worker (page round trip) vs CPython {sys.version.split()[0]} "
@@ -325,8 +312,6 @@ def main() -> int:
                     help="with --phone: only the rows whose state and request contain TEXT, e.g. 'start (setup tokens) analysis, public'")
     ap.add_argument("--warm", type=int, default=0, metavar="N",
                     help="only the warm start: N warm loads to ready per way of starting the engine")
-    ap.add_argument("--baseline", type=Path, metavar="DIR",
-                    help="with --warm: another build's site (e.g. a copy of dist/ before a change) timed in turn")
     args = ap.parse_args()
     dist = Path(os.environ.get("BOMBBUSTER_DIST") or build.DIST)
     chromium = os.environ.get("BOMBBUSTER_CHROMIUM", build.find_chromium() or "")
@@ -336,13 +321,12 @@ def main() -> int:
     shutil.copytree(dist, plain_dir, dirs_exist_ok=True)
     shutil.copy2(build.fetch_pyodide() / "python_stdlib.zip", plain_dir / "pyodide" / "python_stdlib.zip")
     plain_server, plain_url = serve(plain_dir)
-    baseline_server, baseline_url = serve(args.baseline) if args.baseline else (None, None)
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium or None, args=CHROMIUM_FLAGS)
             print(f"Chromium {browser.version}, {os.cpu_count()} cores; Pyodide {build.PYODIDE_VERSION}")
             if args.warm:
-                warm_only(browser, url, args.warm, baseline_url)
+                warm_only(browser, url, args.warm)
             else:
                 if not args.phone:
                     measure_site(browser, url, plain_url)
@@ -351,8 +335,6 @@ def main() -> int:
     finally:
         server.shutdown()
         plain_server.shutdown()
-        if baseline_server:
-            baseline_server.shutdown()
         shutil.rmtree(plain_dir, ignore_errors=True)
     return 0
 
