@@ -66,7 +66,7 @@ def advise(ctx: Context, incomplete: list[str]) -> Row:
     return {"verdict": "use now" if now else "keep", "candidates": candidates,
             **(because("radar_value" if now else "radar_value_keep", f"value {rows[0]['value']} tells the team "
                        f"{top:.2f} bits" + ("" if now else f" (under {INFO_NOW:g} bit: keep)"),
-                       value=rows[0]["value"], bits=top) if rows
+                       value=rows[0]["value"], bits=round(top, 6)) if rows
                else because("radar_none", "no value left to ask"))}
 
 
