@@ -109,6 +109,13 @@ def open_phone(new_context, server, hold_answer: bool = False):
     return page, errors
 
 
+def host_imports_the_table(host, tmp_path) -> None:
+    path = tmp_path / "live.bombbuster.json"
+    path.write_text(json.dumps(TABLE))
+    host.set_input_files("#import-file", str(path))
+    events_shown(host, 0)
+
+
 def events_shown(page, count: int) -> None:
     page.wait_for_function(f"document.querySelectorAll('.log .events li').length === {count}", timeout=60_000)
     page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
@@ -186,10 +193,7 @@ def test_live_table_on_three_phones(new_context, server, tmp_path):
     host, host_errors = open_phone(new_context, server)
     bob, bob_errors = open_phone(new_context, server)
     cy, cy_errors = open_phone(new_context, server)
-    path = tmp_path / "live.bombbuster.json"
-    path.write_text(json.dumps(TABLE))
-    host.set_input_files("#import-file", str(path))
-    events_shown(host, 0)
+    host_imports_the_table(host, tmp_path)
 
     # Bob's phone joins: it asks for the seat first (no help card above, no record buttons yet).
     handshake(host, bob)
@@ -293,10 +297,7 @@ def test_a_first_message_that_comes_before_the_answer_settles_is_heard(new_conte
     welcome (a hello lost by the page would leave one unanswered, answered only when said again)."""
     host, host_errors = open_phone(new_context, server, hold_answer=True)
     bob, bob_errors = open_phone(new_context, server)
-    path = tmp_path / "live.bombbuster.json"
-    path.write_text(json.dumps(TABLE))
-    host.set_input_files("#import-file", str(path))
-    events_shown(host, 0)
+    host_imports_the_table(host, tmp_path)
     handshake(host, bob)
     bob.wait_for_selector(".join-card")
     host.wait_for_function("""() => {

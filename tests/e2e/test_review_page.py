@@ -13,20 +13,24 @@ ROOT = Path(__file__).resolve().parents[2]
 RECORDED = json.loads((ROOT / "tests" / "data" / "review_m4.json").read_text(encoding="utf-8"))
 
 
+def open_review(page, url: str, table: dict, tmp_path: Path) -> None:
+    """The app with `table` imported and analysed, and its Review screen once the review is in."""
+    open_app(page, url)
+    path = tmp_path / "reviewed.bombbuster.json"
+    path.write_text(json.dumps(table))
+    page.set_input_files("#import-file", str(path))
+    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.click("#menu-button")
+    page.click(".menu-item[data-action='review']")
+    page.wait_for_selector(".review[data-review='ready']", timeout=120_000)
+
+
 def test_review_marks_the_bad_call_and_tries_a_hypothetical(page, server, tmp_path):
     from bombbuster_core.review import review
 
     table, bad = RECORDED["table"], RECORDED["bad_call"]
     expected = review(table)["decisions"]
-    open_app(page, server.url)
-    path = tmp_path / "m4.bombbuster.json"
-    path.write_text(json.dumps(table))
-    page.set_input_files("#import-file", str(path))
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
-
-    page.click("#menu-button")
-    page.click(".menu-item[data-action='review']")
-    page.wait_for_selector(".review[data-review='ready']", timeout=120_000)
+    open_review(page, server.url, table, tmp_path)
     page.click("[data-action='review-costliest']")
     card = page.locator(".review-card")
     assert card.get_attribute("data-event") == str(bad["event"])
@@ -68,14 +72,7 @@ def test_the_search_judges_my_decision_as_the_cli_does(page, server, tmp_path):
     (entry,) = [e for e in review(table, search=20)["decisions"] if e["event"] == event]
     judged = entry["search"]
     assert judged["searched"]
-    open_app(page, server.url)
-    path = tmp_path / "searched.bombbuster.json"
-    path.write_text(json.dumps(table))
-    page.set_input_files("#import-file", str(path))
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
-    page.click("#menu-button")
-    page.click(".menu-item[data-action='review']")
-    page.wait_for_selector(".review[data-review='ready']", timeout=120_000)
+    open_review(page, server.url, table, tmp_path)
     while page.locator(".review-card").get_attribute("data-event") != str(event):
         page.click("[data-action='review-next']")
     page.click("[data-action='review-search']")
