@@ -22,9 +22,10 @@ sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 
 import bench_analyze  # noqa: E402,F401  (puts the repository and tests/ on sys.path)
 
-from bombbuster_core.sim.game import new_game  # noqa: E402
+from bombbuster_core.sim.deal import new_game  # noqa: E402
 from bombbuster_core.sim.ismcts import IsmctsPolicy  # noqa: E402
-from bombbuster_core.sim.policies import GreedyPolicy, View  # noqa: E402
+from bombbuster_core.sim.greedy import GreedyPolicy  # noqa: E402
+from bombbuster_core.sim.view import View  # noqa: E402
 
 
 def open_views(mission: int, players: int, games: int) -> list[View]:

@@ -38,9 +38,12 @@ sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 
 from bench_analyze import states  # noqa: E402  (also puts the repository and tests/ on sys.path)
 
-from bombbuster_core.sim.advice import lookahead  # noqa: E402
-from bombbuster_core.sim.game import new_game  # noqa: E402
-from bombbuster_core.sim.policies import POLICIES, GreedyPolicy, LookaheadPolicy, View  # noqa: E402
+from bombbuster_core.sim import POLICIES  # noqa: E402
+from bombbuster_core.sim.lookahead_advice import lookahead  # noqa: E402
+from bombbuster_core.sim.deal import new_game  # noqa: E402
+from bombbuster_core.sim.greedy import GreedyPolicy  # noqa: E402
+from bombbuster_core.sim.lookahead import LookaheadPolicy  # noqa: E402
+from bombbuster_core.sim.view import View  # noqa: E402
 from bombbuster_core.engines.sampling import sample_table as sample  # noqa: E402
 from bombbuster_core.table import load_table  # noqa: E402
 

@@ -24,7 +24,8 @@ sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 import bench_analyze  # noqa: E402,F401  (puts the repository and tests/ on sys.path)
 from test_lookahead import greedy_game  # noqa: E402
 
-from bombbuster_core.sim.policies import LookaheadPolicy, View  # noqa: E402
+from bombbuster_core.sim.lookahead import LookaheadPolicy  # noqa: E402
+from bombbuster_core.sim.view import View  # noqa: E402
 
 
 def main() -> None:

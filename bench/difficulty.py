@@ -32,7 +32,8 @@ sys.path[:0] = [str(ROOT)]
 import random  # noqa: E402
 
 from bombbuster_core.missions import catalogue  # noqa: E402
-from bombbuster_core.sim.game import SimError, new_game  # noqa: E402
+from bombbuster_core.sim.actions import SimError  # noqa: E402
+from bombbuster_core.sim.deal import new_game  # noqa: E402
 from bombbuster_core.sim.tournament import SIM_VERSION, read_log, wilson  # noqa: E402
 
 TYPE_CHECKING = False

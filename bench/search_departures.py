@@ -28,7 +28,7 @@ sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 from paired import by_policy, wins  # noqa: E402  (first: it puts the repository on sys.path)
 
 from bombbuster_core import equipment as eq  # noqa: E402
-from bombbuster_core.sim.game import UseCard  # noqa: E402
+from bombbuster_core.sim.actions import UseCard  # noqa: E402
 from bombbuster_core.sim.ismcts import IsmctsPolicy  # noqa: E402
 from bombbuster_core.sim.tournament import play_game  # noqa: E402
 

@@ -36,15 +36,16 @@ from bench_ismcts import open_views  # noqa: E402
 
 from bombbuster_core.engines.sampling import Sampler  # noqa: E402
 from bombbuster_core.facts import compile_table  # noqa: E402
-from bombbuster_core.sim.game import Position  # noqa: E402
+from bombbuster_core.sim.replay import Replay  # noqa: E402
 from bombbuster_core.sim.ismcts import IsmctsPolicy  # noqa: E402
-from bombbuster_core.sim.policies import choice, exact_move, greedy_equipment, greedy_turn, outcome_value  # noqa: E402
+from bombbuster_core.sim.greedy import choice, greedy_equipment, greedy_turn  # noqa: E402
+from bombbuster_core.sim.rollout import exact_move, outcome_value  # noqa: E402
 
 
 def rollout_values(view, moves, deals: int, horizon: int, rng: random.Random) -> list[list[float]]:
     """Per move, per determinization: the rollout's value (the same deal and rollout seed for every move)."""
     sampler = Sampler(compile_table(view.table))
-    position = Position(view.raw, view.table, view.player, view.tags())
+    position = Replay(view.raw, view.table, view.player, view.tags())
     out: list[list[float]] = [[] for _ in moves]
     for _ in range(deals):
         deal, seed = sampler.draw(rng), rng.randrange(2**63)

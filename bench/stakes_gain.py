@@ -30,14 +30,15 @@ sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 
 from paired import report  # noqa: E402  (first: it puts the repository on sys.path)
 
-from bombbuster_core.sim.game import new_game  # noqa: E402
-from bombbuster_core.sim.policies import FormerGreedyPolicy, GreedyPolicy, View, greedy_equipment, greedy_turn  # noqa: E402
+from bombbuster_core.sim.deal import new_game  # noqa: E402
+from bombbuster_core.sim.greedy import FormerGreedyPolicy, GreedyPolicy, greedy_equipment, greedy_turn  # noqa: E402
+from bombbuster_core.sim.view import View  # noqa: E402
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from bombbuster_core.sim.game import Action
+    from bombbuster_core.sim.actions import Action
 
 
 class RankingOnlyPolicy(GreedyPolicy):

@@ -29,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from bombbuster_core.missions import BY_NUMBER  # noqa: E402
-from bombbuster_core.sim.game import REFUSED  # noqa: E402
+from bombbuster_core.sim.deal import REFUSED  # noqa: E402
 from bombbuster_core.sim.verify import check_game  # noqa: E402
 
 

@@ -460,7 +460,7 @@ def _simulated(answer: Callable[[dict[str, Any], Progress | None], dict[str, Any
     """A method the simulator answers (params, result and refusals in its module): params must be an
     object, and a SimError is the request's error."""
     def method(params: Any, progress: Progress | None) -> dict[str, Any]:
-        from .sim.game import SimError
+        from .sim.actions import SimError
 
         if not isinstance(params, dict):
             raise RequestError("params: expected an object")
@@ -474,7 +474,7 @@ def _simulated(answer: Callable[[dict[str, Any], Progress | None], dict[str, Any
 
 def _lookahead(params: dict[str, Any], progress: Progress | None) -> dict[str, Any]:
     """The lookahead policy's move for the table's ``me`` (sim/advice.py)."""
-    from .sim.advice import lookahead  # the simulator loads only when its modes are asked for
+    from .sim.lookahead_advice import lookahead  # the simulator loads only when its modes are asked for
 
     return lookahead(params)
 

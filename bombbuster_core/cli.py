@@ -376,8 +376,9 @@ def _suggest(table: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _sim_arguments(p_sa: argparse.ArgumentParser, p_to: argparse.ArgumentParser) -> None:
+    from .sim import POLICIES
     from .sim.ismcts import HORIZON, ITERATIONS
-    from .sim.policies import DEALS, DEPTH, POLICIES, WIDTH
+    from .sim.lookahead import DEALS, DEPTH, WIDTH
 
     p_sa.add_argument("table", help="table file, format 1 (JSON)")
     p_sa.add_argument("--n", type=nonnegative, required=True, help="number of deals")
@@ -449,7 +450,7 @@ def _sample(table: Any, args: argparse.Namespace) -> int:
 def _tournament(args: argparse.Namespace) -> int:
     import os
 
-    from .sim.game import SimError
+    from .sim.actions import SimError
     from .sim.ismcts import ITERATIONS
     from .sim.tournament import ClusterError, LogError, OutputError, progress_bar, read_log, run, summary, text
     from .missions import MissionError

@@ -202,7 +202,7 @@ def searched(raw: dict[str, Any], index: int, move: Call, iterations: int, seed:
     chance given up by the search's measure.  ``{"searched": false, "reason"}`` where the simulator
     cannot replay the table (its refusal) or the policy plays greedy without a search."""
     # Imported here: only a review that asks for a search loads the simulator.
-    from .sim.game import SimError
+    from .sim.actions import SimError
     from .sim.search_advice import search
 
     try:

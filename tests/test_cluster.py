@@ -29,7 +29,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 from bombbuster_core.sim import tournament
-from bombbuster_core.sim.game import SimError
+from bombbuster_core.sim.actions import SimError
 from bombbuster_core.sim.tournament import paired_difference, run, summary, sweep, text, wilson
 from interrupt import STOPS_WITHIN, started, wait_for, wait_for_end  # noqa: E402
 

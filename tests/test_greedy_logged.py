@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "data"))
 from make_greedy_logged import PLAYERS, SEED, replay  # noqa: E402
 
-from bombbuster_core.sim.policies import POLICIES, FormerGreedyPolicy, GreedyPolicy  # noqa: E402
+from bombbuster_core.sim import POLICIES  # noqa: E402
+from bombbuster_core.sim.greedy import FormerGreedyPolicy, GreedyPolicy  # noqa: E402
 
 LOGS = ROOT / "bench" / "tournaments" / "difficulty"
 RECORDED = json.loads((ROOT / "tests" / "data" / "greedy_logged.json").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""The ismcts policy (sim/ismcts.py) and the replay it searches on (game.Position).
+"""The ismcts policy (sim/ismcts.py) and the replay it searches on (game.Replay).
 
 * The replay: on the true deal, every player's table file of the replayed
   game is the real game's (equipment, moved wires, dial and all); on a
@@ -30,10 +30,15 @@ from bombbuster_core.analysis import beliefs
 from bombbuster_core.engines.sampling import Sampler
 from bombbuster_core.facts import compile_table
 from bombbuster_core.missions import BASE_MISSIONS, mission as mission_entry
-from bombbuster_core.sim.game import (NOT_REPLAYED, REFUSED, Game, Position, SimError, UseCard, new_game,
-                                      replay_refusal)
+from bombbuster_core.sim.actions import SimError, UseCard
+from bombbuster_core.sim.deal import REFUSED, new_game
+from bombbuster_core.sim.game import Game
+from bombbuster_core.sim.replay import NOT_REPLAYED, Replay, replay_refusal
 from bombbuster_core.sim.ismcts import IsmctsPolicy
-from bombbuster_core.sim.policies import GreedyPolicy, RandomPolicy, View, exact_move
+from bombbuster_core.sim.greedy import GreedyPolicy
+from bombbuster_core.sim.random_policy import RandomPolicy
+from bombbuster_core.sim.rollout import exact_move
+from bombbuster_core.sim.view import View
 from bombbuster_core.sim import tournament
 from bombbuster_core.sim.tournament import run
 from bombbuster_core.table import load_table
@@ -118,7 +123,7 @@ def test_the_replay_on_the_true_deal_is_the_game() -> None:
         policy = (RandomPolicy if seed % 2 else GreedyPolicy)(random.Random(seed))
         for view in decisions(game, policy):
             p = view.player
-            replay = Position(view.raw, view.table, p, view.tags()).game(true_deal(game), random.Random(0))
+            replay = Replay(view.raw, view.table, p, view.tags()).game(true_deal(game), random.Random(0))
             assert all(replay.table(q) == game.table(q) for q in range(game.players))
             assert (replay.hands, replay.cut, replay.tokened, replay.dial, replay.strikes, replay.detectors_used,
                     replay.turns) == (game.hands, game.cut, game.tokened, game.dial, game.strikes,
@@ -155,7 +160,7 @@ def test_the_replay_of_a_mission_on_the_true_deal_is_the_game(mission: int) -> N
             if view.pending()["kind"] == "turn":
                 rng = random.Random()
                 rng.setstate(game.rng.getstate())
-                replay = Position(view.raw, view.table, p, view.tags()).game(mission_deal(game, view), rng)
+                replay = Replay(view.raw, view.table, p, view.tags()).game(mission_deal(game, view), rng)
                 where = f"M{mission} {players}p seed {seed} after event {len(view.raw['events'])}"
                 for field in FIELDS:
                     assert getattr(replay, field) == getattr(game, field), f"{where}: {field}"
@@ -188,7 +193,7 @@ def test_mission_determinizations_are_the_actors_view() -> None:
             game.play(GreedyPolicy(random.Random(0)).move(View(game.table(game.turn), game.turn)))
         p = game.turn
         view = View(game.table(p), p)
-        position = Position(view.raw, view.table, p, view.tags())
+        position = Replay(view.raw, view.table, p, view.tags())
         sampler = Sampler(compile_table(view.table))
         rng = random.Random(mission)
         for _ in range(3):
@@ -200,7 +205,7 @@ def test_mission_determinizations_are_the_actors_view() -> None:
 
 
 def test_a_mission_the_replay_cannot_rebuild_is_played_as_greedy_with_the_reason() -> None:
-    from bombbuster_core.sim.advice import restored_view
+    from bombbuster_core.sim.lookahead_advice import restored_view
 
     for mission, reason in ((18, "deck's order is hidden"), (29, "Number cards are hidden")):
         game = new_game(random.Random(1), mission=mission, players=4)
@@ -209,7 +214,7 @@ def test_a_mission_the_replay_cannot_rebuild_is_played_as_greedy_with_the_reason
         searched = IsmctsPolicy(random.Random(1), iterations=3).decide(view, view.pending())
         assert searched.root is None and reason in searched.reason
         with pytest.raises(SimError, match=reason):
-            Position(view.raw, view.table, view.player, view.tags())
+            Replay(view.raw, view.table, view.player, view.tags())
     # a page's table of a replayed mission: no meta.sim, so no mission state to rebuild the game from
     game = play_until(new_game(random.Random(2), mission=43, players=4), GreedyPolicy(random.Random(2)),
                       lambda g: g.turns >= 4 and bool(g.queue) and g.queue[0]["kind"] == "turn")
@@ -223,7 +228,7 @@ def test_determinizations_agree_with_the_view() -> None:
     for seed in (2, 5):
         game, view = open_decision(seed, first=6)
         p = view.player
-        position = Position(view.raw, view.table, p, view.tags())
+        position = Replay(view.raw, view.table, p, view.tags())
         sampler = Sampler(compile_table(view.table))
         rng = random.Random(seed)
         others = set()
@@ -270,7 +275,7 @@ def test_no_peeking_the_same_view_over_another_deal_gives_the_same_move() -> Non
     for seed in (1, 6):
         game, view = open_decision(seed)
         p = view.player
-        position = Position(view.raw, view.table, p, view.tags())
+        position = Replay(view.raw, view.table, p, view.tags())
         sampler = Sampler(compile_table(view.table))
         other = position.game(sampler.draw(random.Random(seed)), random.Random(0))
         assert other.hands != game.hands and other.table(p) == view.raw
@@ -282,7 +287,7 @@ def test_no_peeking_the_same_view_over_another_deal_gives_the_same_move() -> Non
         q = other.turn
         assert q != p
         q_view = View(other.table(q), q)
-        q_position = Position(q_view.raw, q_view.table, q, q_view.tags())
+        q_position = Replay(q_view.raw, q_view.table, q, q_view.tags())
         q_sampler = Sampler(compile_table(q_view.table))
         expected = exact_move(other, random.Random(2))
         for i in range(3):

@@ -1,4 +1,4 @@
-"""The lookahead policy (sim/policies.py) and its page door (sim/advice.py).
+"""The lookahead policy (sim/lookahead.py) and its page door (sim/lookahead_advice.py).
 
 * Common random numbers: every candidate meets the same deals and rollout
   seeds, so two copies of one move get identical rollouts.
@@ -21,11 +21,15 @@ import random
 import pytest
 
 from bombbuster_core.bridge import handle
-from bombbuster_core.sim import policies
-from bombbuster_core.sim.advice import lookahead
-from bombbuster_core.sim.game import Game, SimError, new_game
-from bombbuster_core.sim.policies import (GreedyPolicy, LookaheadPolicy, View, _paired_se, _stratified, action_of,
-                                          exact_move)
+from bombbuster_core.sim import lookahead as lookahead_policy
+from bombbuster_core.sim.actions import SimError
+from bombbuster_core.sim.deal import new_game
+from bombbuster_core.sim.game import Game
+from bombbuster_core.sim.greedy import GreedyPolicy
+from bombbuster_core.sim.lookahead import LookaheadPolicy, paired_se, stratified
+from bombbuster_core.sim.lookahead_advice import lookahead
+from bombbuster_core.sim.rollout import exact_move
+from bombbuster_core.sim.view import View, action_of
 from bombbuster_core.sim import tournament
 from bombbuster_core.sim.tournament import read_log, run
 from bombbuster_core.engines.sampling import sample_table
@@ -68,7 +72,7 @@ def test_candidates_meet_the_same_deals_and_rollout_seeds(monkeypatch) -> None:
     ranked = GreedyPolicy(random.Random(0)).ranking(view, ())
     a, b = (action_of(s, view.player) for s in ranked[:2])
     # A rollout worth its rollout's next random number: equal worths mean equal rollout seeds.
-    monkeypatch.setattr(policies, "outcome_value", lambda game: game.rng.random())
+    monkeypatch.setattr(lookahead_policy, "outcome_value", lambda game: game.rng.random())
     out = LookaheadPolicy(random.Random(5), deals=6, depth=3).rollouts(view, [a, b, a])
     assert out[0] == out[2] and len(out[0]) == 6
     # The deals are the sampler's, in its order: each outcome is the deal's truth at the target.
@@ -97,16 +101,16 @@ def test_the_rollout_policy_sees_only_its_own_view() -> None:
 def test_stratified_value_and_paired_error_by_hand() -> None:
     s = {"p_success": 0.5, "p_red": 0.1}
     values = [("success", 1.0), ("success", 0.5), ("failure", 0.2), ("red", 0.0)]
-    score, means = _stratified(s, values)
+    score, means = stratified(s, values)
     assert means == {"success": 0.75, "failure": 0.2, "red": 0.0}
     assert score == pytest.approx(0.5 * 0.75 + 0.4 * 0.2)
     # No failure among the deals: that outcome takes the mean of all rollouts.
-    assert _stratified(s, [("success", 1.0), ("success", 0.0)])[0] == pytest.approx(0.5 * 0.5 + 0.4 * 0.5)
+    assert stratified(s, [("success", 1.0), ("success", 0.0)])[0] == pytest.approx(0.5 * 0.5 + 0.4 * 0.5)
     # Contributions 0.5 (v - mean) / 2 per success deal and 0.4 (v - 0.2) per failure deal.
     other = [("success", 0.5), ("success", 0.5), ("failure", 0.2), ("red", 0.0)]
     expected = math.sqrt(2 * (0.5 * 0.25 / 2) ** 2)
-    assert _paired_se(s, values, s, other) == pytest.approx(expected)
-    assert _paired_se(s, values, s, values) == 0.0
+    assert paired_se(s, values, s, other) == pytest.approx(expected)
+    assert paired_se(s, values, s, values) == 0.0
 
 
 def test_an_infinite_threshold_is_greedy() -> None:
@@ -264,6 +268,6 @@ def test_restore_spends_the_character_only_by_the_characters_own_detector() -> N
 
 def test_lookahead_plays_whole_games_with_the_equipment() -> None:
     """With the cards dealt: Triple and Super Detector uses, Labels, the Rewinder... in the view's
-    past, every rollout starts from the view's whole state (game.Position), so every move is legal."""
+    past, every rollout starts from the view's whole state (game.Replay), so every move is legal."""
     records = run(8, 5, 1, ["lookahead"], seed=2026, lookahead={"deals": 2, "depth": 2, "width": 2})
     assert records[0]["result"] in ("win", "red", "detonator")

@@ -26,8 +26,10 @@ from bombbuster_core.board import Board
 from bombbuster_core.dial import Dial, dial
 from bombbuster_core.missions import MISSIONS, mission as mission_preset, new_table
 from bombbuster_core.public_state import StateReader, public_state
-from bombbuster_core.sim.game import REFUSED, UseCard, new_game
-from bombbuster_core.sim.policies import RandomPolicy, View
+from bombbuster_core.sim.actions import UseCard
+from bombbuster_core.sim.deal import REFUSED, new_game
+from bombbuster_core.sim.random_policy import RandomPolicy
+from bombbuster_core.sim.view import View
 from bombbuster_core.sim.sighted import sure_cuts
 from bombbuster_core.suggest import SuggestError, suggest
 from bombbuster_core.table import TableError, advance, load_table

@@ -16,9 +16,9 @@ from bombbuster_core.record import Record
 from bombbuster_core.board import Segment
 from bombbuster_core.facts import Order, SameValue, SameValueCount
 from bombbuster_core.missions import Y, mission
-from bombbuster_core.sim import game
+from bombbuster_core.sim import actions
 from bombbuster_core.sim.ismcts import Searched
-from bombbuster_core.sim.policies import Decision
+from bombbuster_core.sim.lookahead import Decision
 from bombbuster_core.table import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, FastPass, Label, Move,
                                    MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, Use, load_table)
 from bombbuster_core.wires import Deck, Pool
@@ -58,15 +58,16 @@ def full_rules_records() -> list[Record]:
             Dealt(0, "red", 1), MultiCut(0, "red", (at, other), True), Tripwire(0, other, False, 4),
             Order((0, 1), (1, 0)), SameValueCount((0, 1), frozenset({(0, 1), (0, 2)}), 2),
             SameValue((0, 1), (0, 2), False), mission(24), Y(2, 3),
-            game.DualCut((1, 0, 2), 3), game.DoubleDetector(((1, 0, 1), (1, 0, 2)), 3), game.SoloCut(3),
-            game.RevealRed(0), game.MultiCut("red", ((0, 0, 0), (1, 0, 1))), game.Tripwire((1, 0, 1)),
-            game.Choose("end", "left"), game.SetupToken((0, 0, 1), 3), game.AbsentTokens((3, "yellow")),
-            game.UseCard("10", ((1, 0, 1), 3, 4)),
+            actions.DualCutAction((1, 0, 2), 3), actions.DoubleDetector(((1, 0, 1), (1, 0, 2)), 3),
+            actions.SoloCutAction(3), actions.RevealRedAction(0), actions.MultiCutAction("red", ((0, 0, 0), (1, 0, 1))),
+            actions.TripwireAction((1, 0, 1)),
+            actions.Choose("end", "left"), actions.SetupToken((0, 0, 1), 3), actions.AbsentTokens((3, "yellow")),
+            actions.UseCard("10", ((1, 0, 1), 3, 4)),
             Equipment("11", 0, 1), Equipment("Y", added=("8", "9")), eq.CARDS["9.9"],
             eq.RADAR, Use(("8",), 0), Dial(4, 1),
             PublicState(8, Dial(4, 1), None, 2, None, GOING_ON, None), Result("lost", "dial", 3, "the dial"),
-            Decision(game.DualCut((1, 0, 2), 3), {"kind": "dual_cut"}, 16, [{"worth": 0.5}]),
-            Searched(game.SoloCut(3), [game.SoloCut(3)], None, [{"kind": "solo_cut"}], "a certain move")]
+            Decision(actions.DualCutAction((1, 0, 2), 3), {"kind": "dual_cut"}, 16, [{"worth": 0.5}]),
+            Searched(actions.SoloCutAction(3), [actions.SoloCutAction(3)], None, [{"kind": "solo_cut"}], "a certain move")]
 
 
 def test_every_record_class_is_covered() -> None:

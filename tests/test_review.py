@@ -278,14 +278,15 @@ def searched_game() -> tuple[dict[str, Any], int, Any]:
     """A simulated Mission 4 game (no equipment) at an open decision (no certain move), the acting
     player's own table after they made the ranking's third move: (table, that event's index, the
     acting player's action)."""
-    from bombbuster_core.sim.policies import GreedyPolicy, View
+    from bombbuster_core.sim.greedy import GreedyPolicy
+    from bombbuster_core.sim.view import View
     from tests.test_lookahead import open_game
 
     game = open_game(8)
     actor = game.turn
     view = View(game.table(actor), actor)
     ranked = GreedyPolicy(random.Random(0)).ranking(view, ())
-    from bombbuster_core.sim.policies import action_of
+    from bombbuster_core.sim.view import action_of
     action = action_of(ranked[2], actor)
     index = len(game.table(actor)["events"])
     game.play(action)

@@ -20,8 +20,11 @@ from oracle import enumerate_table, gameplay, norm_key
 from bombbuster_core import equipment as eq
 from bombbuster_core.analysis import beliefs
 from bombbuster_core.bridge import handle
-from bombbuster_core.sim.game import Game, UseCard, new_game
-from bombbuster_core.sim.policies import LookaheadPolicy, View
+from bombbuster_core.sim.actions import UseCard
+from bombbuster_core.sim.deal import new_game
+from bombbuster_core.sim.game import Game
+from bombbuster_core.sim.lookahead import LookaheadPolicy
+from bombbuster_core.sim.view import View
 from bombbuster_core.suggest import Policy, suggest
 from bombbuster_core.table import Table, TableError, load_table
 

@@ -15,9 +15,10 @@ import random
 import pytest
 
 from bombbuster_core.bridge import handle
-from bombbuster_core.sim.game import SimError, action_from_json
+from bombbuster_core.sim.actions import SimError, action_from_json
 from bombbuster_core.sim.ismcts import IsmctsPolicy, pick
-from bombbuster_core.sim.policies import GreedyPolicy, View
+from bombbuster_core.sim.greedy import GreedyPolicy
+from bombbuster_core.sim.view import View
 from bombbuster_core.sim.search_advice import MAX_ITERATIONS, merged, search
 from tests.test_lookahead import greedy_game, open_game
 
@@ -211,7 +212,7 @@ def test_a_page_table_with_its_cards_is_searched_with_them() -> None:
     """A page's table that lists its equipment (no card used yet, one unlocked) is restored with
     its board: the search offers the card as the simulator's own view of the game does, with the
     same candidates and statistics."""
-    from bombbuster_core.sim.game import new_game
+    from bombbuster_core.sim.deal import new_game
 
     game = new_game(random.Random(0), mission=4, players=4, equipment=True)
     greedy = GreedyPolicy(random.Random(0))
@@ -246,9 +247,9 @@ def test_a_page_table_is_restored_as_the_simulators_own_view(mission, players, s
     """At every turn of a simulated game with the equipment, the view rebuilt from the page's table
     (no meta.sim) is the simulator's own: the same table file, dial, failed cuts and pending decision
     (what is legal, the usable cards and their options)."""
-    from bombbuster_core.sim.advice import restored_view
-    from bombbuster_core.sim.game import new_game
-    from bombbuster_core.sim.policies import RandomPolicy
+    from bombbuster_core.sim.lookahead_advice import restored_view
+    from bombbuster_core.sim.deal import new_game
+    from bombbuster_core.sim.random_policy import RandomPolicy
 
     game = new_game(random.Random(seed), mission=mission, players=players)
     policy = (RandomPolicy if seed % 2 else GreedyPolicy)(random.Random(seed))
@@ -271,7 +272,7 @@ def test_a_page_table_is_restored_as_the_simulators_own_view(mission, players, s
 
 
 def test_the_rewinder_by_its_name_or_its_id_moves_the_dial_back() -> None:
-    from bombbuster_core.sim.advice import restored_view
+    from bombbuster_core.sim.lookahead_advice import restored_view
 
     game = greedy_game(4, 4, 12, 6)
     raw = page_table(game.table(game.turn))
@@ -285,8 +286,8 @@ def test_the_rewinder_by_its_name_or_its_id_moves_the_dial_back() -> None:
 def test_a_page_table_after_card_uses_gets_the_simulators_answers() -> None:
     """After the Rewinder, a Super Detector and other cards (M8, 5 players, seed 2 of RESTORED's
     kind): the page's table is searched and looked ahead as the simulator's own view."""
-    from bombbuster_core.sim.advice import lookahead
-    from bombbuster_core.sim.game import new_game
+    from bombbuster_core.sim.lookahead_advice import lookahead
+    from bombbuster_core.sim.deal import new_game
 
     game = new_game(random.Random(2), mission=8, players=5)
     greedy = GreedyPolicy(random.Random(2))

@@ -18,8 +18,10 @@ from collections import Counter
 import pytest
 from test_sim_missions import assert_game_checks, play_policy
 
-from bombbuster_core.sim.game import DualCut, MultiCut, Tripwire, new_game
-from bombbuster_core.sim.policies import POLICIES, View
+from bombbuster_core.sim import POLICIES
+from bombbuster_core.sim.actions import DualCutAction, MultiCutAction, TripwireAction
+from bombbuster_core.sim.deal import new_game
+from bombbuster_core.sim.view import View
 from bombbuster_core.sim.sighted import SightedPolicy, succeeds, sure_cuts
 from bombbuster_core.sim.tournament import read_log, run, summary, text
 
@@ -28,7 +30,7 @@ GAMES = [(4, 4), (8, 5), (13, 4), (41, 4), (38, 3), (56, 3), (11, 2)]
 
 def _sure_call(game) -> bool:
     """Whether some legal dual cut succeeds on the true deal (the decision is a turn)."""
-    return any(isinstance(a, DualCut) and succeeds(game, a) for a in game.legal_moves())
+    return any(isinstance(a, DualCutAction) and succeeds(game, a) for a in game.legal_moves())
 
 
 def test_sighted_never_fails_when_a_sure_call_exists() -> None:
@@ -55,8 +57,8 @@ def test_sighted_never_fails_when_a_sure_call_exists() -> None:
             # Disintegrator cut the last visible 8 beside an owner's flipped 8, nobody can call it: stuck)
             assert game.result == "win" or mission not in (4, 8), (mission, players, seed, game.result)
     # the games reached every kind of sure cut the policy plays
-    assert moves["DualCut", False] and moves["DualCut", True] and moves["MultiCut", False]
-    assert moves["Tripwire", False] and moves["SoloCut", False]
+    assert moves["DualCutAction", False] and moves["DualCutAction", True] and moves["MultiCutAction", False]
+    assert moves["TripwireAction", False] and moves["SoloCutAction", False]
 
 
 def test_sure_cuts_are_true_and_in_the_documented_order() -> None:
@@ -68,11 +70,11 @@ def test_sure_cuts_are_true_and_in_the_documented_order() -> None:
     cuts = sure_cuts(game, game.queue[0])
     kinds = [type(a).__name__ for a in cuts]
     assert kinds and all(succeeds(game, a) for a in cuts)
-    assert kinds == sorted(kinds, key=["RevealRed", "SoloCut", "MultiCut", "Tripwire", "DualCut"].index)
-    calls = [a for a in cuts if isinstance(a, DualCut)]
+    assert kinds == sorted(kinds, key=["RevealRedAction", "SoloCutAction", "MultiCutAction", "TripwireAction", "DualCutAction"].index)
+    calls = [a for a in cuts if isinstance(a, DualCutAction)]
     values = game.queue[0]["values"]
     assert [values.index(a.value) for a in calls] == sorted(values.index(a.value) for a in calls)
-    assert any(isinstance(a, Tripwire) for a in cuts) and not any(isinstance(a, MultiCut) for a in cuts)
+    assert any(isinstance(a, TripwireAction) for a in cuts) and not any(isinstance(a, MultiCutAction) for a in cuts)
 
 
 @pytest.mark.parametrize("mission, players, seed", [(4, 4, 0), (8, 5, 1), (13, 3, 2), (41, 5, 3), (56, 4, 4)])

@@ -19,8 +19,13 @@ import pytest
 
 from bombbuster_core.analysis import beliefs
 from bombbuster_core.engines.sampling import sample_table as sample
-from bombbuster_core.sim.game import DoubleDetector, DualCut, Game, SimError, SoloCut, new_game
-from bombbuster_core.sim.policies import POLICIES, View, exact_move, keep_detector_choice
+from bombbuster_core.sim import POLICIES
+from bombbuster_core.sim.actions import DoubleDetector, DualCutAction, SimError, SoloCutAction
+from bombbuster_core.sim.deal import new_game
+from bombbuster_core.sim.game import Game
+from bombbuster_core.sim.greedy import keep_detector_choice
+from bombbuster_core.sim.rollout import exact_move
+from bombbuster_core.sim.view import View
 from bombbuster_core.sim.tournament import paired_difference, run, summary, wilson
 from bombbuster_core.table import load_table
 from bombbuster_core.wires import parse_key
@@ -97,7 +102,7 @@ def play_random(game: Game, rng: random.Random, tokens: bool = True) -> list[int
             move = exact_move(game, rng)
         else:
             move = rng.choice(moves)
-        assert move in moves or isinstance(move, DualCut)
+        assert move in moves or isinstance(move, DualCutAction)
         game.play(move)
         if rng.random() < 0.3:
             marks.append(len(game.events))
@@ -147,19 +152,19 @@ def test_simulated_mission_games_are_valid_tables(mission: int, players: int) ->
 
 def test_game_rules() -> None:
     setup = {"players": [{"stands": [2]}, {"stands": [2]}], "wires": {"deck": {"1": 2, "1.5": 1, "2.5": 1}}}
-    from bombbuster_core.sim.game import deal
+    from bombbuster_core.sim.deal import deal
     game = deal(setup, random.Random(0))
     game.hands = [[[10, 15]], [[10, 25]]]
     with pytest.raises(SimError):
-        game.play(DualCut((1, 0, 0), 2))  # player 0 holds no 2
-    game.play(DualCut((1, 0, 0), 1))
+        game.play(DualCutAction((1, 0, 0), 2))  # player 0 holds no 2
+    game.play(DualCutAction((1, 0, 0), 1))
     assert game.cut == {(0, 0, 0), (1, 0, 0)} and game.turn == 1 and game.result is None
     with pytest.raises(SimError):
-        game.play(SoloCut(1))  # every 1 is cut
+        game.play(SoloCutAction(1))  # every 1 is cut
     # Player 1 holds only a red: the only legal move is to reveal it.
-    assert [type(m).__name__ for m in game.legal_moves()] == ["RevealRed"]
+    assert [type(m).__name__ for m in game.legal_moves()] == ["RevealRedAction"]
     game.play(game.legal_moves()[0])
-    assert game.turn == 0 and [type(m).__name__ for m in game.legal_moves()] == ["RevealRed"]
+    assert game.turn == 0 and [type(m).__name__ for m in game.legal_moves()] == ["RevealRedAction"]
     game.play(game.legal_moves()[0])
     assert game.result == "win"
 
@@ -173,9 +178,9 @@ def test_game_rules() -> None:
 
     detonator = deal({"players": [{"stands": [4]}, {"stands": [4]}], "wires": {"blue": [1, 2]}}, random.Random(0))
     detonator.hands = [[[10, 10, 20, 20]], [[10, 10, 20, 20]]]
-    detonator.play(DualCut((1, 0, 2), 1))
+    detonator.play(DualCutAction((1, 0, 2), 1))
     assert detonator.strikes == 1 and detonator.result is None
-    detonator.play(DualCut((0, 0, 0), 2))
+    detonator.play(DualCutAction((0, 0, 0), 2))
     assert detonator.result == "detonator"  # 2 players: the 2nd failure explodes
 
 

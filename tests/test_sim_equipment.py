@@ -15,7 +15,9 @@ import pytest
 
 from bombbuster_core import equipment as eq
 from bombbuster_core.missions import BY_NUMBER
-from bombbuster_core.sim.game import (DoubleDetector, DualCut, UseCard, _PLAYED_CARDS, deal_equipment, new_game)
+from bombbuster_core.sim.actions import DoubleDetector, DualCutAction, UseCard
+from bombbuster_core.sim.cards import PLAYED_CARDS
+from bombbuster_core.sim.deal import deal_equipment, new_game
 from bombbuster_core.sim.verify import check_game
 
 from test_sim_missions import assert_game_checks, custom, play_policy, play_sighted
@@ -67,7 +69,7 @@ def test_every_card_and_character_appears() -> None:
     assert set(DEALT) == set(eq.CARDS), set(eq.CARDS) - set(DEALT)
     assert set(CHARACTERS) == set(eq.CHARACTERS)
     played = {c for c in SEEN_CARDS if not c.startswith("character:")}
-    assert played >= _PLAYED_CARDS | {"Y"}, (_PLAYED_CARDS | {"Y"}) - played
+    assert played >= PLAYED_CARDS | {"Y"}, (PLAYED_CARDS | {"Y"}) - played
     assert {c.split(":")[1] for c in SEEN_CARDS if c.startswith("character:")} >= {
         "double_detector", "general_radar", "triple_detector", "xy_ray", "walkie_talkies"}
 
@@ -121,7 +123,7 @@ def test_a_card_unlocks_on_its_second_cut_and_is_spent_once() -> None:
     game = board(custom(4, [[4], [4]], [[[10, 60, 60, 70]], [[10, 60, 60, 70]]]), ["6", "7"])
     game.dial = 1
     assert "6" not in uses(game)
-    game.play(DualCut((1, 0, 1), 6))  # two 6s cut: the Rewinder unlocks for the next decision
+    game.play(DualCutAction((1, 0, 1), 6))  # two 6s cut: the Rewinder unlocks for the next decision
     assert "6" in uses(game) and "7" not in uses(game)
     game.play(UseCard("6"))
     assert game.dial == 2 and game.events[-1] == {"type": "equipment", "card": "6", "actor": 1}
@@ -134,7 +136,7 @@ def test_the_rewinder_never_moves_the_dial_past_its_start() -> None:
     """2 players: the dial starts 2 spaces from the skull; the Rewinder is not usable there (the page's
     detonator, web/js/gamestate.js, reads it so), and one space lower it moves the dial back to 2."""
     game = board(custom(4, [[4], [4]], [[[10, 60, 60, 70]], [[10, 60, 60, 70]]]), ["6"])
-    game.play(DualCut((1, 0, 1), 6))  # the Rewinder unlocks
+    game.play(DualCutAction((1, 0, 1), 6))  # the Rewinder unlocks
     assert game.dial == 2 and "6" not in uses(game)
     game.dial = 1
     assert "6" in uses(game)
@@ -145,8 +147,8 @@ def test_the_rewinder_never_moves_the_dial_past_its_start() -> None:
 def test_the_stabilizer_keeps_the_dial_and_a_red_target_does_not_explode() -> None:
     game = board(custom(4, [[4], [4]], [[[10, 20, 90, 90]], [[15, 20, 30, 90]]]),
                  ["9"])
-    game.play(DualCut((1, 0, 3), 9))
-    game.play(DualCut((0, 0, 0), 2))  # a failure for player 1: dial 2 -> 1
+    game.play(DualCutAction((1, 0, 3), 9))
+    game.play(DualCutAction((0, 0, 0), 2))  # a failure for player 1: dial 2 -> 1
     assert game.dial == 1 and "9" in uses(game)
     dial = game.dial
     game.play(UseCard("9", ((1, 0, 0), 1)))  # stabilized call of 1 on player 1's red wire
@@ -159,12 +161,12 @@ def test_the_stabilizer_keeps_the_dial_and_a_red_target_does_not_explode() -> No
 def test_the_coffee_mug_names_the_next_player_then_the_order_goes_on() -> None:
     hands = [[[10, 20, 30, 110]], [[10, 20, 30, 110]], [[10, 20, 30, 40]]]
     game = board(custom(4, [[4], [4], [4]], hands, extra={}), ["11"])
-    game.play(DualCut((1, 0, 3), 11))  # player 0 cuts two 11s: the mug unlocks
+    game.play(DualCutAction((1, 0, 3), 11))  # player 0 cuts two 11s: the mug unlocks
     assert game.turn == 1
     game.play(UseCard("11", 0))  # player 1 skips and names player 0
     assert game.events[-1] == {"type": "equipment", "card": "11", "actor": 1, "next": 0}
     assert game.turn == 0
-    game.play(DualCut((1, 0, 0), 1))
+    game.play(DualCutAction((1, 0, 0), 1))
     assert game.turn == 1  # then clockwise from the named player
     ok(game)
 
@@ -174,13 +176,13 @@ def test_emergency_batteries_recharge_a_used_character() -> None:
     game = board(custom(55, [[6], [6]], hands, tags=("no_setup_tokens",)), ["7", "3.3", "6"])
     game.play(DoubleDetector(((1, 0, 0), (1, 0, 1)), 1))  # player 0's Double Detector: used
     assert game.events[-1]["card"] == eq.CHARACTER
-    game.play(DualCut((0, 0, 3), 7))
-    game.play(DualCut((1, 0, 4), 7))  # four 7s cut: the Batteries unlock
+    game.play(DualCutAction((0, 0, 3), 7))
+    game.play(DualCutAction((1, 0, 4), 7))  # four 7s cut: the Batteries unlock
     assert game.turn == 1 and [0] in uses(game)["7"]  # player 0's used character
     game.play(UseCard("7", (0,)))
     assert game.events[-1] == {"type": "equipment", "card": "7", "actor": 1, "characters": [0]}
     assert game.turn == 1 and "7" not in uses(game)
-    game.play(DualCut((0, 0, 2), 3))
+    game.play(DualCutAction((0, 0, 2), 3))
     assert game.turn == 0 and game.queue[0]["detector"]  # the Double Detector again
     assert "3.3" not in uses(game)  # the Emergency Drop needs all four 3s
     ok(game)
@@ -190,7 +192,7 @@ def test_false_bottom_adds_two_cards_when_its_second_yellow_is_cut() -> None:
     hands = [[[10, 11, 20]], [[10, 20, 21]]]
     game = board(custom(9, [[3], [3]], hands, extra={}), ["Y"])
     game.pool = ["4", "6", "8"]
-    game.play(DualCut((1, 0, 2), "yellow"))
+    game.play(DualCutAction((1, 0, 2), "yellow"))
     e = [e for e in game.events if e["type"] == "equipment"]
     assert e and e[0]["card"] == "Y" and len(e[0]["added"]) == 2 and set(e[0]["added"]) <= {"4", "6", "8"}
     assert len(game.board.board) == 3 and "Y" in game.board.used
@@ -200,10 +202,10 @@ def test_false_bottom_adds_two_cards_when_its_second_yellow_is_cut() -> None:
 def test_the_disintegrator_and_the_fast_pass_cut_on_the_true_deal() -> None:
     hands = [[[10, 10, 20, 20, 90, 90, 100, 100]], [[30, 30, 40, 40, 90, 90, 100, 100]]]
     game = board(custom(56, [[8], [8]], hands, extra={}), ["9.9", "10.10"])
-    game.play(DualCut((1, 0, 4), 9))
-    game.play(DualCut((0, 0, 5), 9))  # all four 9s: the Fast Pass unlocks
-    game.play(DualCut((1, 0, 6), 10))
-    game.play(DualCut((0, 0, 7), 10))  # all four 10s: the Disintegrator
+    game.play(DualCutAction((1, 0, 4), 9))
+    game.play(DualCutAction((0, 0, 5), 9))  # all four 9s: the Fast Pass unlocks
+    game.play(DualCutAction((1, 0, 6), 10))
+    game.play(DualCutAction((0, 0, 7), 10))  # all four 10s: the Disintegrator
     assert game.turn == 0
     game.play(UseCard("9.9", 1))
     e = game.events[-1]
@@ -219,7 +221,7 @@ def test_characters_e1_e3_e4() -> None:
     hands = [[[10, 20, 30, 40, 50]], [[10, 20, 30, 40, 50]], [[10, 20, 30, 40, 50]]]
     game = board(custom(4, [[5], [5], [5]], hands), [],
                  ["double_detector", "xy_ray", "triple_detector"])
-    game.play(DualCut((1, 0, 0), 1))
+    game.play(DualCutAction((1, 0, 0), 1))
     assert game.turn == 1 and "detector" in game.queue[0] and not game.queue[0]["detector"]
     game.play(UseCard("character", ((0, 0, 1), 2, 3)))
     e = game.events[-1]
@@ -234,9 +236,9 @@ def test_characters_e1_e3_e4() -> None:
 def test_the_emergency_drop_turns_used_cards_face_up_again() -> None:
     hands = [[[10, 30, 30, 60, 60]], [[10, 30, 30, 60, 60]]]
     game = board(custom(55, [[5], [5]], hands), ["6", "3.3"])
-    game.play(DualCut((1, 0, 1), 3))
-    game.play(DualCut((0, 0, 2), 3))  # all four 3s: the Drop unlocks
-    game.play(DualCut((1, 0, 3), 6))  # two 6s: the Rewinder
+    game.play(DualCutAction((1, 0, 1), 3))
+    game.play(DualCutAction((0, 0, 2), 3))  # all four 3s: the Drop unlocks
+    game.play(DualCutAction((1, 0, 3), 6))  # two 6s: the Rewinder
     assert game.turn == 1 and "3.3" not in uses(game)  # nothing used yet: nothing to turn up
     dial = game.dial
     game.play(UseCard("6"))
@@ -255,8 +257,8 @@ def test_the_emergency_drop_turns_used_cards_face_up_again() -> None:
 def test_the_grappling_hook_and_the_walkie_talkies_move_wires_in_order() -> None:
     hands = [[[10, 20, 50, 110, 110]], [[10, 30, 40, 110, 110]]]
     game = board(custom(55, [[5], [5]], hands), ["11.11", "2"])
-    game.play(DualCut((1, 0, 3), 11))
-    game.play(DualCut((0, 0, 4), 11))  # all four 11s: the Hook unlocks (and two 2s? no: the Talkies stay locked)
+    game.play(DualCutAction((1, 0, 3), 11))
+    game.play(DualCutAction((0, 0, 4), 11))  # all four 11s: the Hook unlocks (and two 2s? no: the Talkies stay locked)
     assert "11.11" in uses(game) and "2" not in uses(game)
     game.play(UseCard("11.11", ((1, 0, 2), 0)))  # player 0 takes player 1's 4
     e = game.events[-1]
@@ -265,7 +267,7 @@ def test_the_grappling_hook_and_the_walkie_talkies_move_wires_in_order() -> None
     assert game.hands[0][0][:4] == [10, 20, 40, 50] and game.hands[1][0][:3] == [10, 30, 110]
     assert game.seen[0][-1] == {"at": e["to"], "value": 4, "after": len(game.events) - 1}
     ok(game)
-    game.play(DualCut((1, 0, 0), 1))
+    game.play(DualCutAction((1, 0, 0), 1))
     game.board.cut[2] = 2  # as if two 2s were cut: the Walkie-Talkies unlock
     game.play(UseCard("2", ((1, 0, 1), 0)))  # player 1 gives their 3 for player 0's pick
     e = game.events[-1]

@@ -24,9 +24,12 @@ import pytest
 from oracle import is_consistent
 
 from bombbuster_core.missions import BY_NUMBER
-from bombbuster_core.sim.game import (REFUSED, AbsentTokens, DualCut, Game, MultiCut, RevealRed,
-                                      SetupToken, SimError, SoloCut, Tripwire, _open_mission, new_game)
-from bombbuster_core.sim.policies import POLICIES, View
+from bombbuster_core.sim.actions import (AbsentTokens, DualCutAction, MultiCutAction, RevealRedAction, SetupToken,
+                                         SimError, SoloCutAction, TripwireAction)
+from bombbuster_core.sim import POLICIES
+from bombbuster_core.sim.deal import REFUSED, new_game, open_mission
+from bombbuster_core.sim.game import Game
+from bombbuster_core.sim.view import View
 from bombbuster_core.sim.sighted import succeeds
 from bombbuster_core.sim.verify import check_game, views
 from bombbuster_core.table import load_table
@@ -51,9 +54,9 @@ def sighted_move(game: Game, rng: random.Random, skill: float = 0.97) -> Any:
             right = [x for x in pool if game.gameplay(game.key(x)) == sp["value"]]
             if (not moves or sp.get("forced") or rng.random() < 0.3) and len(pool) >= sp["count"]:
                 if len(right) >= sp["count"] and rng.random() < skill:
-                    return MultiCut(sp["value"], tuple(rng.sample(right, sp["count"])))
+                    return MultiCutAction(sp["value"], tuple(rng.sample(right, sp["count"])))
                 if not moves or rng.random() < 0.2:
-                    return MultiCut(sp["value"], tuple(rng.sample(pool, sp["count"])))
+                    return MultiCutAction(sp["value"], tuple(rng.sample(pool, sp["count"])))
     assert moves, d
     if d["kind"] == "choose" and d["what"] in ("volunteer", "designate") and rng.random() < skill:
         v = d["number"]
@@ -249,7 +252,7 @@ def custom(mission: int | None, stands: list[list[Any]], hands: list[list[list[i
         setup["nano"] = len(nano)
     game = Game(setup, [[list(r) for r in rows] for rows in hands], [], random.Random(seed), frozenset(tags),
                 mission=mission, special=special, nano=nano)
-    _open_mission(game)
+    open_mission(game)
     if state:
         game.state.update(state)
     if begin:
@@ -262,41 +265,41 @@ def test_an_explosion_ends_the_table_on_its_event() -> None:
     game = custom(38, [[{"size": 3, "flipped": 1}], [3]], [[[10, 20, 30]], [[10, 20, 30]]],
                   special={(0, 0, 2): "flip"}, tags=("no_setup_tokens", "flipped"))
     assert game.queue[0]["own_flipped"] == [[0, 0, 2]] and [0, 0, 2] not in game.queue[0]["targets"]
-    game.play(DualCut((1, 0, 0), 1, own=(0, 0, 2)))  # the target is a 1, the flipped wire a 3
+    game.play(DualCutAction((1, 0, 0), 1, own=(0, 0, 2)))  # the target is a 1, the flipped wire a 3
     e = game.events[-1]
     assert e["success"] and e["exploded"] and e["actor_slot"] == {"stand": 0, "slot": 2}
     assert game.result == "explosion" and not check_game(game.table(), game.deal_json())
     # ... and when it is the value, both are cut (the call needs a 3 the Captain can see).
     game = custom(38, [[{"size": 3, "flipped": 1}], [3]], [[[10, 30, 30]], [[10, 20, 30]]],
                   special={(0, 0, 2): "flip"}, tags=("no_setup_tokens", "flipped"))
-    game.play(DualCut((1, 0, 2), 3, own=(0, 0, 2)))
+    game.play(DualCutAction((1, 0, 2), 3, own=(0, 0, 2)))
     assert game.result is None and game.cut == {(0, 0, 2), (1, 0, 2)}
     assert not check_game(game.table(), game.deal_json())
     # M14: the rookie (the Captain) fails a dual cut: the failure with no token, and the game is over.
     game = custom(14, [[3], [3]], [[[10, 20, 30]], [[10, 20, 30]]])
-    game.play(DualCut((1, 0, 0), 2))
+    game.play(DualCutAction((1, 0, 0), 2))
     assert game.events[-1] == {"type": "dual_cut", "actor": 0, "target": {"player": 1, "stand": 0, "slot": 0},
                                "value": 2, "success": False, "token": None}
     assert game.result == "explosion"
     # ... another player's failure is an ordinary one.
     game = custom(14, [[3], [3]], [[[10, 20, 30]], [[10, 20, 30]]])
-    game.play(DualCut((1, 0, 0), 1))
-    game.play(DualCut((0, 0, 1), 3))
+    game.play(DualCutAction((1, 0, 0), 1))
+    game.play(DualCutAction((0, 0, 1), 3))
     assert game.result is None and game.events[-1]["token"] == 2 and game.dial == 1
     # M23: a failed special action explodes.
     game = custom(23, [[4], [4]], [[[10, 10, 20, 25]], [[10, 10, 20, 30]]], state={"number": 1})
-    game.play(MultiCut(1, ((0, 0, 0), (0, 0, 1), (1, 0, 0), (1, 0, 3))))
+    game.play(MultiCutAction(1, ((0, 0, 0), (0, 0, 1), (1, 0, 0), (1, 0, 3))))
     assert game.events[-1]["exploded"] and game.result == "explosion"
     # M41: a tripwire call on a red wire explodes; on a blue it places the true token.
     game = custom(41, [[3], [3]], [[[10, 11, 20]], [[15, 21, 20]]], tags=("no_setup_tokens", "tripwire"))
     assert game.dial == 1
-    game.play(Tripwire((1, 0, 1)))  # the yellow: cut, the dial moves back
+    game.play(TripwireAction((1, 0, 1)))  # the yellow: cut, the dial moves back
     assert game.events[-1]["success"] and game.dial == 2
-    game.play(Tripwire((0, 0, 0)))
+    game.play(TripwireAction((0, 0, 0)))
     assert game.events[-1] == {"type": "tripwire", "actor": 1, "target": {"player": 0, "stand": 0, "slot": 0},
                                "success": False, "token": 1}
     assert game.dial == 1
-    game.play(Tripwire((1, 0, 0)))
+    game.play(TripwireAction((1, 0, 0)))
     assert game.events[-1]["exploded"] and game.result == "red"
 
 
@@ -304,11 +307,11 @@ def test_m48_failure_places_true_tokens_and_costs_one_space() -> None:
     game = custom(48, [[3], [3], [3], [3]], [[[11, 20, 30]], [[20, 21, 30]], [[31, 40, 40]], [[10, 10, 40]]],
                   tags=("no_setup_tokens", "multi_cut"))
     assert game.dial == 4
-    game.play(MultiCut("yellow", ((0, 0, 0), (1, 0, 1), (3, 0, 0))))
+    game.play(MultiCutAction("yellow", ((0, 0, 0), (1, 0, 1), (3, 0, 0))))
     e = game.events[-1]
     assert e["success"] is False and e["tokens"] == ["yellow", "yellow", 1] and game.dial == 3
     assert game.result is None
-    game.play(MultiCut("yellow", ((0, 0, 0), (1, 0, 1), (2, 0, 0))))
+    game.play(MultiCutAction("yellow", ((0, 0, 0), (1, 0, 1), (2, 0, 0))))
     assert game.events[-1]["success"] and game._yellows_cut == 3
     assert not check_game(game.table(), game.deal_json())
 
@@ -319,12 +322,12 @@ def test_m35_x_wires_are_cut_only_after_the_four_yellows() -> None:
     game = custom(35, stands, hands, special={(0, 0, 3): "x", (1, 0, 3): "x"}, tags=("no_setup_tokens", "x_slots"))
     d = game.queue[0]
     assert [1, 0, 3] not in d["targets"] and 1 not in d["values"] and 1 not in d["solo"]
-    assert not game.is_legal(DualCut((1, 0, 3), 1))
-    game.play(DualCut((1, 0, 1), "yellow"))
-    game.play(DualCut((0, 0, 1), "yellow"))  # all 4 yellows are cut
+    assert not game.is_legal(DualCutAction((1, 0, 3), 1))
+    game.play(DualCutAction((1, 0, 1), "yellow"))
+    game.play(DualCutAction((0, 0, 1), "yellow"))  # all 4 yellows are cut
     d = game.queue[0]
     assert d["player"] == 0 and [1, 0, 3] in d["targets"] and 1 in d["values"]
-    game.play(DualCut((1, 0, 3), 1))
+    game.play(DualCutAction((1, 0, 3), 1))
     assert game.events[-1]["success"] and game.events[-1]["actor_slot"] == {"stand": 0, "slot": 3}
     assert not check_game(game.table(), game.deal_json())
 
@@ -334,15 +337,15 @@ def test_m11_the_number_counts_as_red() -> None:
     game = custom(11, [[3], [3]], [[[10, 20, 30]], [[10, 20, 30]]], extra=extra)
     assert 2 not in game.queue[0]["values"]
     with pytest.raises(SimError):
-        game.play(DualCut((1, 0, 1), 2))
-    game.play(DualCut((1, 0, 0), 1))
-    game.play(DualCut((0, 0, 2), 3))
-    assert game.queue[0]["reveal"] and game.legal_moves() == [RevealRed(0)]  # only the 2 is left: "red"
-    game.play(RevealRed(0))
+        game.play(DualCutAction((1, 0, 1), 2))
+    game.play(DualCutAction((1, 0, 0), 1))
+    game.play(DualCutAction((0, 0, 2), 3))
+    assert game.queue[0]["reveal"] and game.legal_moves() == [RevealRedAction(0)]  # only the 2 is left: "red"
+    game.play(RevealRedAction(0))
     assert game.events[-1]["slots"] == [{"stand": 0, "slot": 1, "value": 2}]
     assert not check_game(game.table(), game.deal_json())
     game = custom(11, [[3], [3]], [[[10, 20, 30]], [[10, 20, 30]]], extra=extra)
-    game.play(DualCut((1, 0, 1), 1))  # a failed call on a wire of the Number explodes
+    game.play(DualCutAction((1, 0, 1), 1))  # a failed call on a wire of the Number explodes
     assert game.events[-1]["exploded"] and game.result == "red"
 
 
@@ -356,7 +359,7 @@ def test_m56_a_teammate_flipped_wire_costs_a_space_and_only_its_owner_cannot_see
     assert {(s["at"]["player"], s["value"]) for s in me["seen"]} == {(1, 2), (2, 1)}
     d = game.queue[0]
     assert [1, 0, 2] in d["costly"] and [0, 0, 2] not in d["targets"]
-    game.play(DualCut((1, 0, 2), 2))
+    game.play(DualCutAction((1, 0, 2), 2))
     assert game.events[-1]["success"] and game.dial == 2  # a success, and still one space
     assert not check_game(game.table(), game.deal_json())
 
@@ -365,7 +368,7 @@ def test_m38_teammates_skip_and_pay_when_only_the_captains_flipped_wire_is_left(
     stands = [[{"size": 2, "flipped": 1}], [1], [1]]
     hands = [[[20, 10]], [[20]], [[10]]]
     game = custom(38, stands, hands, special={(0, 0, 1): "flip"}, tags=("no_setup_tokens", "flipped"))
-    game.play(DualCut((1, 0, 0), 2))  # the Captain and player 1 cut their 2s
+    game.play(DualCutAction((1, 0, 0), 2))  # the Captain and player 1 cut their 2s
     # Player 1 has no wire left; player 2's only target is the Captain's flipped wire: they skip and the dial
     # advances; the Captain sees no wire of theirs and skips for nothing; 3 players: the 3rd skip explodes.
     assert game.result == "detonator" and game.dial == 0 and len(game.events) == 1 and game.turns == 1 + 5
@@ -384,7 +387,7 @@ def test_skips_say_what_the_hand_lacks() -> None:
     # that costs a space and says nothing; the reserve is full again at the Captain's turn.
     game = custom(44, [[2], [2]], [[[90, 90]], [[90, 90]]])
     assert game.state["oxygen"] == 4
-    game.play(DualCut((1, 0, 0), 9))
+    game.play(DualCutAction((1, 0, 0), 9))
     assert game.dial == 1 and len(game.events) == 1 and game.turn == 0 and game.state["oxygen"] == 4
     assert not check_game(game.table(), game.deal_json())
 
@@ -392,7 +395,7 @@ def test_skips_say_what_the_hand_lacks() -> None:
 def test_nano_transfers_a_wire_in_order_and_its_receiver_sees_it() -> None:
     game = custom(43, [[3], [3]], [[[10, 20, 30]], [[10, 20, 40]]], nano=[25, 30], tags=("no_setup_tokens", "nano"))
     assert game.state["nano_space"] == 1
-    game.play(DualCut((1, 0, 0), 1))  # a 1 is cut on Nano's space 1: the cutter takes Nano's first wire
+    game.play(DualCutAction((1, 0, 0), 1))  # a 1 is cut on Nano's space 1: the cutter takes Nano's first wire
     move = game.events[-1]
     assert move == {"type": "move", "from": "nano", "to": {"player": 0, "stand": 0, "slot": 2}}
     assert game.hands[0][0] == [10, 20, 25, 30] and game.state["nano_space"] == 2 and len(game.nano) == 1
@@ -401,10 +404,10 @@ def test_nano_transfers_a_wire_in_order_and_its_receiver_sees_it() -> None:
     deal = game.deal_json()
     assert deal["stands"][0] == [1, 2, 3] and deal["final"][0] == [1, 2, 2.5, 3] and deal["nano"] == [2.5, 3]
     assert not check_game(game.table(), deal)
-    game.play(DualCut((0, 0, 1), 2))  # space 2: player 1 takes the 3
+    game.play(DualCutAction((0, 0, 1), 2))  # space 2: player 1 takes the 3
     assert game.events[-1]["to"] == {"player": 1, "stand": 0, "slot": 2} and not game.nano
     game.state["nano_space"], game.state["nano_dir"] = 12, 1
-    game._m43_end(0)
+    game.rules.end_turn(game, 0, None)
     assert game.state["nano_space"] == 11  # it turns round at 12
     assert not check_game(game.table(), game.deal_json())
 
@@ -438,7 +441,7 @@ def test_policies_keep_to_the_legal_moves_where_suggest_ranks_illegal_ones() -> 
                 break
             p = game.turn
             action = policy.move(View(game.table(p), p))
-            if isinstance(action, (DualCut, SoloCut)):
+            if isinstance(action, (DualCutAction, SoloCutAction)):
                 assert action.value in game.state["visible"]
             game.play(action)
 

@@ -173,8 +173,9 @@ def test_the_advice_weighs_the_cards_when_the_best_call_is_too_red() -> None:
 
 def test_greedy_plays_the_card_the_advice_names() -> None:
     """Greedy's card at game 34's decision is the advice's (with the same cards offered by the game)."""
-    from bombbuster_core.sim.game import UseCard
-    from bombbuster_core.sim.policies import FormerGreedyPolicy, GreedyPolicy, View
+    from bombbuster_core.sim.actions import UseCard
+    from bombbuster_core.sim.greedy import FormerGreedyPolicy, GreedyPolicy
+    from bombbuster_core.sim.view import View
 
     row = next(r for r in DECISIONS if r["game"] == 34)
     offers = {"11": {"card": "11", "effect": "11", "options": [0, 1, 3, 4]},

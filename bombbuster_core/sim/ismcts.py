@@ -7,7 +7,7 @@ player; each iteration plays it on one determinization.
 * **Determinizations.**  Each iteration draws a full hidden deal exactly from
   the acting player's posterior (engines/sampling.py: the backward sampler,
   prepared once per decision) and plays it from the view's state with the
-  equipment (game.Position: the stands as dealt and now, cuts, tokens, dial,
+  equipment (game.Replay: the stands as dealt and now, cuts, tokens, dial,
   the cards on the board, used cards and characters; in a mission with rules
   of its own, its state and round counters from the simulator's view).
 * **The tree.**  A node is the sequence of moves since the decision (the
@@ -17,24 +17,24 @@ player; each iteration plays it on one determinization.
   in which it was available (availability counts): ``mean + c sqrt(ln(avail)
   / visits)``; an untried available move is tried first, in the candidates'
   order.  Teammates' moves in the tree (and in the rollouts) are the rollout
-  policy's from THEIR OWN view of the determinization (policies.exact_move:
+  policy's from THEIR OWN view of the determinization (rollout.exact_move:
   their table file over that deal, never another hand); the tree follows them
   without choosing.  One node is added per iteration.
 * **Candidates.**  At the root (the real decision): greedy's move first (the
-  full greedy of policies.py, its card included), its move without the card
+  full greedy of greedy.py, its card included), its move without the card
   when greedy uses one, the exact ranking's next ``width - 1`` calls within
   the red cap, its best Double Detector use, and for each card (or character)
   usable now one use: the option greedy's rule for that card picks
   (greedy_equipment given that card alone, its thresholds waived when they
   keep it from choosing; the Stabilizer on greedy's call).  So the tree may
   use a card, or keep it.  Deeper in the tree, the acting player's moves are
-  the rollout policy's ``width`` best (policies.exact_moves: calls and the
+  the rollout policy's ``width`` best (rollout.exact_moves: calls and the
   Double Detector, no card).
 * **Rollouts** by the rollout policy (every player from their own view; a
   mission's turn limits kept, its choices and special actions greedy's) until
   the game ends or ``horizon`` turns have been played since the decision (tree
   and rollout together).  Value: a win 1, a loss 0, an unfinished game
-  policies.leaf_value (half the share of wires cut, half the margin left by
+  rollout.leaf_value (half the share of wires cut, half the margin left by
   the failed cuts) -- the lookahead's evaluation.  The whole team shares it.
 * **The choice** (:func:`pick`): greedy's move, unless another root move's
   mean value beats greedy's by more than ``z`` standard errors of the
@@ -51,7 +51,7 @@ No search where it cannot help or cannot be played: a certain move (greedy's
 certain cut, solo cut or reveal), a choice or a setup decision, with
 ``endgame`` N a decision while more than N wires are uncut (the searches
 that changed a game's result came late: bench/search_departures.py), a game
-the replay cannot rebuild (game.replay_refusal: a mission whose cards are
+the replay cannot rebuild (replay.replay_refusal: a mission whose cards are
 hidden, or a mission's table without the simulator's meta.sim), or a view
 too large for the sampler's budget: then the policy plays greedy.  Budget: ``iterations`` (default, deterministic for
 a seed) or ``seconds`` of search per decision (at least one iteration; not
@@ -69,13 +69,18 @@ from ..beliefs import EngineLimit
 from ..engines.sampling import Sampler
 from ..facts import compile_table
 from ..record import Record
-from .game import Action, Game, Position, UseCard, _tupled, replay_refusal
-from .policies import (RED_CAP, GreedyPolicy, View, action_of, choice, exact_move, exact_moves, greedy_equipment,
-                       greedy_turn, outcome_value)
+from .actions import UseCard, tupled
+from .replay import Replay, replay_refusal
+from .greedy import GreedyPolicy, choice, greedy_equipment, greedy_turn
+from .rollout import exact_move, exact_moves, outcome_value
+from .view import RED_CAP, View, action_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
+
+    from .actions import Action
+    from .game import Game
 
 # Default budget of a decision: iterations, turns simulated per iteration, candidate calls, UCT's constant;
 # the standard errors another move's gain must clear to replace greedy's (pick).
@@ -155,7 +160,7 @@ class IsmctsPolicy(GreedyPolicy):
     name = "ismcts"
     # 2: greedy's move unless another's clears a standard error (pick; 1 played the most visited), and
     # greedy's choices from greedy's stream, the determinizations from search_rng (tournament.py); 3: greedy's
-    # ranking and cards of issue 34 (policies.SuggestPolicy.stakes)
+    # ranking and cards of issue 34 (greedy.SuggestPolicy.stakes)
     version = 4  # 4: greedy 3's ranking
     rng_stream = "greedy"
     explain = True  # a search's candidates are suggest's rows (the page shows them: search_advice.py)
@@ -224,14 +229,14 @@ class IsmctsPolicy(GreedyPolicy):
             use = greedy_equipment(view, alone, ranked, choice) or greedy_equipment(view, alone, [], choice)
             if use is None and u["effect"] == "9" and best is not None and best["kind"] == "dual_cut":
                 option = [[best["target"][k] for k in ("player", "stand", "slot")], best["value"]]
-                use = UseCard(u["card"], _tupled(option)) if option in u["options"] else None
+                use = UseCard(u["card"], tupled(option)) if option in u["options"] else None
             if use is not None:
                 moves.append(use)
         return list(dict.fromkeys(moves))
 
     def search(self, view: View, sampler: Sampler, moves: list[Action]) -> Node:
         """The root after the budget's iterations, every one on a fresh determinization."""
-        position = Position(view.raw, view.table, view.player, view.tags())
+        position = Replay(view.raw, view.table, view.player, view.tags())
         root = Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0

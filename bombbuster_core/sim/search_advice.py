@@ -18,7 +18,7 @@ candidate's mean beats it by more than a standard error), ``iterations`` the
 iterations done.
 
 ``work`` (optional) bounds the search's work as the lookahead's bounds its
-rollouts (sim/advice.py): each iteration plays up to ``horizon`` turns, each
+rollouts (sim/lookahead_advice.py): each iteration plays up to ``horizon`` turns, each
 an analysis of a view about as large as the table's (``advice.within_work``),
 so at most ``work / (horizon units)`` iterations run (at least 1): fewer on a
 5-player start than late in a game, the same for the same table.  Root parallelism: the same
@@ -30,7 +30,7 @@ iterations, and ismcts.pick of the sum is the split search's pick.
 Where the policy plays greedy without a search (a certain move, a single
 candidate, a game the replay cannot rebuild -- a page's table of a mission with
 rules of its own, whose mission state its events do not give, or a mission
-whose cards are hidden: game.replay_refusal --, a view too large to sample), the
+whose cards are hidden: replay.replay_refusal --, a view too large to sample), the
 result has ``"searched": false``, a ``reason`` and greedy's move as its only
 candidate.
 
@@ -40,10 +40,10 @@ its events (Game.restore on one deal drawn from the posterior: what the
 player's view shows does not depend on the deal) with ``me`` to play, and
 with the equipment board its events leave (Game.restore's ``board``), so the cards
 a table lists are searched as in the simulator's own view.
-Refusals are the lookahead's (sim/advice.py): what the simulator cannot
+Refusals are the lookahead's (sim/lookahead_advice.py): what the simulator cannot
 replay, with a message naming the event or rule.  A table the search builds
 itself (a restored game, a rollout's) that the core refuses is the simulator's
-bug, never the user's table's: policies.own_tables reports it as one.  The same table, budget and
+bug, never the user's table's: view.own_tables reports it as one.  The same table, budget and
 seed give the same answer.
 """
 from __future__ import annotations
@@ -53,32 +53,32 @@ import random
 from ..analysis import analyze, beliefs
 from ..beliefs import EngineLimit, Inconsistent
 from ..table import load_table
-from .advice import _checked, _count, _playable, restored_view, within_work
-from .game import SimError, action_json
+from .actions import SimError, action_json
 from .ismcts import HORIZON, ITERATIONS, IsmctsPolicy, Searched, pick
-from .policies import RED_CAP, View, action_of, own_tables
+from .lookahead_advice import check_playable, checked_fields, count_param, restored_view, within_work
+from .view import RED_CAP, View, action_of, own_tables
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-    from .game import Action
+    from .actions import Action
 
 # The page's bound: a request's work stays within a phone's patience (web/README-web.md, "Search").
 MAX_ITERATIONS, MAX_HORIZON = 2000, 20
 FIELDS = {"table", "iterations", "seed", "horizon", "work"}
-PLAYED_KINDS = frozenset({"dual_cut", "double_detector", "solo_cut", "reveal_red"})  # policies.action_of's
+PLAYED_KINDS = frozenset({"dual_cut", "double_detector", "solo_cut", "reveal_red"})  # view.action_of's
 
 
 def search(params: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
     """The bridge's ``search``: params ``{"table", "iterations"?, "seed"?, "horizon"?, "work"?}`` (module docstring);
     ``progress(done, iterations)`` hears each iteration."""
-    seed = _checked(params, FIELDS)
-    iterations = _count(params, "iterations", ITERATIONS, MAX_ITERATIONS)
-    horizon = _count(params, "horizon", HORIZON, MAX_HORIZON)
+    seed = checked_fields(params, FIELDS)
+    iterations = count_param(params, "iterations", ITERATIONS, MAX_ITERATIONS)
+    horizon = count_param(params, "horizon", HORIZON, MAX_HORIZON)
     table = load_table(params["table"])  # strict validation first: its errors name the field
     raw = params["table"]
-    _playable(raw, "search")
+    check_playable(raw, "search")
     player = table.me
     try:
         beliefs(table)

@@ -8,7 +8,7 @@ information to greedy — how far any policy that decides from its own view
 tournament hands it the game (``watch``); the page and the bridge never
 offer it.
 
-It is greedy (policies.py) in every decision but the cut: setup tokens,
+It is greedy (greedy.py) in every decision but the cut: setup tokens,
 choices and the equipment follow greedy's rules from the player's view.  On
 its turn, when the truth offers a sure cut it plays one, first of:
 
@@ -35,13 +35,17 @@ not.  With no sure cut it plays greedy's move from its view.
 from __future__ import annotations
 
 from ..wires import YELLOW
-from .game import Action, DoubleDetector, DualCut, Game, MultiCut, RevealRed, SoloCut, Tripwire
-from .policies import SuggestPolicy, View, greedy_equipment
+from .actions import DoubleDetector, DualCutAction, MultiCutAction, RevealRedAction, SoloCutAction, TripwireAction
+from .greedy import SuggestPolicy, greedy_equipment
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import random
     from typing import Any
+
+    from .actions import Action
+    from .game import Game
+    from .view import View
 
 # What greedy's equipment rules read of the best call when the truth makes one sure.
 _SURE = {"kind": "sure", "certain": True, "p_success": 1.0, "p_red": 0.0}
@@ -49,14 +53,14 @@ _SURE = {"kind": "sure", "certain": True, "p_success": 1.0, "p_red": 0.0}
 
 def succeeds(game: Game, action: Action) -> bool:
     """Whether a cut succeeds on the true deal (any other action: True)."""
-    if isinstance(action, DualCut):
+    if isinstance(action, DualCutAction):
         return game.gameplay(game.key(action.target)) == action.value and (
             action.own is None or game.gameplay(game.key(action.own)) == action.value)
     if isinstance(action, DoubleDetector):
         return any(game.gameplay(game.key(t)) == action.value for t in action.targets)
-    if isinstance(action, MultiCut):
+    if isinstance(action, MultiCutAction):
         return all(game.gameplay(game.key(x)) == action.value for x in action.slots)
-    if isinstance(action, Tripwire):
+    if isinstance(action, TripwireAction):
         return game.gameplay(game.key(action.target)) == YELLOW
     return True
 
@@ -65,24 +69,24 @@ def sure_cuts(game: Game, pending: dict[str, Any]) -> list[Action]:
     """The legal cuts of the pending turn that succeed on the true deal, in the sighted order (module
     docstring)."""
     p = pending["player"]
-    out: list[Action] = [RevealRed(p)] if pending["reveal"] else []
-    out += [SoloCut(v) for v in pending["solo"]]
+    out: list[Action] = [RevealRedAction(p)] if pending["reveal"] else []
+    out += [SoloCutAction(v) for v in pending["solo"]]
     uncut = [x for q in range(game.players) for x in game.uncut(q)]
     for sp in pending["specials"]:
         if sp["kind"] == "multi_cut":
             right = [x for x in uncut if game.gameplay(game.key(x)) == sp["value"]
                      and not (sp.get("teammates") and x[0] == p)]
             if len(right) >= sp["count"]:
-                out.append(MultiCut(sp["value"], tuple(right[:sp["count"]])))
+                out.append(MultiCutAction(sp["value"], tuple(right[:sp["count"]])))
         elif sp["kind"] == "tripwire":
-            out += [Tripwire(x) for x in uncut if x[0] != p and game.gameplay(game.key(x)) == YELLOW]
+            out += [TripwireAction(x) for x in uncut if x[0] != p and game.gameplay(game.key(x)) == YELLOW]
     own = [tuple(x) for x in pending["own_flipped"]]
     costly = [tuple(t) for t in pending["costly"]]
-    calls: list[DualCut] = []
+    calls: list[DualCutAction] = []
     for t in map(tuple, pending["targets"]):  # by seat, stand and slot
         v = game.gameplay(game.key(t))
         if v in pending["values"]:
-            calls.append(DualCut(t, v, next((x for x in own if game.gameplay(game.key(x)) == v), None)))
+            calls.append(DualCutAction(t, v, next((x for x in own if game.gameplay(game.key(x)) == v), None)))
     calls.sort(key=lambda a: (a.target in costly, pending["values"].index(a.value)))  # stable: targets stay in order
     return out + calls  # each legal by the pending decision's own lists (tests/test_sighted.py checks every move)
 
@@ -92,7 +96,7 @@ class SightedPolicy(SuggestPolicy):
 
     name = "sighted"
     sees_the_deal = True
-    version = 3  # 2: greedy's ranking and cards of issue 34 (policies.SuggestPolicy.stakes); 3: greedy 3's
+    version = 3  # 2: greedy's ranking and cards of issue 34 (greedy.SuggestPolicy.stakes); 3: greedy 3's
 
     def __init__(self, rng: random.Random):
         super().__init__(rng)

@@ -37,8 +37,9 @@ import sys
 import time
 from itertools import combinations
 
-from .game import new_game
-from .policies import POLICIES, View
+from . import POLICIES
+from .deal import new_game
+from .view import View
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -268,7 +269,7 @@ def sweep(missions: list[int], players: list[int], games: int, policies: list[st
     ``{..., "refused": why}``; a cell one of whose games failed ``{..., "failed": why, "records"}``
     (its other games still play).  ``note(text)`` hears of every skipped, refused or failed cell."""
     from ..missions import MissionError, mission as mission_preset
-    from .game import SimError
+    from .actions import SimError
 
     unknown = [p for p in policies if p not in POLICIES]
     if unknown:

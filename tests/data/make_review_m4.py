@@ -22,8 +22,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.append(str(ROOT))  # appended: a PYTHONPATH naming another checkout comes first
 
-from bombbuster_core.sim.game import DualCut, new_game  # noqa: E402
-from bombbuster_core.sim.policies import POLICIES, View  # noqa: E402
+from bombbuster_core.sim import POLICIES  # noqa: E402
+from bombbuster_core.sim.actions import DualCutAction  # noqa: E402
+from bombbuster_core.sim.deal import new_game  # noqa: E402
+from bombbuster_core.sim.view import View  # noqa: E402
 from bombbuster_core.suggest import suggest  # noqa: E402
 from bombbuster_core.table import load_table  # noqa: E402
 
@@ -52,7 +54,7 @@ def record() -> dict[str, Any]:
                     call = min(wrong, key=lambda s: s["p_success"])
                     bad = {"event": len(raw["events"]), "p_success": call["p_success"],
                            "best_p_success": listing[0]["p_success"]}
-                    game.play(DualCut(_slot(call["target"]), call["value"]))
+                    game.play(DualCutAction(_slot(call["target"]), call["value"]))
                     continue
         game.play(policy.move(View(raw, player)))
     assert bad is not None, "no certain cut at the Captain's turns: choose another SEED"

@@ -22,8 +22,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.append(str(ROOT))  # appended: a PYTHONPATH naming another checkout comes first
 
-from bombbuster_core.sim.game import new_game  # noqa: E402
-from bombbuster_core.sim.policies import POLICIES, RED_CAP, View, action_of  # noqa: E402
+from bombbuster_core.sim import POLICIES  # noqa: E402
+from bombbuster_core.sim.deal import new_game  # noqa: E402
+from bombbuster_core.sim.view import RED_CAP, View, action_of  # noqa: E402
 from bombbuster_core.suggest import Policy, suggest  # noqa: E402
 from bombbuster_core.table import load_table  # noqa: E402
 

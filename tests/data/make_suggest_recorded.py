@@ -57,8 +57,10 @@ sys.path[:0] = [str(TESTS.parent), str(TESTS)]
 from gamegen import SPECIALS, TOKEN_MODES, random_full_game, random_game  # noqa: E402
 from test_suggest_recorded import RECORDED, answer  # noqa: E402
 
-from bombbuster_core.sim.game import SimError, new_game  # noqa: E402
-from bombbuster_core.sim.policies import POLICIES, View  # noqa: E402
+from bombbuster_core.sim import POLICIES  # noqa: E402
+from bombbuster_core.sim.actions import SimError  # noqa: E402
+from bombbuster_core.sim.deal import new_game  # noqa: E402
+from bombbuster_core.sim.view import View  # noqa: E402
 
 EQUIPMENT = ("xy_ray", "double_detector", "super_detector", "triple_detector")
 SMALL = 16  # wires on the stands: the entropy mode and the slow engines only up to this

@@ -15,7 +15,7 @@ import time
 
 from e2e_helpers import export_table, open_app, sample_table, screenshot, tap, touch_phone
 
-from bombbuster_core.sim.advice import lookahead
+from bombbuster_core.sim.lookahead_advice import lookahead
 
 PAGE_BUDGET = {"deals": 8, "depth": 3, "work": 60, "seed": 0}  # web/js/suggestions.js: LOOKAHEAD
 

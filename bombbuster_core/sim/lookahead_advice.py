@@ -2,7 +2,7 @@
 
 :func:`lookahead` answers the worker bridge's ``lookahead`` method: the
 table's ``me`` player decides from their own view, exactly as the
-``lookahead`` policy of the tournament (policies.py), with a budget of
+``lookahead`` policy of the tournament (lookahead.py), with a budget of
 ``deals`` sampled deals and rollouts of ``depth`` turns.  Its result has the
 shape of suggest's JSON, so the page lists it like the other modes: the
 chosen move first, then the other candidates by estimated value; each
@@ -24,7 +24,7 @@ A page's table is replayed as the base game and its equipment
 (:func:`restored_view`: the dial, the board, moved wires, as in the
 simulator's own view; a mission's own state is not in its events, so only the
 simulator's own view, with ``meta.sim``, is searched in such a mission:
-game.replay_refusal), so a table it cannot replay is refused with a clear message (naming the event or rule), never
+replay.replay_refusal), so a table it cannot replay is refused with a clear message (naming the event or rule), never
 approximated: mission events (:data:`PLAYED_EVENTS`), X or flipped stands,
 Nano, counts-as-red Number cards, rule tags outside ``game.SUPPORTED_TAGS``,
 or no ``me``.
@@ -41,8 +41,12 @@ from ..engines.sampling import TableSampler
 from ..facts import compile_table
 from ..table import Table, load_table
 from ..wires import parse_key
-from .game import BASE_MISSIONS, SUPPORTED_TAGS, Game, Position, SimError
-from .policies import DEALS, DEPTH, RED_CAP, WIDTH, LookaheadPolicy, View, own_tables
+from ..missions import BASE_MISSIONS
+from .actions import SimError
+from .game import SUPPORTED_TAGS, Game
+from .lookahead import DEALS, DEPTH, WIDTH, LookaheadPolicy
+from .replay import Replay
+from .view import RED_CAP, View, own_tables
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,7 +61,7 @@ PLAYED_EVENTS = frozenset({"info_token", "dual_cut", "detector", "solo_cut", "re
 MAX_DEALS, MAX_DEPTH, MAX_WIDTH, MAX_WORK = 64, 8, 6, 100_000
 
 
-def _checked(params: dict[str, Any], fields: set[str]) -> int:
+def checked_fields(params: dict[str, Any], fields: set[str]) -> int:
     """Refuse a field not in ``fields`` and a missing table; returns the seed (default 0)."""
     unknown = sorted(set(params) - fields)
     if unknown:
@@ -70,14 +74,14 @@ def _checked(params: dict[str, Any], fields: set[str]) -> int:
     return seed
 
 
-def _count(params: dict[str, Any], name: str, default: int, top: int) -> int:
+def count_param(params: dict[str, Any], name: str, default: int, top: int) -> int:
     value = params.get(name, default)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
         raise SimError(f"params: field {name!r} must be a whole number from 1 to {top}, not {value!r}")
     return value
 
 
-def _playable(raw: dict[str, Any], mode: str = "lookahead") -> None:
+def check_playable(raw: dict[str, Any], mode: str = "lookahead") -> None:
     """Refuse what the simulator cannot replay (module docstring); ``mode`` names the asker in the messages."""
     if not isinstance(raw.get("me"), dict):
         raise SimError(f"{mode} decides for the table's 'me' player: the table needs 'me' (your own wires)")
@@ -102,7 +106,7 @@ def within_work(params: dict[str, Any], table: Table, count: int, turns: int) ->
     view about as large as the table's: ``1 + states / STATES_PER_UNIT`` units (module docstring)."""
     if "work" not in params:
         return count
-    work = _count(params, "work", 0, MAX_WORK)
+    work = count_param(params, "work", 0, MAX_WORK)
     forward, _ = columns.plans(compile_table(table))
     unit = 1 + columns.estimated_states(forward, MAX_WORK * STATES_PER_UNIT) / STATES_PER_UNIT
     return max(1, min(count, int(work / (turns * unit))))
@@ -111,7 +115,7 @@ def within_work(params: dict[str, Any], table: Table, count: int, turns: int) ->
 def restored_view(raw: dict[str, Any], player: int) -> View:
     """The simulator's view of a page's table at its events, ``player`` to play, on one deal drawn
     from the posterior (what the player's view shows does not depend on the deal): in a base-game
-    mission game.Position gives the whole state (the dial and failed cuts its events leave, the
+    mission game.Replay gives the whole state (the dial and failed cuts its events leave, the
     equipment board, moved wires and what the player saw of them), as in the simulator's
     own view (tests/test_search.py checks the two agree at every turn of simulated games).  A table
     that is already the simulator's own view (``meta.sim``) is taken as it is."""
@@ -122,14 +126,14 @@ def restored_view(raw: dict[str, Any], player: int) -> View:
     deal = sampler.sampler.draw(random.Random(0))
     tags = frozenset(raw.get("meta", {}).get("rules", ()))
     if raw.get("meta", {}).get("mission") in BASE_MISSIONS:
-        game = Position(raw, table, player, tags).game(deal, random.Random(0))
+        game = Replay(raw, table, player, tags).game(deal, random.Random(0))
     else:
         now = [[parse_key(k) for k in row] for row in sampler.convert(deal)["stands"]]
         game = Game.restore(raw, now, player, random.Random(0), tags, table.equipment_board())
     own = game.table(player)
     # Game.restore plays a mission outside the base game as the base game: the policy must know the
     # table's own mission, and that this is not the simulator's view of it (no mission state: its
-    # events do not give it), to refuse to search it (game.replay_refusal).
+    # events do not give it), to refuse to search it (replay.replay_refusal).
     sim = {k: v for k, v in own["meta"]["sim"].items() if k != "state"}
     sim["mission"] = raw.get("meta", {}).get("mission")
     return View({**own, "meta": {**own["meta"], "sim": sim}}, player)
@@ -137,13 +141,13 @@ def restored_view(raw: dict[str, Any], player: int) -> View:
 
 def lookahead(params: dict[str, Any]) -> dict[str, Any]:
     """The bridge's ``lookahead``: params ``{"table", "deals"?, "depth"?, "width"?, "seed"?, "work"?}``."""
-    seed = _checked(params, {"table", "deals", "depth", "width", "seed", "work"})
-    deals = _count(params, "deals", DEALS, MAX_DEALS)
-    depth = _count(params, "depth", DEPTH, MAX_DEPTH)
-    width = _count(params, "width", WIDTH, MAX_WIDTH)
+    seed = checked_fields(params, {"table", "deals", "depth", "width", "seed", "work"})
+    deals = count_param(params, "deals", DEALS, MAX_DEALS)
+    depth = count_param(params, "depth", DEPTH, MAX_DEPTH)
+    width = count_param(params, "width", WIDTH, MAX_WIDTH)
     table = load_table(params["table"])  # strict validation first: its errors name the field
     raw = params["table"]
-    _playable(raw)
+    check_playable(raw)
     player = table.me
     try:
         beliefs(table)
