@@ -21,7 +21,8 @@ sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 
 import bench_analyze  # noqa: E402,F401  (puts the repository and tests/ on sys.path)
 
-from bombbuster_core.sim import policies, tournament  # noqa: E402
+from bombbuster_core.sim import greedy, tournament  # noqa: E402
+from bombbuster_core.sim.view import RED_CAP  # noqa: E402
 
 
 def main() -> None:
@@ -34,7 +35,7 @@ def main() -> None:
         records = [json.loads(line) for line in f if line.strip()]
     lost = [r for r in records if r["policy"] == args.policy and r["result"] == "red"]
     hook = {"greedy": "choice", "greedy-keep-detector": "keep_detector_choice"}[args.policy]  # its pick among the list
-    choose = getattr(policies, hook)
+    choose = getattr(greedy, hook)
     fatal = []
     for record in lost[: args.games]:
         moves: list[tuple[float, float, float]] = []
@@ -44,7 +45,7 @@ def main() -> None:
             moves.append((s["p_red"], s["p_success"], min(x["p_red"] for x in ranked)))
             return s
 
-        setattr(policies, hook, spy)
+        setattr(greedy, hook, spy)
         settings = record["settings"]
         replay = tournament.play_game((settings["mission"], settings["players"], settings["seed"], args.policy,
                                        record["game"], None, settings.get("budget", {}),
@@ -54,9 +55,9 @@ def main() -> None:
         fatal.append(moves[-1])
         print(f"game {record['game']:4d}, turn {record['turns']:2d}: fatal move P(red) {moves[-1][0]:.3f}, "
               f"P(success) {moves[-1][1]:.3f}; lowest P(red) in the list {moves[-1][2]:.3f}", flush=True)
-    setattr(policies, hook, choose)
-    taken = sum(p_red <= policies.RED_CAP for p_red, _, _ in fatal)
-    print(f"{len(lost)} red losses in the log, {len(fatal)} replayed: within the {policies.RED_CAP:.0%} cap {taken}, "
+    setattr(greedy, hook, choose)
+    taken = sum(p_red <= RED_CAP for p_red, _, _ in fatal)
+    print(f"{len(lost)} red losses in the log, {len(fatal)} replayed: within the {RED_CAP:.0%} cap {taken}, "
           f"every listed move above it {len(fatal) - taken}; mean P(red) of the fatal move "
           f"{sum(p for p, _, _ in fatal) / len(fatal):.3f}")
 

@@ -9,7 +9,7 @@ certain move (so the lookahead draws its deals): seconds per decision of
 each policy for the player to move, from their own view; the lookahead at
 each budget DEALSxDEPTH (the page's 8x3, the tournament's default 16x4) with
 the deals it drew, and the page's request (8x3 bounded by work 60: fewer
-deals where analyses cost more, sim/advice.py).  Sampler: the exact sampler's deals per second on the
+deals where analyses cost more, sim/lookahead_advice.py).  Sampler: the exact sampler's deals per second on the
 5-player benchmark states of bench/bench_analyze.py (one preparation, then
 ``--deals`` deals).
 Timings are wall clock on whatever else the machine is running: quote the

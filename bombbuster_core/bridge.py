@@ -51,7 +51,7 @@ this worker's caches (signature cache hits and misses, sweeps and plans kept) an
 it ran; with ``"forget": true`` it then drops the kept sweeps and plans (measurements).
 
 ``lookahead`` and ``search`` (the page's modes that play the simulator's policies for the
-table's ``me``): params and results in sim/advice.py and sim/search_advice.py; ``search``
+table's ``me``): params and results in sim/lookahead_advice.py and sim/search_advice.py; ``search``
 reports its iterations to ``progress``.  ``merge_searches`` params ``{"results": [...]}``: the
 ``search`` results of one table under several seeds (one per worker), added up into one search
 with the policy's pick (search_advice ``merge``: the page keeps no copy of that rule).
@@ -473,7 +473,7 @@ def _simulated(answer: Callable[[dict[str, Any], Progress | None], dict[str, Any
 
 
 def _lookahead(params: dict[str, Any], progress: Progress | None) -> dict[str, Any]:
-    """The lookahead policy's move for the table's ``me`` (sim/advice.py)."""
+    """The lookahead policy's move for the table's ``me`` (sim/lookahead_advice.py)."""
     from .sim.lookahead_advice import lookahead  # the simulator loads only when its modes are asked for
 
     return lookahead(params)

@@ -12,7 +12,8 @@ import json
 import random
 from pathlib import Path
 
-from bombbuster_core.sim import policies
+from bombbuster_core.sim.greedy import GreedyPolicy
+from bombbuster_core.sim.view import View, action_of
 from tests.test_lookahead import open_game
 
 OUT = Path(__file__).with_name("review_search.json")
@@ -21,9 +22,9 @@ OUT = Path(__file__).with_name("review_search.json")
 def main() -> None:
     game = open_game(8)
     actor = game.turn
-    ranked = policies.GreedyPolicy(random.Random(0)).ranking(policies.View(game.table(actor), actor), ())
+    ranked = GreedyPolicy(random.Random(0)).ranking(View(game.table(actor), actor), ())
     index = len(game.table(actor)["events"])
-    game.play(policies.action_of(ranked[2], actor))
+    game.play(action_of(ranked[2], actor))
     table = game.table(actor)
     table["meta"] = {k: v for k, v in table["meta"].items() if k != "sim"}
     OUT.write_text(json.dumps({"table": table, "event": index}, indent=1) + "\n", encoding="utf-8")

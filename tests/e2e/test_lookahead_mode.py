@@ -1,6 +1,6 @@
 """The suggestions panel's Lookahead mode (web/js/suggestions.js) on a touch phone.
 
-Tapping "Lookahead" asks the workers' `lookahead` (bombbuster_core/sim/advice.py)
+Tapping "Lookahead" asks the workers' `lookahead` (bombbuster_core/sim/lookahead_advice.py)
 for "me": the panel shows the pick first — the very move CPython's lookahead
 gives for the exported table with the page's budget and seed, a legal move —
 and how many deals it used. Asked for another player, it says it decides for

@@ -48,7 +48,7 @@ const KIND_NAMES = {
 const EVENT_KINDS = new Set(["dual_cut", "solo_cut", "reveal_red"]);
 const MODES = ["exact", "entropy", "lookahead", "search"].map((mode) => [mode, t(`mode.${mode}`)]);
 // The lookahead's budget in the page: at most 8 deals × 3 turns per rollout,
-// fewer deals where a view's analysis costs more (`work`: sim/advice.py), so
+// fewer deals where a view's analysis costs more (`work`: sim/lookahead_advice.py), so
 // that the slowest decisions (5 players, the first turns) stay within a phone's
 // 10 s (docs/results/lookahead-cost.md). A fixed seed: the same table, the same answer.
 const LOOKAHEAD = { deals: 8, depth: 3, work: 60, seed: 0 };
