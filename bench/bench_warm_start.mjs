@@ -1,6 +1,7 @@
 // The engine's start under Node on a built site (issue 31, item 3): Python started afresh
 // (loadPyodide, unpack the wheel, import bombbuster_core.bridge: the worker's "unpack" start)
-// vs the build's memory snapshot restored (the worker's default "snapshot" start), taking
+// vs the build's memory snapshot restored (the worker's default "snapshot" start: inflated and
+// read as the worker does, the wheel unpacked only if the snapshot lacks a module), taking
 // turns, files already read into memory (as from the service worker's cache). Prints ms.
 // Usage: node bench/bench_warm_start.mjs [DIST] [RUNS]
 import { readFileSync } from "node:fs";
@@ -8,6 +9,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { loadavg } from "node:os";
+import { readSnapshot } from "../web/js/snapshot.js";
 
 const dist = resolve(process.argv[2] || "dist");
 const runs = Number(process.argv[3] || 5);
@@ -19,9 +21,9 @@ const snapshotGz = readFileSync(join(dist, info.snapshot));
 
 async function start(restore) {
   const t0 = performance.now();
-  const options = restore ? { indexURL, _loadSnapshot: new Uint8Array(gunzipSync(snapshotGz)) } : { indexURL };
-  const pyodide = await loadPyodide(options);
-  pyodide.unpackArchive(wheel, "wheel");
+  const snapshot = restore ? readSnapshot(new Uint8Array(gunzipSync(snapshotGz))) : null;
+  const pyodide = await loadPyodide(restore ? { indexURL, _loadSnapshot: snapshot.memory } : { indexURL });
+  if (!restore || !snapshot.everyModule) pyodide.unpackArchive(wheel, "wheel");
   const handle = pyodide.pyimport("bombbuster_core.bridge").handle;
   const ms = performance.now() - t0;
   if (!JSON.parse(handle(JSON.stringify({ id: 1, method: "ping", params: {} }))).result) throw new Error("no answer");

@@ -24,11 +24,13 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
+let opened = null; // the cache, opened once: a warm start asks for ~60 files at once
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
   event.respondWith((async () => {
-    const cache = await caches.open(CACHE_NAME);
+    const cache = await (opened ||= caches.open(CACHE_NAME));
     // Query strings (e.g. worker options, share links in the hash) do not change the file.
     const cached = await cache.match(request, { ignoreSearch: true })
       || (request.mode === "navigate" ? await cache.match("./") : undefined);

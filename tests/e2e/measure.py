@@ -10,7 +10,8 @@ Prints, for the built site in headless Chromium on this machine:
   process) on the benchmark states of bench/bench_analyze.py;
 - memory per worker: the worker's wasm linear memory, and the renderer
   process's resident memory with 1 vs 2 workers;
-- the warm start alone with ``--warm N`` (issue 31): the memory snapshot vs starting Python;
+- the warm start alone with ``--warm N`` (issue 31): the memory snapshot vs starting Python, and
+  with ``--baseline DIR`` (repeatable) other builds' sites (e.g. dist/ before a change) in turn;
 - "as a phone" (issue 12; alone with ``--phone``): with the phone pool (2
   workers), the page's analysis, full suggestion list (my view, public view)
   and entropy ranking on the phone benchmark states, beside the CLI's whole
@@ -52,6 +53,7 @@ REPEAT = 3
 PHONE_WORKERS = 2
 PHONE_FACTOR = 4  # a phone runs WebAssembly ~4x slower per core (issue 12)
 ENTROPY_CAP_S = 60.0  # an entropy ranking still running after this is reported as "> cap"
+INSTALLERS = ("snapshot", "unpack", "micropip")  # the worker's ways of starting (web/js/worker.js)
 
 
 def serve(directory: Path):
@@ -65,6 +67,9 @@ def time_to_ready(page, url: str) -> dict:
     page.goto(url)
     page.wait_for_function("window.bombbuster !== undefined")
     ready_ms = page.evaluate("window.bombbuster.ready.then(() => performance.now())")
+    # The pool's other workers start once the first is ready: let them, so that the next load
+    # (maybe on another page, which would not stop them) does not share the cores with them.
+    wait_until(page, "window.bombbuster.stats().then((s) => s.length === window.bombbuster.poolSize)")
     stats = page.evaluate("window.bombbuster.stats()")
     return {"ready_ms": ready_ms, "startup": stats[0]["startup"] if stats else None}
 
@@ -232,29 +237,42 @@ def _capped(seconds: float | None, cap: float) -> str:
     return f"> {cap:.0f}" if seconds is None else f"{seconds:.2f}"
 
 
-def measure_warm(page, url: str, loads: int) -> None:
+def measure_warm(page, url: str, loads: int, baselines: dict | None = None, installers=INSTALLERS) -> None:
     """Warm loads to ready (the service worker's cache) with each way of starting the engine,
-    taking turns so that a drift of this shared machine's speed moves them alike."""
-    installers = ("snapshot", "unpack", "micropip")
-    warm: dict[str, list[dict]] = {name: [] for name in installers}
+    taking turns so that a drift of this shared machine's speed moves them alike; `baselines`:
+    {name: (page, url)} of other builds' sites, whose default start takes its turn too."""
+    ways = [(installer, page, f"{url}?installer={installer}") for installer in installers]
+    ways[1:1] = [(f"baseline {name}", *where) for name, where in (baselines or {}).items()]
+    warm: dict[str, list[dict]] = {name: [] for name, _, _ in ways}
     for _ in range(loads):
-        for installer in installers:
-            warm[installer].append(time_to_ready(page, f"{url}?installer={installer}"))
-    for installer, runs in warm.items():
-        print(f"warm load to ready (service worker cache), {installer}: {describe([w['ready_ms'] for w in runs])}")
+        for name, way_page, way_url in ways:
+            warm[name].append(time_to_ready(way_page, way_url))
+    for name, runs in warm.items():
+        print(f"warm load to ready (service worker cache), {name}: {describe([w['ready_ms'] for w in runs])}")
         print(f"    worker phases (ms) of the last: {runs[-1]['startup']}")
+    medians = {name: statistics.median(w["ready_ms"] for w in runs) for name, runs in warm.items()}
+    for name in baselines or {}:
+        print(f"{installers[0]} / baseline {name} (medians): {medians[installers[0]] / medians[f'baseline {name}']:.2f}")
 
 
-def warm_only(browser, url: str, loads: int) -> None:
-    """`--warm`: one visit (installs the service worker), then warm loads only."""
-    context = browser.new_context()
-    page = context.new_page()
+def installed_page(browser, url: str):
+    """A page that has visited `url` once and is controlled by its service worker (warm loads next)."""
+    page = browser.new_context().new_page()
     time_to_ready(page, url)
     page.evaluate("navigator.serviceWorker.ready")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
+    return page
+
+
+def warm_only(browser, url: str, loads: int, baseline_urls: dict, installers) -> None:
+    """`--warm`: one visit (installs the service worker), then warm loads only."""
+    page = installed_page(browser, url)
+    baselines = {name: (installed_page(browser, where), where) for name, where in baseline_urls.items()}
     print(f"load average {os.getloadavg()[0]:.1f}; {loads} warm loads per way of starting, fresh navigations")
-    measure_warm(page, url, loads)
-    context.close()
+    measure_warm(page, url, loads, baselines, installers)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    for each in (page, *(where[0] for where in baselines.values())):
+        each.context.close()
 
 
 def measure_site(browser, url: str, plain_url: str) -> None:
@@ -264,11 +282,8 @@ def measure_site(browser, url: str, plain_url: str) -> None:
     measure_loads(browser, url, "micropip + precompiled stdlib", "?workers=1&installer=micropip")
     measure_loads(browser, plain_url, "unpackArchive + Pyodide's .py stdlib", "?workers=1&installer=unpack&nosw")
 
-    context = browser.new_context()
-    page = context.new_page()
-    time_to_ready(page, url)
-    page.evaluate("navigator.serviceWorker.ready")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page = installed_page(browser, url)
+    context = page.context
     measure_warm(page, url, LOADS)
 
     print(f"\nanalysis, best of {REPEAT}: worker (page round trip) vs CPython {sys.version.split()[0]} "
@@ -312,6 +327,10 @@ def main() -> int:
                     help="with --phone: only the rows whose state and request contain TEXT, e.g. 'start (setup tokens) analysis, public'")
     ap.add_argument("--warm", type=int, default=0, metavar="N",
                     help="only the warm start: N warm loads to ready per way of starting the engine")
+    ap.add_argument("--baseline", type=Path, metavar="DIR", action="append", default=[],
+                    help="with --warm: another build's site (e.g. a copy of dist/ before a change) timed in turn; repeatable")
+    ap.add_argument("--installers", default=",".join(INSTALLERS), metavar="LIST",
+                    help=f"with --warm: the ways of starting to time (default {','.join(INSTALLERS)})")
     args = ap.parse_args()
     dist = Path(os.environ.get("BOMBBUSTER_DIST") or build.DIST)
     chromium = os.environ.get("BOMBBUSTER_CHROMIUM", build.find_chromium() or "")
@@ -321,12 +340,14 @@ def main() -> int:
     shutil.copytree(dist, plain_dir, dirs_exist_ok=True)
     shutil.copy2(build.fetch_pyodide() / "python_stdlib.zip", plain_dir / "pyodide" / "python_stdlib.zip")
     plain_server, plain_url = serve(plain_dir)
+    baselines = {str(directory): serve(directory) for directory in args.baseline}
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium or None, args=CHROMIUM_FLAGS)
             print(f"Chromium {browser.version}, {os.cpu_count()} cores; Pyodide {build.PYODIDE_VERSION}")
             if args.warm:
-                warm_only(browser, url, args.warm)
+                warm_only(browser, url, args.warm, {name: where for name, (_, where) in baselines.items()},
+                          tuple(args.installers.split(",")))
             else:
                 if not args.phone:
                     measure_site(browser, url, plain_url)
@@ -335,6 +356,8 @@ def main() -> int:
     finally:
         server.shutdown()
         plain_server.shutdown()
+        for baseline_server, _ in baselines.values():
+            baseline_server.shutdown()
         shutil.rmtree(plain_dir, ignore_errors=True)
     return 0
 

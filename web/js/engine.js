@@ -71,24 +71,45 @@ export function defaultPoolSize() {
   return Math.max(1, Math.min(cores, phone ? PHONE_WORKERS : MAX_WORKERS));
 }
 
+/**
+ * The worker index.html's first script started as the page began loading, if it is one this pool
+ * would start (same script, same installer); else it is stopped. Taken once.
+ */
+function takeEarlyWorker(url, installer) {
+  const early = globalThis.bombbusterEarlyWorker;
+  if (!early) return null;
+  delete globalThis.bombbusterEarlyWorker;
+  if (early.url === url && early.installer === installer) return early;
+  early.worker.terminate();
+  return null;
+}
+
 class PooledWorker {
-  constructor(pool, url) {
+  /** early: a worker already started (takeEarlyWorker), with the messages it sent before this listened. */
+  constructor(pool, url, early = null) {
     this.pool = pool;
     this.url = url;
     this.job = null;
     this.ready = false;
-    this.spawn();
+    this.spawn(early);
   }
 
-  spawn() {
+  spawn(early = null) {
     this.ready = false;
-    this.startedAt = performance.now();
-    this.worker = new Worker(this.url, { type: "module", name: this.pool.installer });
+    this.startedAt = early ? early.startedAt : performance.now();
+    this.worker = early ? early.worker : new Worker(this.url, { type: "module", name: this.pool.installer });
     this.worker.onmessage = (event) => this.onMessage(event.data);
     this.worker.onerror = (event) => {
       event.preventDefault();
       this.crash(event.message || "worker error");
     };
+    if (early) {
+      // Heard after the pool has this worker in its list (a "ready" starts the others).
+      queueMicrotask(() => {
+        if (early.errors.length) this.crash(early.errors[0]); // a new worker replaces it
+        else for (const data of early.messages) this.onMessage(data);
+      });
+    }
   }
 
   onMessage(data) {
@@ -167,8 +188,8 @@ export class EnginePool {
       this.rejectReady = reject;
     });
     // Start one worker first so the page is usable as early as possible on two
-    // cores; the rest start once it is ready.
-    this.workers.push(new PooledWorker(this, this.workerUrl));
+    // cores; the rest start once it is ready. The first may already be starting.
+    this.workers.push(new PooledWorker(this, this.workerUrl, takeEarlyWorker(this.workerUrl, installer)));
   }
 
   loading(stage, detail) {

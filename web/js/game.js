@@ -129,6 +129,10 @@ export class GameScreen {
     this.requestSeq = 0;
     this.results = new Map(); // table JSON → analysis, so view toggles and undo are instant
     this.suggestions = new SuggestionsPanel(this);
+    // While the engine starts, changes are kept unchecked (the page is usable at once); the
+    // analysis that follows checks them, and shows an impossible table as it does an imported one.
+    this.engineStarting = true;
+    Promise.resolve(engine.ready).catch(() => {}).then(() => { this.engineStarting = false; });
     shownScreen = this;
     this.refresh();
   }
@@ -351,24 +355,27 @@ export class GameScreen {
 
   /**
    * Replace the table by `candidate` if the engine finds it consistent; else
-   * refuse with its explanation and keep everything as it was.
+   * refuse with its explanation and keep everything as it was. While the engine
+   * starts, replace it unchecked (the analysis that follows checks it).
    */
   async tryCommit(candidate, label = t("history.change")) {
-    this.status = { kind: "checking" };
-    this.render();
-    let result;
-    try {
-      result = await this.engine.analyze(candidate);
-    } catch (error) {
-      return this.refuse(t("refusal.unreadable"), pageMessage(error.message, candidate));
+    if (!this.engineStarting || this.live) {
+      this.status = { kind: "checking" };
+      this.render();
+      let result;
+      try {
+        result = await this.engine.analyze(candidate);
+      } catch (error) {
+        return this.refuse(t("refusal.unreadable"), pageMessage(error.message, candidate));
+      }
+      if (!result.consistent) {
+        const event = candidate.events[result.event];
+        const headline = event ? t("refusal.impossibleEvent", { what: describeEvent(event, candidate), event: result.event + 1 }) : t("refusal.impossible");
+        return this.refuse(headline, coreReason(result, candidate));
+      }
+      this.remember(candidate, result);
+      this.keepBoard(result);
     }
-    if (!result.consistent) {
-      const event = candidate.events[result.event];
-      const headline = event ? t("refusal.impossibleEvent", { what: describeEvent(event, candidate), event: result.event + 1 }) : t("refusal.impossible");
-      return this.refuse(headline, coreReason(result, candidate));
-    }
-    this.remember(candidate, result);
-    this.keepBoard(result);
     if (this.live) return this.sendToHost(candidate);
     const before = this.table;
     this.game.past = [...(this.game.past || []), { table: before, label }].slice(-HISTORY_STEPS);
