@@ -15,6 +15,15 @@ the discordant pairs (won by one side only); and the median CPU seconds per
 decision of the search's games (each game's mean, as the tournament's
 "median game" column).  ``--deals-of OTHER`` keeps the deals OTHER's search
 played (the same seed: e.g. the endgame search on the full search's deals).
+
+``--greedy-log OTHER`` takes greedy's games from OTHER instead, a log of the
+same mission, player count, seed, equipment and simulator (e.g. a later
+greedy's games on the same deals), over the deals both logs hold; the sides
+are then named with their versions.  The search's games keep the greedy of
+their date in their own choices and rollouts: such a pair measures the search
+as it was played against greedy as it plays now.  The policy may be greedy
+itself: ``search_gain.py NEW.log greedy --greedy-log OLD.log`` pairs two
+versions of greedy.
 """
 from __future__ import annotations
 
@@ -28,6 +37,10 @@ sys.path[:0] = [os.path.dirname(os.path.abspath(__file__))]
 from paired import by_policy, report, wins  # noqa: E402  (first: it puts the repository on sys.path)
 
 
+# The settings that make two logs' game i the same deal under the same rules.
+CELL = ("mission", "players", "seed", "equipment", "sim")
+
+
 def same_game(a: dict, b: dict) -> bool:
     return all(a[k] == b[k] for k in ("result", "failed_cuts", "turns", "decisions"))
 
@@ -38,11 +51,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("policy", help="the search policy's name in the log (lookahead, ismcts)")
     parser.add_argument("--deals-of", metavar="LOG",
                         help="only the deals this other log's search played (two budgets on the same deals)")
+    parser.add_argument("--greedy-log", metavar="LOG",
+                        help="greedy's games from this other log of the same cell (another version of greedy)")
     args = parser.parse_args(argv)
     by = by_policy(args.log, ("greedy", args.policy), "search_gain")
     if by is None:
         return 2
-    games = sorted(set(by["greedy"]) & set(by[args.policy]))
+    searched, baseline = by[args.policy], by["greedy"]
+    if args.greedy_log:
+        other_greedy = by_policy(args.greedy_log, ("greedy",), "search_gain")
+        if other_greedy is None:
+            return 2
+        baseline = other_greedy["greedy"]
+    games = sorted(set(baseline) & set(searched))
     if args.deals_of:
         other = by_policy(args.deals_of, (args.policy,), "search_gain")
         if other is None:
@@ -51,18 +72,29 @@ def main(argv: list[str] | None = None) -> int:
     if not games:
         print(f"search_gain: {args.log}: no game both greedy and {args.policy} played", file=sys.stderr)
         return 2
-    s = by[args.policy][games[0]]["settings"]
+    s = searched[games[0]]["settings"]
+    names = (args.policy, "greedy")
+    if args.greedy_log:
+        for game in games:
+            mine, theirs = searched[game]["settings"], baseline[game]["settings"]
+            differ = [k for k in CELL if mine.get(k) != theirs.get(k)]
+            if differ:
+                print(f"search_gain: game {game}: {args.greedy_log} holds it with other {', '.join(differ)} "
+                      f"than {args.log}", file=sys.stderr)
+                return 2
+        names = (f"{args.policy} v{s.get('version', 1)}",
+                 f"greedy v{baseline[games[0]]['settings'].get('version', 1)}")
     print(f"M{s['mission']} {s['players']}p, seed {s['seed']}, equipment {s.get('equipment')}, simulator "
           f"v{s.get('sim', 1)}, {args.policy} budget {s.get('budget', {})}: {len(games)} paired games")
-    search, greedy = [by[args.policy][g] for g in games], [by["greedy"][g] for g in games]
-    report((args.policy, search), ("greedy", greedy))
-    same = sum(same_game(by["greedy"][g], by[args.policy][g]) for g in games)
+    search, greedy = [searched[g] for g in games], [baseline[g] for g in games]
+    report((names[0], search), (names[1], greedy))
+    same = sum(same_game(a, b) for a, b in zip(search, greedy))
     print(f"  greedy's very game: {same} of {len(games)}")
     up = sum(a and not b for a, b in zip(wins(search), wins(greedy)))
     down = sum(b and not a for a, b in zip(wins(search), wins(greedy)))
-    print(f"  won by {args.policy} only: {up}; by greedy only: {down}")
-    per_game = [by[args.policy][g]["seconds"] / max(1, by[args.policy][g]["decisions"]) for g in games]
-    print(f"  {args.policy}: median game's seconds per decision {statistics.median(per_game):.3f}")
+    print(f"  won by {names[0]} only: {up}; by {names[1]} only: {down}")
+    per_game = [r["seconds"] / max(1, r["decisions"]) for r in search]
+    print(f"  {names[0]}: median game's seconds per decision {statistics.median(per_game):.3f}")
     return 0
 
 
