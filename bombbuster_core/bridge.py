@@ -526,17 +526,18 @@ def _explain(params: Any, progress: Progress | None) -> dict[str, Any]:
 
 def _review(params: Any, progress: Progress | None) -> dict[str, Any]:
     """``review`` params: ``{"table", "player"?, "event"?, "move"?, "engine"?, "red_cap"?, "budget"?,
-    "search"?, "seed"?}`` (``search``: iterations of the search at each of ``me``'s decisions).
+    "search"?, "seed"?, "search_work"?}`` (``search``: iterations of the search at each of ``me``'s
+    decisions, each bounded by ``search_work`` as the ``search`` method's ``work``).
     Without ``event``: the whole review (review.review: ``{"consistent", "player", "decisions"}``, the
     CLI ``review`` list in ``decisions``; ``progress`` hears each decision).  With ``event`` (a
     decision's index): that decision's entry; with ``move`` too (a suggestion row), the hypothetical
     move's (review.try_move: nothing is written into the game)."""
     from .review import ReviewError, entry, review, try_move
 
-    p = _params(params, {"table", "player", "event", "move", "engine", "red_cap", "budget", "search", "seed"},
-                {"table"})
+    p = _params(params, {"table", "player", "event", "move", "engine", "red_cap", "budget", "search", "seed",
+                         "search_work"}, {"table"})
     for name, kind in (("player", int), ("event", int), ("engine", str), ("red_cap", (int, float)), ("search", int),
-                       ("seed", int)):
+                       ("seed", int), ("search_work", int)):
         if name in p and (not isinstance(p[name], kind) or isinstance(p[name], bool)):
             raise RequestError(f"params: field {name!r} has the wrong type ({type(p[name]).__name__})")
     if "move" in p and "event" not in p:
@@ -545,7 +546,8 @@ def _review(params: Any, progress: Progress | None) -> dict[str, Any]:
     if not 0 <= red_cap <= 1:
         raise RequestError(f"params: field 'red_cap' must be a probability between 0 and 1, not {red_cap!r}")
     options: dict[str, Any] = {"engine": p.get("engine", DEFAULT), "policy": Policy(red_cap=red_cap),
-                               "search": p.get("search", 0), "seed": p.get("seed", 0)}
+                               "search": p.get("search", 0), "seed": p.get("seed", 0),
+                               "search_work": p.get("search_work")}
     with _state_budget(p.get("budget")):
         try:
             if "event" not in p:

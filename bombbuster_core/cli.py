@@ -162,6 +162,9 @@ def _parse(argv: list[str]) -> argparse.Namespace:
                       help="also judge each of the table's player's decisions by the search (the page's Search "
                            "mode) with this many iterations: its pick and the win chance of its rollouts")
     p_rv.add_argument("--seed", type=int, default=0, help="the search's seed")
+    p_rv.add_argument("--search-work", dest="search_work", type=int, metavar="WORK",
+                      help="bound each decision's search as the page's Search mode does (its 'work'; "
+                           "default: the iterations alone)")
     p_rv.add_argument("--progress", action="store_true", help="say on stderr as each decision is reviewed")
     p_sa = sub.add_parser("sample", help="deals drawn exactly from the table's posterior, one JSON line each")
     p_to = sub.add_parser("tournament", help="self-play win rates of policies on the same deals")
@@ -212,7 +215,7 @@ def _review(args: argparse.Namespace) -> int:
     try:
         result = review(read_json(args.table), player=args.player, engine=args.engine,
                         policy=Policy(red_cap=args.red_cap), progress=progress if args.progress else None,
-                        search=args.search, seed=args.seed)
+                        search=args.search, seed=args.seed, search_work=args.search_work)
     except TableError as e:
         _emit({"error": str(e), **({"event": e.event} if e.event is not None else {})})
         return 2

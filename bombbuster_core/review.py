@@ -66,14 +66,16 @@ class ReviewError(ValueError):
 
 
 def review(raw: Any, *, player: int | None = None, engine: str = DEFAULT, policy: Policy = Policy(),
-           progress: Progress | None = None, search: int = 0, seed: int = 0) -> dict[str, Any]:
+           progress: Progress | None = None, search: int = 0, seed: int = 0,
+           search_work: int | None = None) -> dict[str, Any]:
     """The review of the table ``raw`` (a decoded format-1 table file).
 
     ``player``: review only that player's decisions (default: the table's ``me``; every
     decision in public view).  Returns ``{"consistent": true, "player", "decisions": [...]}``
     (one entry per decision, in order: :func:`entry`), or the ``analyze`` JSON of an
     impossible table.  ``progress(done, total)`` hears each decision reviewed.  ``search``: that
-    many search iterations at each decision of the table's own player (:func:`searched`).
+    many search iterations at each decision of the table's own player (:func:`searched`), each
+    search bounded by ``search_work`` as the Search mode's ``work`` bounds it (none: iterations only).
     Raises TableError (a malformed table), ReviewError, EngineChoiceError.
     """
     table = load_table(raw)
@@ -84,7 +86,8 @@ def review(raw: Any, *, player: int | None = None, engine: str = DEFAULT, policy
     indexes = [i for i, actor in decisions(table) if reviewed is None or actor == reviewed]
     out = []
     for done, i in enumerate(indexes):
-        out.append(entry(raw, table, i, engine=engine, policy=policy, search=search, seed=seed))
+        out.append(entry(raw, table, i, engine=engine, policy=policy, search=search, seed=seed,
+                         search_work=search_work))
         if progress is not None:
             progress(done + 1, len(indexes))
     costs = [e["cost"] for e in out if e.get("cost") is not None]
@@ -117,7 +120,8 @@ def decisions(table: Table) -> list[tuple[int, int | None]]:
 
 
 def entry(raw: Any, table: Table, index: int, *, move: Any = None, engine: str = DEFAULT,
-          policy: Policy = Policy(), search: int = 0, seed: int = 0) -> dict[str, Any]:
+          policy: Policy = Policy(), search: int = 0, seed: int = 0,
+          search_work: int | None = None) -> dict[str, Any]:
     """One decision's review: the event ``index`` of the loaded ``table`` (``raw`` its file).
 
     ``{"event", "actor", "view": "player" | "public", "played": {the move as a suggestion row,
@@ -125,9 +129,10 @@ def entry(raw: Any, table: Table, index: int, *, move: Any = None, engine: str =
     "cost"}``; or ``"not_scored": reason`` instead of the odds and cost.  ``move`` (a suggestion
     row: kind, target(s), value(s)): score that move instead of the one played -- a hypothetical,
     reported as ``"tried"``.  ``search`` > 0: also the search's judgement (:func:`searched`) under
-    ``"search"``, at a decision of the table's own player.
+    ``"search"`` at every decision (a card use, a move not scored too): at a decision of the table's
+    own player the search's pick; elsewhere why it did not run.
     """
-    _check_search(search, seed)
+    _check_search(search, seed, search_work)
     actors = dict(decisions(table))
     if index not in actors:
         raise ReviewError(f"field 'event': {index!r} is not a decision of this table")
@@ -144,10 +149,22 @@ def entry(raw: Any, table: Table, index: int, *, move: Any = None, engine: str =
         row[label] = _move_json(played)
     if actor is None:
         reason = reason or "the card's user is not recorded"
-    if reason is not None:
+    if reason is None:
+        _score(row, label, raw, index, actor, own, played, engine, policy)
+    else:
         row["not_scored"] = reason
-        return row
-    assert played is not None and actor is not None
+    if search > 0:
+        row["search"] = searched(raw, index, played, search, seed, search_work) if own else {
+            "searched": False, "reason": "the search decides from the player's own wires: it runs at the decisions "
+                                         "of the table's player ('me')"}
+    return row
+
+
+def _score(row: dict[str, Any], label: str, raw: Any, index: int, actor: int, own: bool, played: Call | None,
+           engine: str, policy: Policy) -> None:
+    """Adds to ``row`` the odds of the move ``played`` at decision ``index`` and what it cost against the
+    ranking's first move (``row[label]``, ``"best"``, ``"cost"``), or ``"not_scored"`` with why."""
+    assert played is not None
     position_table = load_table(prefix(raw, index, public=not own))
     analyses = Analyses(compile_table(position_table), engine)
     try:
@@ -155,13 +172,13 @@ def entry(raw: Any, table: Table, index: int, *, move: Any = None, engine: str =
                           explain=False, analyses=analyses)
     except EngineLimit as e:
         row["not_scored"] = f"the position is too large to rank: {e}"
-        return row
+        return
     except SuggestError as e:
         row["not_scored"] = str(e)
-        return row
+        return
     if not listing["consistent"]:
         row["not_scored"] = "no deal fits the events before it: " + listing.get("error", "")
-        return row
+        return
     rows = listing["suggestions"]
     row["best"] = rows[0] if rows else None
     rank = next((r for r, s in enumerate(rows) if _row_move(s) == played), None)
@@ -173,47 +190,51 @@ def entry(raw: Any, table: Table, index: int, *, move: Any = None, engine: str =
         scored = _direct_odds(position, played)
         if isinstance(scored, str):
             row["not_scored"] = scored
-            return row
+            return
         p_success, p_red = scored
         odds = {"p_success": float(p_success), "p_red": float(p_red), "certain": p_success == 1, "rank": None}
     row[label].update(odds)
     row["cost"] = rows[0]["p_success"] - odds["p_success"] if rows else 0.0
-    if search > 0:
-        row["search"] = searched(raw, index, played, search, seed) if own else {
-            "searched": False, "reason": "the search decides from the player's own wires: it runs at the decisions "
-                                         "of the table's player ('me')"}
-    return row
 
 
-def _check_search(iterations: Any, seed: Any) -> None:
+def _check_search(iterations: Any, seed: Any, work: Any) -> None:
+    from .sim.lookahead_advice import MAX_WORK
     from .sim.search_advice import MAX_ITERATIONS
     if isinstance(iterations, bool) or not isinstance(iterations, int) or not 0 <= iterations <= MAX_ITERATIONS:
         raise ReviewError(f"field 'search': the search's iterations per decision, a whole number from 0 to "
                           f"{MAX_ITERATIONS}, not {iterations!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ReviewError(f"field 'seed': a whole number, not {seed!r}")
+    if work is not None and (isinstance(work, bool) or not isinstance(work, int) or not 1 <= work <= MAX_WORK):
+        raise ReviewError(f"field 'search_work': the search's work bound per decision, a whole number from 1 to "
+                          f"{MAX_WORK}, not {work!r}")
 
 
-def searched(raw: dict[str, Any], index: int, move: Call, iterations: int, seed: int) -> dict[str, Any]:
+def searched(raw: dict[str, Any], index: int, move: Call | None, iterations: int, seed: int,
+             work: int | None = None) -> dict[str, Any]:
     """The search's judgement of decision ``index`` (the page's Search mode: sim/search_advice.py, the
     ismcts policy deciding from the table's own player's view as it stood): its pick with the win
     chance its rollouts found (``win``: the mean value backed up, a win 1 and a loss 0), the move
-    ``move``'s own (``played_win``, None when the search did not try it) and ``win_cost``, the win
-    chance given up by the search's measure.  ``{"searched": false, "reason"}`` where the simulator
-    cannot replay the table (its refusal) or the policy plays greedy without a search."""
+    ``move``'s own (``played_win``, None when the search did not try it or ``move`` is None: a card
+    use, which the search's calls do not name) and ``win_cost``, the win chance given up by the
+    search's measure.  ``work`` bounds the search as the Search mode's request does.
+    ``{"searched": false, "reason"}`` where the simulator cannot replay the table (its refusal) or
+    the policy plays greedy without a search."""
     # Imported here: only a review that asks for a search loads the simulator.
     from .sim.actions import SimError
     from .sim.search_advice import search
 
     try:
-        result = search({"table": prefix(raw, index, public=False), "iterations": iterations, "seed": seed})
+        bound = {} if work is None else {"work": work}
+        result = search({"table": prefix(raw, index, public=False), "iterations": iterations, "seed": seed, **bound})
     except SimError as e:
         return {"searched": False, "reason": str(e)}
     if not result.get("consistent", True) or not result["searched"]:
         return {"searched": False, "reason": result.get("reason") or result.get("error", "")}
     rows = result["suggestions"]
     pick = rows[result["pick"]]
-    tried = next((r for r in rows if ("target" in r or "targets" in r) and _row_move(r) == move), None)
+    tried = None if move is None else next(
+        (r for r in rows if ("target" in r or "targets" in r) and _row_move(r) == move), None)
     played_win = tried["mean"] if tried is not None and tried["visits"] else None
     return {"searched": True, "iterations": result["iterations"], "seed": seed,
             "pick": {k: v for k, v in pick.items() if k not in ("value_sum", "mean")} | {"win": pick["mean"]},
@@ -221,10 +242,11 @@ def searched(raw: dict[str, Any], index: int, move: Call, iterations: int, seed:
 
 
 def try_move(raw: Any, index: int, move: Any, *, engine: str = DEFAULT, policy: Policy = Policy(),
-             search: int = 0, seed: int = 0) -> dict[str, Any]:
+             search: int = 0, seed: int = 0, search_work: int | None = None) -> dict[str, Any]:
     """A hypothetical: ``move`` (a suggestion row) at the decision of event ``index``, scored as
     :func:`entry` scores the move played; nothing is written into the game."""
-    return entry(raw, load_table(raw), index, move=move, engine=engine, policy=policy, search=search, seed=seed)
+    return entry(raw, load_table(raw), index, move=move, engine=engine, policy=policy, search=search, seed=seed,
+                 search_work=search_work)
 
 
 def prefix(raw: dict[str, Any], index: int, *, public: bool) -> dict[str, Any]:

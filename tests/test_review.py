@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bombbuster_core.review import ReviewError, played_move, prefix, review, try_move
+from bombbuster_core.review import ReviewError, entry, played_move, prefix, review, try_move
 from bombbuster_core.suggest import suggest
 from bombbuster_core.table import load_table
 
@@ -329,8 +329,34 @@ def test_a_certain_move_and_a_rule_the_simulator_does_not_play_say_why_not_searc
     assert refused and all(not s["searched"] and "unknown-rule" in s["reason"] for s in refused)
 
 
+def test_the_search_is_bounded_by_the_search_modes_work(tmp_path: Path, searched_game) -> None:
+    """``search_work`` bounds each decision's search as the Search mode's ``work`` does: the least work
+    leaves one iteration, the same the Search mode runs with that bound."""
+    from bombbuster_core.sim.search_advice import search
+
+    table, index, _ = searched_game
+    (row,) = [e for e in review(table, search=8, seed=3, search_work=1)["decisions"] if e["event"] == index]
+    mode = search({"table": prefix(table, index, public=False), "iterations": 8, "seed": 3, "work": 1})
+    assert row["search"]["iterations"] == mode["iterations"] == 1
+    assert row["search"]["pick"]["move"] == mode["suggestions"][mode["pick"]]["move"]
+    code, out, _ = run_review(tmp_path, table, "--search", "8", "--seed", "3", "--search-work", "1")
+    assert code == 0 and next(e for e in out if e["event"] == index)["search"]["iterations"] == 1
+
+
+def test_a_card_use_of_mine_gets_the_searchs_judgement_too() -> None:
+    """A card use is not scored by the ranking, but the search still judges the decision (here it says
+    why it did not run: the position after the Walkie-Talkies' choice has one candidate)."""
+    tables = json.loads((ROOT / "tests" / "data" / "stakes_decisions.json").read_text(encoding="utf-8"))
+    table = next(x.get("table", x) for x in tables if len(x.get("table", x)["events"]) > 13
+                 and x.get("table", x)["events"][13]["type"] == "equipment")
+    row = entry(table, load_table(table), 13, search=4)
+    assert row["view"] == "player" and "not_scored" in row
+    assert row["search"] == {"searched": False, "reason": "a single candidate move"}
+
+
 @pytest.mark.parametrize("params, message", [
     ({"search": -1}, "field 'search'"), ({"search": 10**6}, "field 'search'"), ({"search": 4, "seed": "x"}, "field 'seed'"),
+    ({"search": 4, "search_work": 0}, "field 'search_work'"), ({"search": 4, "search_work": "x"}, "field 'search_work'"),
 ])
 def test_bad_search_requests_name_the_field(params: dict[str, Any], message: str) -> None:
     with pytest.raises(ReviewError, match=message):

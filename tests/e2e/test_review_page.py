@@ -66,10 +66,12 @@ SEARCHED = json.loads((ROOT / "tests" / "data" / "review_search.json").read_text
 
 def test_the_search_judges_my_decision_as_the_cli_does(page, server, tmp_path):
     """At one of my decisions with no certain move (tests/data/review_search.json), "Ask the search"
-    shows the search's pick and the win chances of its rollouts: those `review --search 20` prints."""
+    shows the search's pick and the win chances of its rollouts: those `review --search 20 --search-work
+    500` prints (the Search mode's budget, web/js/suggestions.js SEARCH)."""
     from bombbuster_core.review import review
+    assert "SEARCH = { iterations: 20, work: 500 }" in (ROOT / "web" / "js" / "suggestions.js").read_text()
     table, event = SEARCHED["table"], SEARCHED["event"]
-    (entry,) = [e for e in review(table, search=20)["decisions"] if e["event"] == event]
+    (entry,) = [e for e in review(table, search=20, search_work=500)["decisions"] if e["event"] == event]
     judged = entry["search"]
     assert judged["searched"]
     open_review(page, server.url, table, tmp_path)

@@ -7,6 +7,7 @@
 import { coreReason, h, openSheet } from "./ui.js";
 import { describeEvent, possibleKeys, slotName, valueLabel, valuesOr } from "./model.js";
 import { has, t } from "./i18n.js";
+import { SEARCH } from "./suggestions.js";
 
 const kept = new Map(); // game id → {events: count reviewed, view, result}
 
@@ -98,16 +99,14 @@ function render(pool, table, body, result) {
   draw();
 }
 
-// The Search mode's own budget (suggestions.js SEARCH): a phone answers in seconds.
-const SEARCH_ITERATIONS = 20;
-
-/** "Ask the search" at one of my decisions: its pick, and the win chance its rollouts give it and my move. */
+/** "Ask the search" at one of my decisions, with the Search mode's budget (a phone answers in seconds):
+ * its pick, and the win chance its rollouts give it and my move. */
 function searchForm(pool, table, decision) {
   const answer = h("p.review-search", { dataset: { field: "search" } });
   const run = () => {
     answer.dataset.state = "busy";
     answer.textContent = t("review.searching");
-    pool.request("review", { table, event: decision.event, search: SEARCH_ITERATIONS }).then((judged) => {
+    pool.request("review", { table, event: decision.event, search: SEARCH.iterations, search_work: SEARCH.work }).then((judged) => {
       const s = judged.search;
       answer.dataset.state = "done";
       answer.textContent = !s.searched ? t("review.notSearched", { reason: s.reason })
@@ -121,7 +120,7 @@ function searchForm(pool, table, decision) {
     });
   };
   return h("div.review-search-row", {},
-    h("button.secondary", { dataset: { action: "review-search" }, onclick: run }, t("review.askSearch", { games: SEARCH_ITERATIONS })),
+    h("button.secondary", { dataset: { action: "review-search" }, onclick: run }, t("review.askSearch", { games: SEARCH.iterations })),
     answer);
 }
 

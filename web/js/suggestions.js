@@ -57,7 +57,7 @@ const LOOKAHEAD = { deals: 8, depth: 3, work: 60, seed: 0 };
 // a phone's 10 s on two workers (web/README-web.md, "Search"); `work` (sim/search_advice.py)
 // runs fewer iterations where a view's analysis costs more than about 4 units (that decision's
 // is about 3.65: 25 units an iteration of 6 turns).
-const SEARCH = { iterations: 20, work: 500 };
+export const SEARCH = { iterations: 20, work: 500 };
 
 /** Which list a suggestion belongs to: forced (certain moves), calls (ranked dual cuts), equipment. */
 export function groupOf(suggestion) {
