@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 from collections import OrderedDict
 from contextlib import contextmanager
@@ -75,6 +76,7 @@ from . import __version__
 from .analysis import EngineChoiceError, analyze
 from .beliefs import Beliefs, EngineLimit
 from .engines import DEFAULT, columns
+from .equipment import REFUSAL_CODES as EQUIPMENT_REFUSAL_CODES, EquipmentError
 from .executor import Refused, json_task, pickled, task_function, unpickled
 from .facts import Problem, compile_table
 from .jsonio import MAX_CHARS, StrictJSONError, loads_strict
@@ -102,6 +104,32 @@ MAX_MESSAGE_CHARS = MAX_CHARS + SWEEP_MAX_CHARS + 1_000_000
 
 class RequestError(ValueError):
     pass
+
+
+# Every `code` a refused table carries in its error reply: the page words each from its catalogues
+# (docs/i18n.md); `message` stays the CLI's English.  An equipment refusal has its own code and
+# fields (equipment.REFUSAL_CODES); any other malformed table is "table_invalid".
+TABLE_REFUSAL_CODES = ("table_invalid", *EQUIPMENT_REFUSAL_CODES)
+
+
+def _table_refusal(e: TableError) -> dict[str, Any]:
+    """A refused table as an error reply: ``message`` (English), ``event`` (when one is at fault),
+    ``code`` and ``fields``.  The table parser raises an equipment refusal while handling the
+    EquipmentError, so that error is its context and gives the code and fields; otherwise the
+    fields are the event, the field at fault (the last one its place names) and the English
+    detail (the parser's own refusals have no codes yet)."""
+    error: dict[str, Any] = {"message": str(e)}
+    if e.event is not None:
+        error["event"] = e.event
+    cause = e.__context__
+    if isinstance(cause, EquipmentError):
+        error["code"], fields = cause.code, dict(cause.fields)
+    else:
+        where, _, detail = str(e).partition(": ")
+        named = re.findall(r"field '(\w+)'", where)
+        error["code"], fields = "table_invalid", {"field": named[-1] if named else None, "detail": detail or where}
+    error["fields"] = {**fields, "event": e.event}
+    return error
 
 
 def _params(params: Any, allowed: set[str], required: set[str], where: str = "params") -> dict[str, Any]:
@@ -599,10 +627,7 @@ def handle(message: str, progress: Progress | None = None) -> str:
     except _Pending as e:
         return json.dumps({"id": request_id, "pending": {"tasks": e.tasks, "weights": e.weights, "digest": e.digest}})
     except TableError as e:
-        error: dict[str, Any] = {"message": str(e)}
-        if e.event is not None:
-            error["event"] = e.event
-        return json.dumps({"id": request_id, "error": error})
+        return json.dumps({"id": request_id, "error": _table_refusal(e)})
     except (RequestError, EngineChoiceError, EngineLimit, SuggestError, MissionError, json.JSONDecodeError,
             StrictJSONError) as e:
         return json.dumps({"id": request_id, "error": {"message": str(e)}})

@@ -70,12 +70,21 @@ NAMED: dict[str, CardId] = {"rewinder": "6", "emergency_batteries": "7", "coffee
                             "emergency_drop": "3.3"}
 
 
-class EquipmentError(ValueError):
-    """An impossible use of equipment; ``field`` is the event's field at fault."""
+# Every refusal's ``code``: the page words each from its catalogues (``reason.CODE``, docs/i18n.md),
+# with the refusal's ``fields``; the English message stays for the CLI.
+REFUSAL_CODES = ("card_unknown", "card_count", "card_not_providing", "mission_not_named", "mission_grants_none",
+                 "character_used", "card_not_on_board", "card_used", "card_locked", "card_on_board",
+                 "character_not_used", "card_not_named")
 
-    def __init__(self, field: str, message: str):
+
+class EquipmentError(ValueError):
+    """An impossible use of equipment; ``field`` is the event's field at fault, ``code`` and
+    ``fields`` the refusal for the page (one of REFUSAL_CODES)."""
+
+    def __init__(self, field: str, message: str, code: str, **fields: Any):
         super().__init__(message)
-        self.field = field
+        assert code in REFUSAL_CODES, code
+        self.field, self.code, self.fields = field, code, fields
 
 
 class Need(Record):
@@ -128,7 +137,8 @@ def card_id(raw: Any, field: str = "card") -> CardId:
     if isinstance(raw, str) and raw in NAMED:
         return NAMED[raw]
     shown = repr(raw) if isinstance(raw, str) and len(raw) <= 20 else type(raw).__name__
-    raise EquipmentError(field, f"{shown} is not an equipment card ({', '.join(CARDS)})")
+    raise EquipmentError(field, f"{shown} is not an equipment card ({', '.join(CARDS)})", "card_unknown",
+                         given=shown)
 
 
 class BoardState:
@@ -159,7 +169,8 @@ class BoardState:
         """Spend one provider per need: ``given`` lists the event's ``card`` entries."""
         if len(given) != len(needs):
             what = ", ".join(n.what for n in needs) or "no equipment"
-            raise EquipmentError("card", f"the event uses {what}: name {len(needs)} card(s), not {len(given)}")
+            raise EquipmentError("card", f"the event uses {what}: name {len(needs)} card(s), not {len(given)}",
+                                 "card_count", needs=len(needs), given=len(given))
         left = list(needs)
         for entry in given:
             if entry == MISSION:
@@ -167,7 +178,8 @@ class BoardState:
             need = next((n for n in left if self._provides(n, entry, actor)), None)
             if need is None:
                 wanted = "; ".join(f"{n.what}: {n.allowed()}" for n in left)
-                raise EquipmentError("card", f"{entry!r} does not provide what the event uses ({wanted})")
+                raise EquipmentError("card", f"{entry!r} does not provide what the event uses ({wanted})",
+                                     "card_not_providing", entry=entry)
             left.remove(need)
             self._use(entry, actor)
 
@@ -180,12 +192,13 @@ class BoardState:
         if self.rules is None:
             if self.followed:
                 raise EquipmentError("card", f'"{MISSION}": the table lists its equipment but names no mission '
-                                             f"(meta.mission), so no use is known to be granted ({GRANTS_TEXT})")
+                                             f"(meta.mission), so no use is known to be granted ({GRANTS_TEXT})",
+                                     "mission_not_named")
             return  # neither board nor mission: a card is only checked to do what its event does
         if not any(n.mission in self.rules for n in granted):
             what = " or ".join(n.what for n in granted)
             raise EquipmentError("card", f'"{MISSION}": this mission grants no use of {what} ({GRANTS_TEXT}); '
-                                         f"name the card or character spent")
+                                         f"name the card or character spent", "mission_grants_none")
 
     def _provides(self, need: Need, entry: str, actor: int | None) -> bool:
         if entry == MISSION:
@@ -206,7 +219,7 @@ class BoardState:
     def use_character(self, player: int) -> None:
         if self.character_used[player]:
             raise EquipmentError("card", f"player {player}'s {CHARACTERS[self.characters[player]]} is already "
-                                         "used (Emergency Batteries re-enable it)")
+                                         "used (Emergency Batteries re-enable it)", "character_used", player=player)
         self.character_used[player] = True
 
     def use_card(self, card: CardId) -> None:
@@ -214,14 +227,16 @@ class BoardState:
             return
         name = f"card {card} ({CARDS[card].name})"
         if card not in self.board:
-            raise EquipmentError("card", f"{name} is not on the board ({', '.join(self.board) or 'none'})")
+            raise EquipmentError("card", f"{name} is not on the board ({', '.join(self.board) or 'none'})",
+                                 "card_not_on_board", card=card)
         if card in self.used:
-            raise EquipmentError("card", f"{name} is already used")
+            raise EquipmentError("card", f"{name} is already used", "card_used", card=card)
         if not self.unlocked(card):
             c = CARDS[card]
             what = "yellow wires" if c.unlock == YELLOW else f"wires of value {c.unlock}"
             raise EquipmentError("card", f"{name} is still locked: it needs {c.needs} {what} cut, "
-                                         f"{self.cut.get(c.unlock, 0)} are")
+                                         f"{self.cut.get(c.unlock, 0)} are", "card_locked",
+                                 card=card, needs=c.needs, unlock=c.unlock, cut=self.cut.get(c.unlock, 0))
         self.used.add(card)
 
     def add_cards(self, added: list[CardId]) -> None:
@@ -230,7 +245,8 @@ class BoardState:
             return
         for card in added:
             if card in self.board:
-                raise EquipmentError("added", f"card {card} ({CARDS[card].name}) is already on the board")
+                raise EquipmentError("added", f"card {card} ({CARDS[card].name}) is already on the board",
+                                     "card_on_board", card=card)
             self.board.append(card)
 
     def recharge(self, players: list[int]) -> None:
@@ -239,7 +255,8 @@ class BoardState:
             return
         for p in players:
             if not self.character_used[p]:
-                raise EquipmentError("characters", f"player {p}'s character is not used: nothing to re-enable")
+                raise EquipmentError("characters", f"player {p}'s character is not used: nothing to re-enable",
+                                     "character_not_used", player=p)
             self.character_used[p] = False
 
     def drop(self) -> None:
@@ -300,6 +317,6 @@ def apply(state: BoardState, event: Any, given: tuple[str, ...], user: int | Non
     if given or (wanted and not optional and state.followed):
         if not given:
             raise EquipmentError("card", f"the table lists its equipment: name what the event used ("
-                                         + "; ".join(f"{n.what}: {n.allowed()}" for n in wanted) + ")")
+                                         + "; ".join(f"{n.what}: {n.allowed()}" for n in wanted) + ")", "card_not_named")
         state.spend(wanted, list(given), user)
 
