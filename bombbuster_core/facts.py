@@ -33,7 +33,7 @@ from . import rules
 from .board import Board, Wire
 from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, FastPass, InfoToken, Label, Move,
                      MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire)
-from .table import Table, advance
+from .table_model import Table, advance
 from .wires import RED, YELLOW, Deck, Key, Value, colour
 
 Pos = tuple[int, int]  # (stand id, slot index)

@@ -48,19 +48,19 @@ do not record (:data:`TURN_UNREAD`) get no turn.
 from __future__ import annotations
 
 from . import equipment as eq
-from .dial import Dial
+from .board import Board
 from .events import Detector, DualCut, Equipment, FastPass, MultiCut, RevealRed, SoloCut, Tripwire
 from .missions import failure_explodes
 from .record import Record
+from .table_model import advance
 from .wires import YELLOW
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .board import Board
     from .events import Event
-    from .table import Table
+    from .table_model import Table
 
 DIAL_SECTIONS = 5  # the dial's marked sections: the 5-player start is the farthest from the skull (rules.md §4)
 NEXT_TO_SKULL = frozenset({41, 55, 60, 62})  # the printed start, read as the space next to the skull
@@ -116,6 +116,28 @@ TURN_UNREAD: dict[int, str] = {
 }
 # Events that are a player's turn action: the turn passes on after them.
 _TURN_EVENTS = (DualCut, Detector, SoloCut, RevealRed, FastPass, MultiCut, Tripwire)
+
+
+class Dial(Record):
+    """The dial: ``start`` spaces from the skull at the start, ``moved`` spaces on from there now
+    (negative: behind its start, moved back by a mission's rule)."""
+
+    __slots__ = ("start", "moved")
+    start: int
+    moved: int
+
+    def __init__(self, start: int, moved: int):
+        super().__init__(start, moved)
+
+    @property
+    def spaces_left(self) -> int:
+        """Spaces from the dial to the skull (0: it reached it)."""
+        return self.start - self.moved
+
+    @property
+    def failures_left(self) -> int:
+        """Failures the team survives from here (0: the next one explodes, or it has)."""
+        return max(self.spaces_left - 1, 0)
 
 
 class Result(Record):
@@ -221,7 +243,7 @@ class StateReader:
         return self.result.outcome == "lost"
 
     def step(self, i: int, e: Event, board: Board) -> None:
-        """Event ``i``, already played on ``board`` (table.advance)."""
+        """Event ``i``, already played on ``board`` (table_model.advance)."""
         self.board = board
         self._dial_and_result(i, e, board)
         if isinstance(e, _TURN_EVENTS):
@@ -307,9 +329,6 @@ class StateReader:
 
 def public_state(table: Table) -> PublicState:
     """The public state after the table's events (module docstring)."""
-    from .board import Board
-    from .table import advance
-
     board = Board(*table.deal())
     reader = StateReader(table.mission, len(table.players))
     reader.board = board

@@ -32,7 +32,8 @@ from bombbuster_core.sim.random_policy import RandomPolicy
 from bombbuster_core.sim.view import View
 from bombbuster_core.sim.sighted import sure_cuts
 from bombbuster_core.suggest import SuggestError, suggest
-from bombbuster_core.table import TableError, advance, load_table
+from bombbuster_core.table import TableError, load_table
+from bombbuster_core.table_model import advance
 
 ROOT = Path(__file__).resolve().parents[1]
 SIM_RESULT = {None: (None, None), "stuck": (None, None), "win": ("won", None), "red": ("lost", "red"),
