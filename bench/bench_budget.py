@@ -46,13 +46,13 @@ def main() -> None:
                                     kinds=dict.fromkeys(FULL_KINDS, 1.0) | {kind: 10.0}, setup_tokens=True,
                                     explode=0, me=rng.random() < 0.3)
         try:
-            prep = columns._Prepared(compile_table(load_table(table)))
-        except columns._Zero:
+            prep = columns.Prepared(compile_table(load_table(table)))
+        except columns.Zero:
             continue
         estimate = work = 0
         stopped = False
         for mirrored in (False, True):
-            plan = columns._Plan(prep, mirrored)
+            plan = columns.Plan(prep, mirrored)
             estimate += columns.estimated_states(plan)
             counted = columns.Work(args.cap, args.cap)
             try:

@@ -33,33 +33,33 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "bench"), os.path.join(ROOT, "tests")]
 from bench_analyze import WIRES  # noqa: E402
 from gamegen import random_game  # noqa: E402
 
-from bombbuster_core.engines.columns.plan import _Plan  # noqa: E402
-from bombbuster_core.engines.columns.prepare import _Prepared, _Zero  # noqa: E402
-from bombbuster_core.engines.columns.sweep import _Tracker, step  # noqa: E402
+from bombbuster_core.engines.columns.plan import Plan  # noqa: E402
+from bombbuster_core.engines.columns.prepare import Prepared, Zero  # noqa: E402
+from bombbuster_core.engines.columns.sweep import Tracker, step  # noqa: E402
 from bombbuster_core.facts import compile_table  # noqa: E402
 from bombbuster_core.table import load_table  # noqa: E402
 
-_stands: dict[int, list[dict]] = {}  # id(plan) -> per key, the stand layers _Plan._layer was given
-_layer = _Plan._layer
+_stands: dict[int, list[dict]] = {}  # id(plan) -> per key, the stand layers Plan._layer was given
+_layer = Plan._layer
 
 
-def _recording_layer(self: _Plan, copies: int, stands: dict, trackers: set[int]) -> Any:
+def _recording_layer(self: Plan, copies: int, stands: dict, trackers: set[int]) -> Any:
     _stands.setdefault(id(self), []).append(stands)
     return _layer(self, copies, stands, trackers)
 
 
-def _tracker(t: _Tracker) -> tuple:
+def _tracker(t: Tracker) -> tuple:
     return (t.shift, t.mask, t.cap, t.lo, t.hi, t.bounded)
 
 
-def layout(plan: _Plan) -> tuple:
+def layout(plan: Plan) -> tuple:
     prep = plan.prep
     return (plan.mirrored, prep.width, len(prep.exclusions), tuple(prep.free), tuple(map(tuple, prep.groups)),
             tuple(sorted(plan.shift.items())), tuple(sorted(plan.flag.items())),
             tuple(_tracker(t) for t, _ in plan.trackers))
 
 
-def inputs(plan: _Plan) -> list[tuple]:
+def inputs(plan: Plan) -> list[tuple]:
     """Per key in sweep order: everything its step reads, as plain values."""
     out = []
     for layer, stands in zip(plan.layers, _stands[id(plan)]):
@@ -72,7 +72,7 @@ def inputs(plan: _Plan) -> list[tuple]:
     return out
 
 
-def same_keys(old: _Plan, new: _Plan) -> int:
+def same_keys(old: Plan, new: Plan) -> int:
     """Keys at the start of the sweep whose states would be the same: same layout, same inputs."""
     if layout(old) != layout(new):
         return 0
@@ -92,7 +92,7 @@ def same_states(old: list, new: list) -> int:
     return n
 
 
-def key_seconds(plan: _Plan) -> list[float]:
+def key_seconds(plan: Plan) -> list[float]:
     cur = {0: plan.prep.one}
     out = []
     for layer in plan.layers:
@@ -107,7 +107,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--events", type=int, default=20, help="events per game compared (from the start)")
     args = ap.parse_args()
-    _Plan._layer = _recording_layer  # type: ignore[method-assign]
+    Plan._layer = _recording_layer  # type: ignore[method-assign]
     shares: list[float] = []
     saved = total = states_saved = 0.0
     kinds: dict[str, list[float]] = {}
@@ -119,9 +119,9 @@ def main() -> None:
         before = None
         for n in range(len(events) + 1):
             try:
-                prep = _Prepared(compile_table(load_table(dict(table, events=events[:n]))))
-                plans = (_Plan(prep, False), _Plan(prep, True))
-            except _Zero:
+                prep = Prepared(compile_table(load_table(dict(table, events=events[:n]))))
+                plans = (Plan(prep, False), Plan(prep, True))
+            except Zero:
                 before = None
                 continue
             sweeps = [p.sweep() for p in plans]

@@ -8,7 +8,7 @@ benchmark state with groups, best of N, milliseconds: the distinct group
 configurations the join meets, the time to size them all from their fields
 (``direct``: g! / prod m! over every group, per configuration: what the
 engine did until issue 12) and from the per-group table
-(``columns.join._orbit_of``, cold: its cache cleared first; sizes of one group's
+(``columns.join.orbit_of``, cold: its cache cleared first; sizes of one group's
 sorted fields, shared by every configuration and analysis), and the whole
 join (``Swept.beliefs``) for scale.
 """
@@ -25,7 +25,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "bench")]
 from bench_analyze import best_of, states  # noqa: E402
 
 from bombbuster_core.engines import columns  # noqa: E402
-from bombbuster_core.engines.columns.join import _orbit_of  # noqa: E402
+from bombbuster_core.engines.columns.join import orbit_of  # noqa: E402
 from bombbuster_core.facts import compile_table  # noqa: E402
 from bombbuster_core.table import load_table  # noqa: E402
 
@@ -63,7 +63,7 @@ def main() -> None:
         configs = list(swept.orbits)
 
         def table() -> None:
-            _orbit_of.cache_clear()
+            orbit_of.cache_clear()
             for code in configs:
                 swept.orbit(code)
 

@@ -241,7 +241,7 @@ def _sweeps_elsewhere(rounds: _Rounds, table: Any, loaded: Table, budget: Any) -
     default, which every worker has)."""
     problem = compile_table(loaded)
 
-    def elsewhere(forward: columns._Plan, mirrored: columns._Plan) -> tuple[list[columns.State], list[columns.State]] | None:
+    def elsewhere(forward: columns.Plan, mirrored: columns.Plan) -> tuple[list[columns.State], list[columns.State]] | None:
         # Only the table's own problem: the tasks sweep that (an impossible table's prefixes,
         # analysed next, and a suggestion list's conditioned and packed runs are other
         # problems and run here: a packed run's mirrored sweep is ~13 MB on a 5-player
@@ -259,7 +259,7 @@ def _sweeps_elsewhere(rounds: _Rounds, table: Any, loaded: Table, budget: Any) -
         results = rounds.ask([{"task": "columns.sweep", "params": back},
                               {"task": "columns.sweep", "params": ahead, "home": True}], [0, 0])
         if "zero" in results:  # a sweep found no deal: as it would have here
-            raise columns._Zero
+            raise columns.Zero
         fwd = _KEPT.get(_digest(ahead)) if results[1] == "kept" else None
         if results[0] == "large":
             back_sweep = columns.sweep_one(mirrored)
@@ -288,7 +288,7 @@ def _sweep_task(params: Any) -> str:
         with _state_budget(params.get("budget"), "params.params"):
             plan = columns.plans(compile_table(load_table(params["table"])))[1 if params["mirrored"] else 0]
             sweep = columns.sweep_one(plan)
-    except columns._Zero:
+    except columns.Zero:
         return "zero"
     if params["mirrored"]:
         text = pickled(sweep)

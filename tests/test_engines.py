@@ -348,7 +348,7 @@ def test_yellow_value_facts_by_hand() -> None:
 #
 # A SameValueCount over one whole stand (an x-count token) and a label on two
 # neighbours are, for each blue class their slots may hold, rules on the run of
-# that key's copies on the stand (columns._Plan._block_table): these problems
+# that key's copies on the stand (columns.Plan._block_table): these problems
 # put such tokens everywhere — counts 1-3, at the stand's ends, several per
 # stand and on several stands — and equal/different labels, mixed with count
 # facts on the same stands (which send the rule back to the general check),
@@ -429,8 +429,8 @@ def test_columns_equals_brute_with_run_rules(chunk: int) -> None:
         assert exact_or_none(problem, columns.analyze) == want, (seed, problem)
         consistent += want is not None
         try:
-            runs += bool(columns._Prepared(problem).runs)
-        except columns._Zero:
+            runs += bool(columns.Prepared(problem).runs)
+        except columns.Zero:
             pass
     assert consistent >= 75 and runs >= 75, (consistent, runs)
 
@@ -489,8 +489,8 @@ def _setup_tables():
 
 
 def _estimate(problem: Problem) -> int:
-    prep = columns._Prepared(problem)
-    return columns.estimated_states(columns._Plan(prep, False)) + columns.estimated_states(columns._Plan(prep, True))
+    prep = columns.Prepared(problem)
+    return columns.estimated_states(columns.Plan(prep, False)) + columns.estimated_states(columns.Plan(prep, True))
 
 
 def test_default_budget_admits_every_legal_setup() -> None:
@@ -512,10 +512,10 @@ def test_estimate_kept_on_the_plan_answers_any_limit_as_a_new_run() -> None:
     tables = [t for _, t in _setup_tables()]
     for table in rng.sample(tables, 16):
         problem = compile_table(load_table(table))
-        full = columns.estimated_states(columns._Plan(columns._Prepared(problem), True))
-        kept = columns._Plan(columns._Prepared(problem), True)
+        full = columns.estimated_states(columns.Plan(columns.Prepared(problem), True))
+        kept = columns.Plan(columns.Prepared(problem), True)
         for limit in rng.sample([0, 1, full // 7, full // 2, full - 1, full, full + 1, float("inf")], 8):
-            new = columns._Plan(columns._Prepared(problem), True)
+            new = columns.Plan(columns.Prepared(problem), True)
             assert columns.estimated_states(kept, limit) == columns.estimated_states(new, limit), limit
 
 
@@ -526,8 +526,8 @@ def test_estimate_is_close_to_the_states_visited() -> None:
 
     name, raw = next((n, t) for n, t in _setup_tables() if n == "M24 5p count")
     problem = compile_table(load_table(raw))
-    prep = columns._Prepared(problem)
-    visited = sum(len(s) for d in (False, True) for s in columns._Plan(prep, d).sweep())  # boundary states
+    prep = columns.Prepared(problem)
+    visited = sum(len(s) for d in (False, True) for s in columns.Plan(prep, d).sweep())  # boundary states
     assert visited / 2 < _estimate(problem) < 20 * visited
 
 
@@ -579,7 +579,7 @@ def test_brute_refuses_before_searching(monkeypatch: pytest.MonkeyPatch) -> None
         raise AssertionError("the search started")
 
     problem = compile_table(load_table(new_table(8, 4)))
-    monkeypatch.setattr(brute, "_splits", no_search)
+    monkeypatch.setattr(brute, "splits", no_search)
     with pytest.raises(brute.TooLarge, match="too large for the brute engine: more than 10,000,000 steps"):
         brute.analyze(problem)
 
@@ -590,7 +590,7 @@ def test_brute_counts_its_search_before_making_it(seed: int, monkeypatch: pytest
     runs, one below it refuses (the deals are the last key's partial deals, counted alike)."""
     problem, _ = random_problem(random.Random(seed), n_keys=(3, 6))
     steps = 0
-    splits = brute._splits
+    splits = brute.splits
 
     def counted(copies: int, room: list[int]):
         nonlocal steps
@@ -598,12 +598,12 @@ def test_brute_counts_its_search_before_making_it(seed: int, monkeypatch: pytest
             steps += len(room) == len(problem.stands)  # a split of the search, not of its recursion
             yield split
 
-    monkeypatch.setattr(brute, "_splits", counted)
+    monkeypatch.setattr(brute, "splits", counted)
     try:
         brute.analyze(problem)
     except Inconsistent:
         pass
-    monkeypatch.setattr(brute, "_splits", splits)
+    monkeypatch.setattr(brute, "splits", splits)
     monkeypatch.setattr(brute, "MAX_STEPS", steps)
     assert brute._too_large(problem) is None
     monkeypatch.setattr(brute, "MAX_STEPS", steps - 1)
@@ -612,10 +612,10 @@ def test_brute_counts_its_search_before_making_it(seed: int, monkeypatch: pytest
 
 def _work(problem: Problem) -> tuple[int, list[int]]:
     """The estimate of both sweeps and the work each sweep counts (:class:`columns.Work`)."""
-    prep = columns._Prepared(problem)
+    prep = columns.Prepared(problem)
     estimate, done = 0, []
     for mirrored in (False, True):
-        plan = columns._Plan(prep, mirrored)
+        plan = columns.Plan(prep, mirrored)
         estimate += columns.estimated_states(plan)
         work = columns.Work(float("inf"), float("inf"))
         plan.sweep(work)
@@ -642,7 +642,7 @@ def test_estimate_tracks_the_work_on_every_fact_kind() -> None:
                                         kinds=weights, setup_tokens=True, explode=0)
             try:
                 estimate, done = _work(compile_table(load_table(table)))
-            except columns._Zero:
+            except columns.Zero:
                 continue
             assert estimate / 4 <= sum(done) <= 4 * estimate, (kind, mode, estimate, done)
             checked += 1

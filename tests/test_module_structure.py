@@ -3,9 +3,7 @@ imported from another module, and every module importable on its own in a fresh 
 
 The import graph is read from the source (every ``import`` statement, those inside functions too:
 a function-level import that dodges a circle is still a circle; ``if TYPE_CHECKING:`` blocks aside,
-they run only under a type checker).  What the core still has of each (not the simulator's) is
-listed below with why: the lists must shrink, never grow, and a test fails when an entry is no
-longer needed.
+they run only under a type checker).
 """
 from __future__ import annotations
 
@@ -19,28 +17,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "bombbuster_core"
 MAX_LINES = 1000
-
-# Circles of the core outside the simulator (each a strongly connected component), dodged by
-# function-level imports today: public_state reads the dial and the table, dial() and the table's
-# replay read public_state.
-KNOWN_CIRCLES = {("bombbuster_core.dial", "bombbuster_core.public_state", "bombbuster_core.table")}
-KNOWN_LONG = {"bombbuster_core/table.py": "the table format's reader: still one module"}
-# Private names imported from outside their package: the columns engine's internals, read by the
-# sampler (its walk over the same layers), two benchmarks and a test of the brute-force engine.
-KNOWN_PRIVATE = {
-    ("bench/bench_incremental.py", "bombbuster_core.engines.columns.plan", "_Plan"),
-    ("bench/bench_incremental.py", "bombbuster_core.engines.columns.prepare", "_Prepared"),
-    ("bench/bench_incremental.py", "bombbuster_core.engines.columns.prepare", "_Zero"),
-    ("bench/bench_incremental.py", "bombbuster_core.engines.columns.sweep", "_Tracker"),
-    ("bench/bench_orbits.py", "bombbuster_core.engines.columns.join", "_orbit_of"),
-    ("bombbuster_core/engines/sampling.py", "bombbuster_core.engines.columns.plan", "_Plan"),
-    ("bombbuster_core/engines/sampling.py", "bombbuster_core.engines.columns.prepare", "_Prepared"),
-    ("bombbuster_core/engines/sampling.py", "bombbuster_core.engines.columns.prepare", "_Zero"),
-    ("bombbuster_core/engines/sampling.py", "bombbuster_core.engines.columns.sweep", "_Layer"),
-    ("bombbuster_core/engines/sampling.py", "bombbuster_core.engines.columns.sweep", "_about"),
-    ("tests/test_sampling.py", "bombbuster_core.engines.brute", "_splits"),
-}
-
 
 def module_name(path: Path, root: Path = ROOT) -> str:
     parts = path.relative_to(root).with_suffix("").parts
@@ -141,18 +117,13 @@ def test_the_circle_finder_finds_a_circle_through_a_function_level_import(tmp_pa
 
 
 def test_no_import_circle() -> None:
-    found = circles(import_graph())
-    assert found - set(KNOWN_CIRCLES) == set(), "new import circles"
-    assert set(KNOWN_CIRCLES) - found == set(), "circles gone: take them off KNOWN_CIRCLES"
-    assert not any(any(".sim" in m for m in c) for c in found)
+    assert circles(import_graph()) == set()
 
 
 def test_no_module_is_over_a_thousand_lines() -> None:
     lengths = {str(p.relative_to(ROOT)): len(p.read_text(encoding="utf-8").splitlines())
                for p in package_modules().values()}
-    long = {p for p, n in lengths.items() if n > MAX_LINES}
-    assert long - set(KNOWN_LONG) == set(), {p: lengths[p] for p in long}
-    assert set(KNOWN_LONG) - long == set(), "no longer long: take them off KNOWN_LONG"
+    assert {p: n for p, n in lengths.items() if n > MAX_LINES} == {}
 
 
 def private_imports(paths: list[Path]) -> set[tuple[str, str, str]]:
@@ -174,9 +145,7 @@ def private_imports(paths: list[Path]) -> set[tuple[str, str, str]]:
 
 def test_no_private_name_is_imported_from_another_module() -> None:
     files = [p for top in ("bombbuster_core", "bench", "tests") for p in sorted((ROOT / top).rglob("*.py"))]
-    found = private_imports(files)
-    assert found - KNOWN_PRIVATE == set()
-    assert KNOWN_PRIVATE - found == set(), "no longer imported: take them off KNOWN_PRIVATE"
+    assert private_imports(files) == set()
 
 
 @pytest.mark.parametrize("module", sorted(package_modules()))

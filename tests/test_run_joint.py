@@ -112,8 +112,8 @@ def test_run_joint_of_interchangeable_stands_equals_brute(chunk: int) -> None:
         rng = random.Random(seed)
         problem, variants = grouped_problem(60_000 + seed)
         try:
-            groups += bool(columns._Prepared(problem, variants).groups)
-        except columns._Zero:
+            groups += bool(columns.Prepared(problem, variants).groups)
+        except columns.Zero:
             continue
         check(problem, variants, rng, pairs=4)
     assert groups >= 90

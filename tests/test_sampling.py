@@ -8,7 +8,7 @@ Three kinds of evidence:
   and on compiled random games (gamegen), that law equals, deal by deal, the
   posterior enumerated here independently (count matrices, every fact
   checked directly; its slot marginals are checked against the brute
-  engine's), and the sampler's forward states equal ``_Plan.sweep()``'s at
+  engine's), and the sampler's forward states equal ``Plan.sweep()``'s at
   every key boundary;
 * statistical, on :meth:`Sampler.draw` itself (fixed seeds): deal
   frequencies against the enumerated law, the joint of slot pairs against
@@ -44,7 +44,7 @@ from test_engines import _counted, random_problem, relation_problem, run_problem
 
 from bombbuster_core.beliefs import EngineLimit, Inconsistent
 from bombbuster_core.engines import brute, columns, sampling
-from bombbuster_core.engines.brute import _splits
+from bombbuster_core.engines.brute import splits
 from bombbuster_core.engines.sampling import Sampler, TableSampler, sample_problem, sample_table
 from bombbuster_core.facts import Problem, SameValue, SameValueCount, compile_table
 from bombbuster_core.table import load_table
@@ -191,7 +191,7 @@ def deal_law(problem: Problem) -> dict[tuple, Fraction]:
                 weights[deal] = weights.get(deal, 0) + num // den
             return
         k = keys[i]
-        for split in _splits(problem.copies[k], [n - len(r) for n, r in zip(sizes, rows)]):
+        for split in splits(problem.copies[k], [n - len(r) for n, r in zip(sizes, rows)]):
             for s, c in enumerate(split):
                 rows[s].extend([k] * c)
             place(i + 1, den * prod(factorial(c) for c in split))
@@ -241,9 +241,9 @@ def test_forward_states_equal_the_columns_sweep(kind: str) -> None:
     for problem in problems(kind, range(300)):
         s = sampler_or_none(problem)
         try:
-            prep = columns._Prepared(problem)
-            ref = columns._Plan(prep, False).sweep()
-        except columns._Zero:
+            prep = columns.Prepared(problem)
+            ref = columns.Plan(prep, False).sweep()
+        except columns.Zero:
             assert s is None
             continue
         if s is None:
@@ -462,7 +462,7 @@ def test_the_preparation_counts_its_states() -> None:
     whose counters the estimate leaves out: 12,964 estimated, 39,098 made) is stopped by the
     count made while building it."""
     problem = _counted(range(3, 8))
-    assert columns.estimated_states(columns._Plan(columns._Prepared(problem), False)) < 20_000
+    assert columns.estimated_states(columns.Plan(columns.Prepared(problem), False)) < 20_000
     with pytest.raises(EngineLimit, match="too large: more than 20,000 states"):
         Sampler(problem, budget=20_000)
     assert Sampler(problem, budget=40_000).worlds == columns.analyze(problem).worlds

@@ -24,20 +24,20 @@ class TooLarge(EngineLimit):
     """The table is too big to enumerate (an engine limit: the CLI says so, exit 2)."""
 
 
-def _splits(copies: int, room: list[int]):
+def splits(copies: int, room: list[int]):
     """Every way to put ``copies`` identical tiles into stands with ``room`` free slots."""
     if len(room) == 1:
         if copies <= room[0]:
             yield (copies,)
         return
     for c in range(min(copies, room[0]) + 1):
-        for rest in _splits(copies - c, room[1:]):
+        for rest in splits(copies - c, room[1:]):
             yield (c,) + rest
 
 
 @lru_cache(maxsize=4096)
 def _ways(copies: int, room: tuple[int, ...]) -> int:
-    """How many splits :func:`_splits` yields (``room`` sorted: the count does not depend on the order)."""
+    """How many splits :func:`splits` yields (``room`` sorted: the count does not depend on the order)."""
     ways = [1] + [0] * copies  # ways[c]: splits of c copies over the stands so far
     for r in room:
         ways = [sum(ways[c - x] for x in range(min(r, c) + 1)) for c in range(copies + 1)]
@@ -132,7 +132,7 @@ def analyze(problem: Problem) -> Beliefs:
             return
         k = keys[i]
         room = [n - len(r) for n, r in zip(sizes, rows)]
-        for split in _splits(problem.copies[k], room):
+        for split in splits(problem.copies[k], room):
             ok = True
             for s, c in enumerate(split):
                 start = len(rows[s])

@@ -10,7 +10,7 @@ No rejection, no Markov chain, no re-analysis per slot: one forward sweep,
 then each deal is a walk backwards through its weighted graph.
 
 The graph.  :class:`Sampler` runs the forward sweep of the columns engine
-(``_Plan(prep, mirrored=False)``: same preprocessing, same layers, same
+(``Plan(prep, mirrored=False)``: same preprocessing, same layers, same
 tables) one copy at a time, but state by state, recording for every state
 the edges that reach it: (predecessor step, predecessor code, action) with
 the predecessor's forward weight times the edge's multiplicity.  An edge is
@@ -22,7 +22,7 @@ dropped, order facts, SameValueCount resolution, value checks, count facts
 closed: each maps a state to one state or drops it, so the composition keeps
 the edge's multiplicity).  The per-state code below mirrors the engine's
 sweep operations one for one; tests/test_sampling.py checks that the states
-and weights it reaches at every key boundary equal ``_Plan.sweep()``'s
+and weights it reaches at every key boundary equal ``Plan.sweep()``'s
 exactly, on every random problem of the suite.
 
 Exactness.  The sweep is a weighted DAG whose sink weights sum to the
@@ -71,9 +71,9 @@ from ..beliefs import EngineLimit, Inconsistent
 from ..facts import Problem
 from ..wires import Key
 from .columns.estimate import estimated_states
-from .columns.plan import _Plan
-from .columns.prepare import _Prepared, _Zero
-from .columns.sweep import Work, _Layer, _about
+from .columns.plan import Plan
+from .columns.prepare import Prepared, Zero
+from .columns.sweep import Layer, Work, about
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -117,21 +117,21 @@ class Sampler:
     def __init__(self, problem: Problem, budget: float | None = None):
         self.problem = problem
         try:
-            prep = _Prepared(problem)
-            plan = _Plan(prep, False)
+            prep = Prepared(problem)
+            plan = Plan(prep, False)
             limit = BUDGET if budget is None else budget
             n = estimated_states(plan, limit)
             if n > limit:
-                raise EngineLimit(f"too large to sample: about {_about(n)} states "
-                                  f"(sampler budget {_about(limit)})")
+                raise EngineLimit(f"too large to sample: about {about(n)} states "
+                                  f"(sampler budget {about(limit)})")
             self._build(prep, plan, Work(limit, limit))
-        except _Zero:
+        except Zero:
             raise Inconsistent from None
         if not self.worlds:
             raise Inconsistent
 
     # ------------------------------------------------------------ preparation
-    def _build(self, prep: _Prepared, plan: _Plan, work: Work) -> None:
+    def _build(self, prep: Prepared, plan: Plan, work: Work) -> None:
         """The graph, its states counted against ``work`` as they are made (the estimate
         misses what some facts add)."""
         self.prep, self.plan = prep, plan
@@ -181,7 +181,7 @@ class Sampler:
         self.fixed = {s: tuple(keys[next(iter(d))] for d in prep.domains[s]) for s in prep.fixed}
         self.n_stands = len(self.problem.stands)
 
-    def _push(self, layer: _Layer, edges: dict[int, list], key: Key, final: bool) -> None:
+    def _push(self, layer: Layer, edges: dict[int, list], key: Key, final: bool) -> None:
         """Record one step: the states ``edges`` reach (after the key's boundary maps when
         ``final``), their weights and their predecessor tables."""
         if final:
@@ -237,7 +237,7 @@ class Sampler:
         s = self._stand_of[d]
         return self._group_action(code, s) if s in self._group_of else s
 
-    def _successors(self, layer: _Layer, code: int, left: int) -> list[tuple[int, int, Any]]:
+    def _successors(self, layer: Layer, code: int, left: int) -> list[tuple[int, int, Any]]:
         """One copy from state ``code`` with ``left`` copies to place: (new code,
         multiplicity, action) — ``sweep._place`` / ``_place_general`` / ``_place_counting``
         for one state."""
@@ -274,7 +274,7 @@ class Sampler:
                 out.append((nc, 1, self._action(code, d)))
         return out
 
-    def _block_edges(self, layer: _Layer, pre_step: int) -> dict[int, dict[int, list]]:
+    def _block_edges(self, layer: Layer, pre_step: int) -> dict[int, dict[int, list]]:
         """``sweep._blocks`` state by state: copies placed -> new code -> edges from the key's start."""
         m = layer.copies
         out: dict[int, dict[int, list]] = {}
@@ -300,7 +300,7 @@ class Sampler:
         return out
 
     @staticmethod
-    def _post(layer: _Layer, code: int) -> int | None:
+    def _post(layer: Layer, code: int) -> int | None:
         """The maps after a key's last copy (as in ``sweep.step``), for one state: its
         code afterwards, or None when a fact drops it."""
         if layer.runs:
@@ -333,7 +333,7 @@ class Sampler:
 
     # ------------------------------------------------------------ drawing
     def boundary_states(self) -> list[dict[int, int]]:
-        """The forward states at every key boundary (as ``_Plan.sweep()`` returns them)."""
+        """The forward states at every key boundary (as ``Plan.sweep()`` returns them)."""
         return [self.states[i] for i in self.boundaries]
 
     def draw(self, rng: random.Random) -> Deal:

@@ -173,7 +173,7 @@ def support_entropies(problem: Problem, conditions: list[Condition], positions: 
         got = support.supports(problem, variants, columns.BUDGET)
     except EngineLimit:  # the counting runs cost many times this one: they would not fit either
         raise EngineLimit(f"too large for the entropy mode: the boolean run of its {len(conditions)} branch "
-                          f"analyses goes past the budget of {columns._about(columns.BUDGET)} states; use --mode "
+                          f"analyses goes past the budget of {columns.about(columns.BUDGET)} states; use --mode "
                           f"exact, or a larger --state-budget") from None
     if got is None:
         return None
@@ -204,13 +204,13 @@ def branch_budgets(problem: Problem, grouped: list[list[tuple[Condition, Terms]]
     if limit == math.inf:
         return [limit] * len(grouped)
     estimates: list[int] = []
-    for batch in grouped:  # the root analysis ran: its problem prepares without _Zero
-        prep = columns._Prepared(problem, distinct_variants(batch)[0])
-        estimates += [sum(columns.estimated_states(columns._Plan(prep, d), limit) for d in (False, True))]
+    for batch in grouped:  # the root analysis ran: its problem prepares without Zero
+        prep = columns.Prepared(problem, distinct_variants(batch)[0])
+        estimates += [sum(columns.estimated_states(columns.Plan(prep, d), limit) for d in (False, True))]
         if sum(estimates) > limit:
             raise EngineLimit(f"too large for the entropy mode: its {sum(map(len, grouped))} branch analyses would "
-                              f"visit more than {columns._about(sum(estimates))} states (budget "
-                              f"{columns._about(limit)}); use --mode exact, or a larger --state-budget")
+                              f"visit more than {columns.about(sum(estimates))} states (budget "
+                              f"{columns.about(limit)}); use --mode exact, or a larger --state-budget")
     total = sum(estimates)
     return [limit * n / total for n in estimates]
 

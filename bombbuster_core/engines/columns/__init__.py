@@ -50,7 +50,7 @@ label on two neighbours ("not both covered" / "both or neither") only
 restricts that run; single copies never land on a rule's slot, and the runs
 that cover one are placed whole at the key's start, with their multinomial
 share of the weight and a flag bit closing the stand for that key
-(_Plan._block_table).  M24 5p public start with five tokens: 15.6 s as
+(Plan._block_table).  M24 5p public start with five tokens: 15.6 s as
 counters, 0.4 s as runs.  The rest are checks, per class that can matter:
 counter fields like a count fact's (saturating, never rejecting on their
 own) and the tuples of final values they accept, applied when the class's
@@ -78,9 +78,9 @@ The Double Detector search reads every slot set's odds from it.
 The package, along the data flow:
 
 * prepare.py: the problem as slot domains, facts and variants in layer
-  indexes, shared by both directions (:class:`~.prepare._Prepared`);
+  indexes, shared by both directions (:class:`~.prepare.Prepared`);
 * plan.py: one direction's state layout, layers and move tables
-  (:class:`~.plan._Plan`);
+  (:class:`~.plan.Plan`);
 * sweep.py: the layer records and the step that places one key's copies,
   with the work count behind the budget (:class:`~.sweep.Work`);
 * estimate.py: the states a sweep will visit, before it runs;
@@ -105,16 +105,16 @@ from ...beliefs import Beliefs, EngineLimit, Inconsistent
 from ...facts import Problem
 from .estimate import _estimated_states, estimated_states
 from .join import Join
-from .plan import _Plan
-from .prepare import Exclusion, State, Variant, _Prepared, _Zero, restricted
-from .sweep import Work, _about
+from .plan import Plan
+from .prepare import Exclusion, Prepared, State, Variant, Zero, restricted
+from .sweep import Work, about
 
-# The engine's public names.  Private ones are imported from their modules, except the
-# few this module uses itself, which bridge.py and suggest.py reach here (_Plan, _Prepared,
-# _Zero, _about: the same objects, not copies).
-__all__ = ["BUDGET", "PARALLEL_MIN_STATES", "PARALLEL_SWEEPS", "SWEEPS_ELSEWHERE", "Exclusion", "State", "Swept",
-           "Variant", "Work", "analyze", "analyze_excluding", "check_budget", "estimated_states", "forget_plans",
-           "kept_plans", "plans", "restricted", "sweep_one", "worlds_excluding"]
+# The engine's public names.  Those of its internals other modules use (the sampler, the bridge,
+# the entropy search, benchmarks) are public in their modules; the few this module uses itself
+# are reached here too (Plan, Prepared, Zero, about: the same objects, not copies).
+__all__ = ["BUDGET", "PARALLEL_MIN_STATES", "PARALLEL_SWEEPS", "SWEEPS_ELSEWHERE", "Exclusion", "Plan", "Prepared",
+           "State", "Swept", "Variant", "Work", "Zero", "about", "analyze", "analyze_excluding", "check_budget",
+           "estimated_states", "forget_plans", "kept_plans", "plans", "restricted", "sweep_one", "worlds_excluding"]
 
 # Run the two sweeps in two processes (fork) when a table is big enough to pay
 # for it (~15 ms of fork + pickling).  Off by default: forking a process that
@@ -137,7 +137,7 @@ BUDGET: float = 20_000_000
 
 # The page's two workers sweep one direction each (bridge.py, "split"; Pyodide has no
 # fork): while set, this hook gets both plans and returns both sweeps, or None to sweep here.
-SWEEPS_ELSEWHERE: Callable[[_Plan, _Plan], tuple[list[State], list[State]] | None] | None = None
+SWEEPS_ELSEWHERE: Callable[[Plan, Plan], tuple[list[State], list[State]] | None] | None = None
 
 
 # The plans of the last problems planned, by the problem's value: the page's worker plans one
@@ -146,7 +146,7 @@ SWEEPS_ELSEWHERE: Callable[[_Plan, _Plan], tuple[list[State], list[State]] | Non
 # A plan is not changed by sweeping it (its move tables are filled as asked, the same
 # whoever asks), so a kept one answers as a new one would.
 KEPT_PLANS = 4
-_PLANS: OrderedDict[tuple[object, ...], tuple[_Plan, _Plan]] = OrderedDict()
+_PLANS: OrderedDict[tuple[object, ...], tuple[Plan, Plan]] = OrderedDict()
 
 
 def kept_plans() -> int:
@@ -159,17 +159,17 @@ def forget_plans() -> None:
     _PLANS.clear()
 
 
-def plans(problem: Problem, variants: Sequence[Variant] = ()) -> tuple[_Plan, _Plan]:
+def plans(problem: Problem, variants: Sequence[Variant] = ()) -> tuple[Plan, Plan]:
     """The forward and mirrored plans :func:`analyze_excluding` sweeps for ``problem`` and
     ``variants``; a worker given the same problem sweeps one of them (``sweep_one(plans(p)[1])``)
-    and gets exactly analyze's sweep.  Raises :class:`~.prepare._Zero` when no deal can fit."""
+    and gets exactly analyze's sweep.  Raises :class:`~.prepare.Zero` when no deal can fit."""
     key = (problem.stands, tuple(sorted(problem.copies.items())), tuple(sorted(problem.domains.items())),
            problem.counts, problem.orders, problem.values,
            tuple(map(tuple, variants)))
     kept = _PLANS.get(key)
     if kept is None:
-        prep = _Prepared(problem, variants)
-        kept = _PLANS[key] = (_Plan(prep, False), _Plan(prep, True))
+        prep = Prepared(problem, variants)
+        kept = _PLANS[key] = (Plan(prep, False), Plan(prep, True))
         while len(_PLANS) > KEPT_PLANS:
             _PLANS.popitem(last=False)
     else:
@@ -177,7 +177,7 @@ def plans(problem: Problem, variants: Sequence[Variant] = ()) -> tuple[_Plan, _P
     return kept
 
 
-def sweep_one(plan: _Plan, budget: float | None = None) -> list[State]:
+def sweep_one(plan: Plan, budget: float | None = None) -> list[State]:
     """One of an analysis's two sweeps, held to half of ``budget`` (None: :data:`BUDGET`;
     ``math.inf``: no limit) wherever it runs, so the answer does not depend on where the
     sweeps ran (here, a forked child, or a worker of the page's pool)."""
@@ -185,7 +185,7 @@ def sweep_one(plan: _Plan, budget: float | None = None) -> list[State]:
     return plan.sweep(Work(limit / 2, limit))
 
 
-def _sweep_both(forward: _Plan, mirrored: _Plan, budget: float) -> tuple[list[State], list[State]]:
+def _sweep_both(forward: Plan, mirrored: Plan, budget: float) -> tuple[list[State], list[State]]:
     """Both sweeps, each held to half of ``budget`` (wherever it runs, so the answer does not
     depend on where the sweeps ran)."""
     if SWEEPS_ELSEWHERE is not None:
@@ -240,7 +240,7 @@ def analyze(problem: Problem, budget: float | None = None) -> Beliefs:
     return analyze_excluding(problem, (), budget)[0]
 
 
-def check_budget(forward: _Plan, mirrored: _Plan | None, budget: float | None = None) -> float:
+def check_budget(forward: Plan, mirrored: Plan | None, budget: float | None = None) -> float:
     """The budget in force (``budget``; None: BUDGET; ``math.inf``: no limit, and nothing to
     estimate); raises EngineLimit at once when the estimated states of both sweeps (or the
     forward one alone) pass it."""
@@ -251,7 +251,7 @@ def check_budget(forward: _Plan, mirrored: _Plan | None, budget: float | None = 
     if n <= limit and mirrored is not None:
         n += estimated_states(mirrored, limit - n)
     if n > limit:
-        raise EngineLimit(f"too large: about {_about(n)} states (budget {_about(limit)}); no legal deal comes "
+        raise EngineLimit(f"too large: about {about(n)} states (budget {about(limit)}); no legal deal comes "
                           "near this; a larger budget may take minutes and GBs")
     return limit
 
@@ -261,11 +261,11 @@ def worlds_excluding(problem: Problem, variants: Sequence[Variant], budget: floa
     forward sweep alone: half an analysis, for callers that need a ratio of
     worlds and no marginal.  ``budget``: as :func:`analyze`."""
     try:
-        prep = _Prepared(problem, variants)
-        forward = _Plan(prep, False)
+        prep = Prepared(problem, variants)
+        forward = Plan(prep, False)
         limit = check_budget(forward, None, budget)
         total = sum(forward.sweep(Work(limit, limit))[prep.n_layers].values())
-    except _Zero:
+    except Zero:
         return [0] * (len(variants) + 1)
     width = prep.width
     return [0 if c in prep.dead else ((total >> (c * width)) & ((1 << width) - 1) if variants else total) * prep.multiplier
@@ -281,7 +281,7 @@ def analyze_excluding(problem: Problem, variants: Sequence[Variant], budget: flo
     ``budget``: as :func:`analyze`.
 
     One run for all: the weights of every variant travel packed in one
-    integer (see :meth:`.prepare._Prepared._pack`).  Suggestions in public view use it
+    integer (see :meth:`.prepare.Prepared._pack`).  Suggestions in public view use it
     for "the player holds no v" for every value v at once.  Raises
     :class:`Inconsistent` when the problem itself admits no deal.
     """
@@ -298,6 +298,6 @@ class Swept(Join):
         try:
             forward, mirrored = plans(problem, variants)
             fwd, bwd = _sweep_both(forward, mirrored, check_budget(forward, mirrored, budget))
-        except _Zero:
+        except Zero:
             raise Inconsistent from None
         super().__init__(problem, variants, forward, fwd, bwd)

@@ -12,7 +12,7 @@ from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from math import comb
 
-from .plan import _Plan
+from .plan import Plan
 from .sweep import _cost
 
 
@@ -28,7 +28,7 @@ def _multisets(g: int, r: int) -> list[int]:
     return ways[g]
 
 
-def estimated_states(plan: _Plan, limit: float = float("inf")) -> int:
+def estimated_states(plan: Plan, limit: float = float("inf")) -> int:
     """The states one sweep visits, estimated before it runs, weighted by their cost as
     :func:`.sweep.step` counts them: per key and copy placed, the fill vectors (group
     members as multisets) whose stands' fills lie in the ranges the domains allow during
@@ -49,7 +49,7 @@ def estimated_states(plan: _Plan, limit: float = float("inf")) -> int:
     return next((t for t in totals if t > limit), totals[-1] if totals else 0)
 
 
-def _running_totals(plan: _Plan, limit: float) -> tuple[list[int], bool]:
+def _running_totals(plan: Plan, limit: float) -> tuple[list[int], bool]:
     """The estimate's total after each key, up to the first past ``limit``; and whether all keys were
     taken."""
     prep = plan.prep
@@ -85,7 +85,7 @@ def _running_totals(plan: _Plan, limit: float) -> tuple[list[int], bool]:
     return totals, True
 
 
-def _estimated_states(plan: _Plan) -> int:
+def _estimated_states(plan: Plan) -> int:
     """A cheap upper estimate of the states a sweep visits: product of fill ranges per key."""
     return sum(layer.estimate for layer in plan.layers)
 

@@ -6,7 +6,7 @@ spanning the boundary summed and checked) is the exact weight of the deals
 through that fill vector; differences of fill distributions are the slot
 marginals (:meth:`Join.beliefs`).  Packed variants' weights are multiplied
 component by component (:func:`_joiner`); interchangeable stands' orbit
-totals are divided by the orbit's size (:func:`_orbit_of`).  One more pass
+totals are divided by the orbit's size (:func:`orbit_of`).  One more pass
 over one key on states tagged with a stand's fill gives which of its slots
 hold that key (:meth:`Join.run_joint`; groups split by :func:`_member_moves`).
 """
@@ -20,9 +20,9 @@ from math import factorial, prod
 from ...beliefs import Beliefs, Inconsistent
 from ...facts import Pos, Problem
 from ...wires import Key
-from .plan import _Plan
-from .prepare import State, Variant, _Prepared, restricted
-from .sweep import _Tracker, step
+from .plan import Plan
+from .prepare import Prepared, State, Variant, restricted
+from .sweep import Tracker, step
 
 
 class Join:
@@ -32,12 +32,12 @@ class Join:
     :func:`analyze_excluding` returns); :meth:`run_joint` reuses them for
     the joint law of one stand's fill before and after one key, from one
     more pass over that key.  ``fwd``: the forward plan's sweep; ``bwd``: the
-    mirrored plan's (of the same :class:`~.prepare._Prepared`).  Raises
+    mirrored plan's (of the same :class:`~.prepare.Prepared`).  Raises
     :class:`Inconsistent` when the problem itself admits no deal.  The
     package's ``Swept`` makes one by running both sweeps under the budget.
     """
 
-    def __init__(self, problem: Problem, variants: Sequence[Variant], forward: _Plan,
+    def __init__(self, problem: Problem, variants: Sequence[Variant], forward: Plan,
                  fwd: list[State], bwd: list[State]):
         self.problem, self.variants = problem, variants
         prep = self.prep = forward.prep
@@ -47,7 +47,7 @@ class Join:
         if not self.component(self.total, 0):
             raise Inconsistent
         # Trackers whose count spans a key boundary: their partial counts are joined there.
-        self.span: list[tuple[_Tracker, int, int]] = []
+        self.span: list[tuple[Tracker, int, int]] = []
         first_last: dict[int, tuple[int, int]] = {}
         for ti, (tr, _) in enumerate(forward.trackers):
             touched = [t for t, layer in enumerate(forward.layers) if ti in layer.trackers]
@@ -75,7 +75,7 @@ class Join:
         """How many fill vectors permuting interchangeable stands give this state's (1 without groups)."""
         size = 1
         for shift, g, width in self.group_fields:
-            size *= _orbit_of(g, width, (code >> shift) & ((1 << (g * width)) - 1))
+            size *= orbit_of(g, width, (code >> shift) & ((1 << (g * width)) - 1))
         return size
 
     def joiner(self, i: int) -> Callable[[int, int], int]:
@@ -270,7 +270,7 @@ class Join:
         return out
 
 
-def _joiner(prep: _Prepared, i: int):
+def _joiner(prep: Prepared, i: int):
     """Joint weight of forward and backward packed weights at key boundary i.
 
     A variant differs from the problem only at its excluded keys, so at a
@@ -356,7 +356,7 @@ def _member_moves(before: tuple[int, ...], after: tuple[int, ...], t: int, domai
 
 
 @lru_cache(maxsize=4096)
-def _orbit_of(g: int, width: int, fields: int) -> int:
+def orbit_of(g: int, width: int, fields: int) -> int:
     """How many fill vectors of g interchangeable stands (``width`` bits each, packed in
     ``fields``) permuting them gives: g! / prod(m!) over runs of m equal fills."""
     seen = Counter((fields >> (x * width)) & ((1 << width) - 1) for x in range(g))

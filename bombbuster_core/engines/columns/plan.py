@@ -1,17 +1,17 @@
 """The columns engine's plan: one sweep direction's layers and move tables.
 
-:class:`_Plan` lays out the state code for one direction (forward: keys
+:class:`Plan` lays out the state code for one direction (forward: keys
 ascending; mirrored: keys descending and every stand's slots reversed):
 counter fields of count facts and value checks, then each free stand's fill
 (and run flag), singles first and groups of interchangeable stands last.
-Per key it builds a :class:`~.sweep._Layer`: the moves of chunks of adjacent
-stands looked up together (:meth:`_Plan._chunk_tables`, filled only for the
+Per key it builds a :class:`~.sweep.Layer`: the moves of chunks of adjacent
+stands looked up together (:meth:`Plan._chunk_tables`, filled only for the
 fills a state can have at that key), of groups kept sorted
-(:meth:`_Plan._group_tables`, :class:`_GroupMoves`), run-rule blocks
-(:meth:`_Plan._block_table`), exclusions' masks, and the order facts, value
+(:meth:`Plan._group_tables`, :class:`_GroupMoves`), run-rule blocks
+(:meth:`Plan._block_table`), exclusions' masks, and the order facts, value
 checks and count facts checked at the boundary after it.  Tables are shared
-between keys and directions through the :class:`~.prepare._Prepared` they
-come from.  :meth:`_Plan.sweep` runs the layers (sweep.py).
+between keys and directions through the :class:`~.prepare.Prepared` they
+come from.  :meth:`Plan.sweep` runs the layers (sweep.py).
 """
 from __future__ import annotations
 
@@ -19,14 +19,14 @@ from bisect import bisect_left, bisect_right
 from math import factorial, prod
 
 from ...facts import Pos
-from .prepare import State, _Count, _Prepared, _Zero
-from .sweep import Work, _Layer, _StandLayer, _Tracker, _ValueCheck, step
+from .prepare import Prepared, State, Zero, _Count
+from .sweep import Layer, Tracker, Work, _StandLayer, _ValueCheck, step
 
 _CHUNK_BITS = 8  # two 11-slot stands; wider tables cost more to build than they save
 
 
 class _GroupMoves:
-    """The moves of a group of interchangeable stands from a sorted fill combination (see _Plan._group_tables)."""
+    """The moves of a group of interchangeable stands from a sorted fill combination (see Plan._group_tables)."""
 
     __slots__ = ("members", "pattern", "need", "mirrored", "tables")
 
@@ -70,21 +70,21 @@ class _LazyTable(dict):
         return self[idx]
 
 
-class _Plan:
+class Plan:
     """The sweep for one direction; ``mirrored`` reverses keys and slots."""
 
-    def __init__(self, prep: _Prepared, mirrored: bool):
+    def __init__(self, prep: Prepared, mirrored: bool):
         self.prep = prep
         self.mirrored = mirrored
         # The work estimate's running totals, made when first asked (.estimate.estimated_states).
         self.running_estimate: tuple[list[int], bool] = ([], False)
         shift = 0
-        self.trackers: list[tuple[_Tracker, _Count]] = []
+        self.trackers: list[tuple[Tracker, _Count]] = []
         for c in prep.counts:
             bounded = c.hi < len(c.slots)
             cap = c.hi if bounded else c.lo  # without an upper bound, saturate at lo
             width = max(cap.bit_length(), 1)
-            self.trackers.append((_Tracker(shift, (1 << width) - 1, cap, c.lo, c.hi, bounded), c))
+            self.trackers.append((Tracker(shift, (1 << width) - 1, cap, c.lo, c.hi, bounded), c))
             shift += width
         # Value checks: each field is a tracker that never rejects (lo 0, no bound) and
         # saturates at its cap; the check's predicate is applied when its last key is placed.
@@ -95,7 +95,7 @@ class _Plan:
             fields, indexes = [], []
             for slots, cap in ch.fields:
                 width = max(cap.bit_length(), 1)
-                tr = _Tracker(shift, (1 << width) - 1, cap, 0, cap, False)
+                tr = Tracker(shift, (1 << width) - 1, cap, 0, cap, False)
                 indexes.append(len(self.trackers))
                 self.trackers.append((tr, _Count(slots, ch.layers, 0, cap)))
                 fields.append(tr)
@@ -151,8 +151,8 @@ class _Plan:
             for ti in indexes:
                 tracked_at[ti] = union
         checked = {ti for _, indexes in self.checks for ti in indexes}
-        self.layers: list[_Layer] = []
-        last_touch: dict[int, _Layer] = {}
+        self.layers: list[Layer] = []
+        last_touch: dict[int, Layer] = {}
         for t in range(prep.n_layers):
             key = self.key_layer(t)
             copies = prep.copies[key]
@@ -171,12 +171,12 @@ class _Plan:
             if ti in last_touch:
                 last_touch[ti].closes.append(tr)
             elif c.lo > 0:
-                raise _Zero
+                raise Zero
         for (check, indexes), at in zip(self.checks, check_at):
             if indexes[0] in last_touch:
                 last_touch[indexes[0]].checks.append(check)
             elif (0,) * len(indexes) not in check.accept:
-                raise _Zero
+                raise Zero
             if at is None or indexes[0] not in last_touch:
                 continue
             # Between the check's first and last key, after each key that moves its
@@ -232,7 +232,7 @@ class _Plan:
         first, last, need = bisect_left(highs, t), bisect_left(lows, t), bisect_right(highs, t)
         step = 1 << self.shift[s]
         put = tuple([step if t in d else 0 for d in doms]) + (0,)
-        counts: list[tuple[_Tracker, ...]] = [()] * (n + 1)
+        counts: list[tuple[Tracker, ...]] = [()] * (n + 1)
         for ti in trackers:
             tr, c = self.trackers[ti]
             for f in range(n):
@@ -314,10 +314,10 @@ class _Plan:
                 keeps[f] = prep.all_bits ^ cleared
         return tuple(keeps) if any(k is not None for k in keeps) else None
 
-    def _layer(self, copies: int, stands: dict[int, _StandLayer], trackers: set[int]) -> _Layer:
+    def _layer(self, copies: int, stands: dict[int, _StandLayer], trackers: set[int]) -> Layer:
         moving = [st for st in stands.values() if st.moving]
         if copies and not moving:
-            raise _Zero
+            raise Zero
         estimate = prod(len(st.fills) for st in moving)
         movers, weighted, masked, needs = [], [], [], []
         # With trackers at this key, the chunks holding a counted slot go stand by stand
@@ -344,7 +344,7 @@ class _Plan:
                     (weighted if group else masked if keeping else movers).append((base, mask, moves, urgent))
                 if is_needy:
                     needs.append((base, mask, short))
-        layer = _Layer(copies, movers, weighted, masked, needs, counting, trackers, [], estimate)
+        layer = Layer(copies, movers, weighted, masked, needs, counting, trackers, [], estimate)
         layer.runs = [(st.shift, st.mask, st.runs) for st in stands.values() if st.runs is not None]
         layer.unflag = ~sum(1 << st.flag for st in stands.values() if st.runs is not None)
         return layer

@@ -1,11 +1,11 @@
 """The columns engine's preprocessing: a problem as slot domains, facts and variants in layer indexes.
 
-:class:`_Prepared` is what both sweep directions share: slot domains as
+:class:`Prepared` is what both sweep directions share: slot domains as
 sets of layer indexes (keys in ascending order), narrowed by sorting, order
 facts and decided value facts; count facts; the value facts left as checks
 or run rules; the known stands (left out of the state, they only scale the
 weights) and the groups of interchangeable stands; and the packing of every
-variant's weight into one integer.  It raises :class:`_Zero` when the facts
+variant's weight into one integer.  It raises :class:`Zero` when the facts
 admit no deal.
 """
 from __future__ import annotations
@@ -21,12 +21,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs the CLI's start-up (tests/test_cli.py)
     from typing import Any
 
-State = dict[int, int]  # packed code -> exact weight (components packed, see _Prepared._pack)
+State = dict[int, int]  # packed code -> exact weight (components packed, see Prepared._pack)
 Exclusion = tuple[frozenset[Pos], frozenset[Key]]  # these slots hold none of these keys
 Variant = Sequence[Exclusion]  # the problem with all these exclusions
 
 
-class _Zero(Exception):
+class Zero(Exception):
     """The facts admit no deal."""
 
 
@@ -53,7 +53,7 @@ class _Check:
         self.fields, self.layers, self.accept, self.at = fields, layers, accept, at
 
 
-class _Prepared:
+class Prepared:
     """Direction-independent preprocessing of a problem."""
 
     def __init__(self, problem: Problem, variants: Sequence[Variant] = ()):
@@ -95,13 +95,13 @@ class _Prepared:
         for s in self.fixed:
             row = [next(iter(d)) for d in self.domains[s]]
             if row != sorted(row):
-                raise _Zero
+                raise Zero
             for i, c in Counter(row).items():
                 fixed_counts[i] += c
                 den *= factorial(c)
         self.copies = [m - f for m, f in zip(copies, fixed_counts)]
         if min(self.copies, default=0) < 0:
-            raise _Zero
+            raise Zero
         num = 1
         for m, r in zip(copies, self.copies):
             num *= factorial(m)
@@ -178,13 +178,13 @@ class _Prepared:
             for j, d in enumerate(row):
                 row[j] = d = frozenset(i for i in d if i >= bound)
                 if not d:
-                    raise _Zero
+                    raise Zero
                 bound = min(d)
             bound = self.n_layers
             for j in range(len(row) - 1, -1, -1):
                 row[j] = d = frozenset(i for i in row[j] if i <= bound)
                 if not d:
-                    raise _Zero
+                    raise Zero
                 bound = max(d)
 
     def _order_bounds(self) -> None:
@@ -198,10 +198,10 @@ class _Prepared:
             d_lo, d_hi = self.domains[ls][lj], self.domains[hs][hj]
             d_hi = self.domains[hs][hj] = frozenset(i for i in d_hi if i >= min(d_lo))
             if not d_hi:
-                raise _Zero
+                raise Zero
             d_lo = self.domains[ls][lj] = frozenset(i for i in d_lo if i <= max(d_hi))
             if not d_lo:
-                raise _Zero
+                raise Zero
             if max(d_lo) > min(d_hi):
                 kept.append((lo, hi))
         self.orders = kept
@@ -226,7 +226,7 @@ class _Prepared:
                 if v.a == v.b:
                     if v.equal:
                         continue
-                    raise _Zero
+                    raise Zero
                 if not v.equal:
                     for c in self._classes_meeting(dom[as_][aj]):
                         if c & dom[bs][bj]:
@@ -235,7 +235,7 @@ class _Prepared:
                 da = dom[as_][aj] & frozenset().union(*self._classes_meeting(dom[bs][bj]))
                 db = dom[bs][bj] & frozenset().union(*self._classes_meeting(da))
                 if not da or not db:
-                    raise _Zero
+                    raise Zero
                 dom[as_][aj], dom[bs][bj] = da, db
                 ca, cb = self._classes_meeting(da), self._classes_meeting(db)
                 if len(ca) == 1 or len(cb) == 1:  # one class each (they meet the same classes)
@@ -250,7 +250,7 @@ class _Prepared:
                     if not sure <= v.count <= maybe:
                         d -= c
                 if not d:
-                    raise _Zero
+                    raise Zero
                 dom[s][j] = d
                 cs = self._classes_meeting(d)
                 if len(cs) == 1:
@@ -269,12 +269,12 @@ class _Prepared:
         neighbours become *run rules* (``self.runs``: stand, slot, kind, count,
         layer) instead of checks: the copies of t on a sorted stand form one run
         starting at the stand's fill before t, and the fact only says which runs
-        may cover its slots (see _Plan._block_table).  Where a count fact or
+        may cover its slots (see Plan._block_table).  Where a count fact or
         another check is tracked on that stand at that key, it stays a check.
         """
         dom = self.domains
         checks = []
-        runs: list[tuple[int, int, str, int, int]] = []  # (stand, slot, kind, count, layer), see _Plan._block_table
+        runs: list[tuple[int, int, str, int, int]] = []  # (stand, slot, kind, count, layer), see Plan._block_table
 
         def adjacent(a: Pos, b: Pos) -> int | None:
             """The left slot of two neighbours on one stand, else None."""
@@ -358,7 +358,7 @@ class _Prepared:
                     elif d & c.layers:
                         slots.add((s, j))
                 if hi < 0 or lo > len(slots):
-                    raise _Zero
+                    raise Zero
                 if hi == 0 or lo == len(slots):
                     for (s, j) in slots:
                         d = self.domains[s][j]

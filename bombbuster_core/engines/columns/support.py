@@ -37,9 +37,9 @@ from ...facts import Pos, Problem
 from ...wires import Key
 from ...beliefs import EngineLimit
 from .estimate import estimated_states
-from .plan import _Plan
-from .prepare import State, Variant, _Prepared, _Zero
-from .sweep import Work, _about, _drop_unfilled, _Layer
+from .plan import Plan
+from .prepare import Prepared, State, Variant, Zero
+from .sweep import Layer, Work, _drop_unfilled, about
 
 Holds = tuple[frozenset[Pos], Key]  # these slots hold at least one copy of this key
 Supports = dict[Pos, frozenset[Key]]  # per slot, the keys it holds in some deal
@@ -62,8 +62,8 @@ def supports(problem: Problem, variants: Sequence[tuple[Variant, Holds | None]],
     boolean run does not model.  Raises EngineLimit past ``budget`` states, at once when
     its plan's estimate says so."""
     try:
-        prep = _Prepared(problem, [v for v, _ in variants])
-    except _Zero:
+        prep = Prepared(problem, [v for v, _ in variants])
+    except Zero:
         return [None] * len(variants)
     n = len(variants) + 1  # bit 0: the problem itself
     prep.width, prep.one, prep.all_bits = 1, (1 << n) - 1, (1 << n) - 1
@@ -86,13 +86,13 @@ def supports(problem: Problem, variants: Sequence[tuple[Variant, Holds | None]],
                     break
             else:
                 at.append((slots, 1 << c))
-    forward = _Plan(prep, False)
+    forward = Plan(prep, False)
     if prep.groups or forward.checks or any(layer.weighted or layer.runs or layer.resolves or layer.checks
                                             for layer in forward.layers):
         return None
     estimate = estimated_states(forward, budget) * WORK_PER_ESTIMATE
     if estimate > budget:  # refused at once, as a counting analysis is (the package's check_budget)
-        raise EngineLimit(f"too large: about {_about(estimate)} states (budget {_about(budget)})")
+        raise EngineLimit(f"too large: about {about(estimate)} states (budget {about(budget)})")
     work = Work(budget, budget)
     fwd, passes = _forward(forward, filters, work)
     L = prep.n_layers
@@ -124,14 +124,14 @@ def supports(problem: Problem, variants: Sequence[tuple[Variant, Holds | None]],
     return out
 
 
-def _tag(plan: _Plan, filters: Filters, t: int) -> int:
+def _tag(plan: Plan, filters: Filters, t: int) -> int:
     """The fields of the stands whose fills before key t a "holds" filter there reads (0: none)."""
     at = filters.get(t)
     stands = {s for slots, _ in at for s, _ in slots} if at else ()
     return sum(((1 << plan.size[s].bit_length()) - 1) << plan.shift[s] for s in stands)
 
 
-def _passes(plan: _Plan, t: int, cur: State, tag: int, work: Work) -> list[State]:
+def _passes(plan: Plan, t: int, cur: State, tag: int, work: Work) -> list[State]:
     """The states before key t's copies (tagged, see :func:`_tagged`) and after each of them."""
     layer = plan.layers[t]
     top = plan.fills_mask.bit_length()
@@ -142,7 +142,7 @@ def _passes(plan: _Plan, t: int, cur: State, tag: int, work: Work) -> list[State
     return out
 
 
-def _placed(layer: _Layer, last: State, work: Work) -> State:
+def _placed(layer: Layer, last: State, work: Work) -> State:
     """The states after a key's last copy that its must-fill slots allow (a key with no copy)."""
     work.add(len(last) * (1 + len(layer.orders) + len(layer.closes)))
     if not layer.copies and (layer.needs or layer.counting):
@@ -150,8 +150,8 @@ def _placed(layer: _Layer, last: State, work: Work) -> State:
     return last
 
 
-def _forward(plan: _Plan, filters: Filters, work: Work) -> tuple[list[State], list[list[State]] | None]:
-    """Reachability bits at every key boundary (as :meth:`~.plan._Plan.sweep`), the "holds"
+def _forward(plan: Plan, filters: Filters, work: Work) -> tuple[list[State], list[list[State]] | None]:
+    """Reachability bits at every key boundary (as :meth:`~.plan.Plan.sweep`), the "holds"
     filters checked at their keys, and every key's passes (None past ``KEEP_STATES`` of them:
     :func:`_backward` then runs them again from the boundaries)."""
     top = plan.fills_mask.bit_length()
@@ -187,7 +187,7 @@ def _forward(plan: _Plan, filters: Filters, work: Work) -> tuple[list[State], li
     return out, kept
 
 
-def _backward(plan: _Plan, fwd: list[State], passes: list[list[State]] | None, filters: Filters, work: Work
+def _backward(plan: Plan, fwd: list[State], passes: list[list[State]] | None, filters: Filters, work: Work
               ) -> dict[Pos, list[tuple[int, int]]]:
     """By slot: (key layer, the bits of the variants in which that slot holds that key).
 
@@ -238,7 +238,7 @@ def _backward(plan: _Plan, fwd: list[State], passes: list[list[State]] | None, f
     return got
 
 
-def _closed(layer: _Layer, code: int) -> int | None:
+def _closed(layer: Layer, code: int) -> int | None:
     """One state through the boundary checks after its key's last copy:
     None when an order fact drops it or a count closed here falls short."""
     for xs, xm, xj, ys, ym, yj in layer.orders:
@@ -260,7 +260,7 @@ def _tagged(cur: State, tag: int, top: int) -> State:
     return out
 
 
-def _holding(plan: _Plan, at: list[tuple[frozenset[Pos], int]], top: int, cur: State) -> State:
+def _holding(plan: Plan, at: list[tuple[frozenset[Pos], int]], top: int, cur: State) -> State:
     """States tagged with their fills before a key: clear the bits of the variants whose held
     slots got no copy of it (a slot j got it when the fill went from <= j to > j)."""
     low = (1 << top) - 1
@@ -286,7 +286,7 @@ def _holding(plan: _Plan, at: list[tuple[frozenset[Pos], int]], top: int, cur: S
     return out
 
 
-def _place(layer: _Layer, cur: State, left: int) -> State:
+def _place(layer: Layer, cur: State, left: int) -> State:
     """One copy, as :func:`.sweep._place_counting` places it (counted stands stand by stand),
     with OR for its sums."""
     new: State = {}
@@ -328,7 +328,7 @@ def _place(layer: _Layer, cur: State, left: int) -> State:
     return new
 
 
-def _place_back(layer: _Layer, cur: State, after: State, left: int, stand_of: dict[int, tuple[int, int, int]],
+def _place_back(layer: Layer, cur: State, after: State, left: int, stand_of: dict[int, tuple[int, int, int]],
                 tally: dict[tuple[int, int], int]) -> State:
     """:func:`_place` read backward: per state of ``cur`` (a pass's input, its bits the forward
     ones), the OR over its moves of the bits the move keeps and ``after`` gives where it lands

@@ -1,6 +1,6 @@
 """The columns engine's sweep step: one key's copies placed on every state, and the work it counts.
 
-A plan (plan.py) is a list of :class:`_Layer`, one per key in sweep order;
+A plan (plan.py) is a list of :class:`Layer`, one per key in sweep order;
 :func:`step` maps the states before a layer's key to those after it, a copy
 per pass (each move weight 1, see the package docstring), then applies the
 boundary checks of that key: must-fill slots, order facts, value checks and
@@ -19,7 +19,7 @@ from ...beliefs import EngineLimit
 from .prepare import State
 
 
-def _about(n: float) -> str:
+def about(n: float) -> str:
     return f"{n:,.0f}" if n < 1e6 else f"{n / 1e6:,.0f} million" if n < 1e12 else f"{n:.1e}"
 
 
@@ -37,16 +37,16 @@ class Work:
     def add(self, states: int) -> None:
         self.visited += states
         if self.visited > self.limit:
-            raise EngineLimit(f"too large: more than {_about(self.limit)} states in one sweep (budget "
-                              f"{_about(self.budget)}); a larger budget may take minutes and GBs")
+            raise EngineLimit(f"too large: more than {about(self.limit)} states in one sweep (budget "
+                              f"{about(self.budget)}); a larger budget may take minutes and GBs")
 
 
-def _cost(layer: _Layer) -> int:
+def _cost(layer: Layer) -> int:
     """What placing a copy costs per state, in plain placements (see :func:`step`)."""
     return 1 + len(layer.counting or ())
 
 
-class _Tracker:
+class Tracker:
     """The state field counting one count fact; the stored value never exceeds ``cap``
     and ``bounded`` says whether ``hi`` is a real upper bound."""
 
@@ -79,20 +79,20 @@ class _StandLayer:
     __slots__ = ("shift", "mask", "fills", "put", "need", "counts", "moving", "keeps", "flag", "top", "runs")
 
     def __init__(self, shift: int, mask: int, fills: range, put: tuple[int, ...], need: int,
-                 counts: list[tuple[_Tracker, ...]], moving: bool, keeps: tuple[int | None, ...] | None,
+                 counts: list[tuple[Tracker, ...]], moving: bool, keeps: tuple[int | None, ...] | None,
                  flag: int = 0, top: int = 0, runs: list | None = None):
         self.shift, self.mask, self.fills, self.put, self.need = shift, mask, fills, put, need
         self.counts, self.moving, self.keeps = counts, moving, keeps
         # ``flag``: the shift of the stand's run flag when run rules apply at this key (else 0);
-        # ``top``: the bit above the stand's field (and flag); ``runs``: see _Plan._block_table.
+        # ``top``: the bit above the stand's field (and flag); ``runs``: see Plan._block_table.
         self.flag, self.top, self.runs = flag, top, runs
 
 
-class _Layer:
+class Layer:
     """Placing the copies of one key, one copy per pass.
 
     ``weighted`` are groups of interchangeable stands: their tables hold
-    (code delta, multiplicity) pairs (see _Plan._group_tables).
+    (code delta, multiplicity) pairs (see Plan._group_tables).
     ``masked`` are the chunks whose moves an exclusion forbids in some
     component: their tables hold (code delta, weight bits kept) pairs.
     ``counting`` is set when a count fact or value check is tracked at this
@@ -106,7 +106,7 @@ class _Layer:
                  "orders", "checks", "resolves", "runs", "unflag")
 
     def __init__(self, copies: int, movers: list[_Movers], weighted: list[_Movers], masked: list[_Movers],
-                 needs: list[_Needs], counting: list[_StandLayer] | None, trackers: set[int], closes: list[_Tracker],
+                 needs: list[_Needs], counting: list[_StandLayer] | None, trackers: set[int], closes: list[Tracker],
                  estimate: int):
         self.copies, self.movers, self.weighted, self.masked = copies, movers, weighted, masked
         self.needs, self.counting = needs, counting
@@ -133,7 +133,7 @@ class _ValueCheck:
 
     __slots__ = ("fields", "accept", "shift", "mask", "packed")
 
-    def __init__(self, fields: tuple[_Tracker, ...], accept: frozenset[tuple[int, ...]]):
+    def __init__(self, fields: tuple[Tracker, ...], accept: frozenset[tuple[int, ...]]):
         self.fields, self.accept = fields, accept
         # The fields are adjacent bits: the accepted tuples packed as those bits read.
         self.shift = fields[0].shift
@@ -141,7 +141,7 @@ class _ValueCheck:
         self.packed = frozenset(sum(v << (tr.shift - self.shift) for v, tr in zip(values, fields)) for values in accept)
 
 
-def step(layer: _Layer, cur: State, work: Work | None = None) -> State:
+def step(layer: Layer, cur: State, work: Work | None = None) -> State:
     """The states after ``layer``'s key from those before it; ``work`` (None: no
     limit) counts the states of every pass, each weighted by what it costs: a
     copy placed stand by stand on n counted stands costs about 1 + n plain
@@ -194,8 +194,8 @@ def step(layer: _Layer, cur: State, work: Work | None = None) -> State:
     return cur
 
 
-def _blocks(layer: _Layer, cur: State) -> list[State]:
-    """Runs placed whole at a key's start (see _Plan._block_table): the states by copies
+def _blocks(layer: Layer, cur: State) -> list[State]:
+    """Runs placed whole at a key's start (see Plan._block_table): the states by copies
     placed so far (index 0: ``cur`` itself, no run taken)."""
     m = layer.copies
     out: list[State] = [cur] + [{} for _ in range(m)]
@@ -240,7 +240,7 @@ def _place(movers: list[_Movers], cur: State) -> State:
     return new
 
 
-def _place_general(layer: _Layer, cur: State, left: int) -> State:
+def _place_general(layer: Layer, cur: State, left: int) -> State:
     """One copy, where slots must be filled by this key (``left`` copies remain for
     them; when they are just enough the copy must go to one), or with groups of
     interchangeable stands (moves with multiplicities), or exclusions (masked
@@ -281,7 +281,7 @@ def _place_general(layer: _Layer, cur: State, left: int) -> State:
     return new
 
 
-def _place_counting(layer: _Layer, cur: State, left: int) -> State:
+def _place_counting(layer: Layer, cur: State, left: int) -> State:
     """One copy: on the counted stands stand by stand, counting the slots of count
     facts as it lands (and keeping only the weight bits an exclusion leaves a
     move); on the other chunks as :func:`_place_general` does, its loop spelled out
@@ -327,7 +327,7 @@ def _place_counting(layer: _Layer, cur: State, left: int) -> State:
     return new
 
 
-def _drop_unfilled(layer: _Layer, cur: State) -> State:
+def _drop_unfilled(layer: Layer, cur: State) -> State:
     """A key with no copy to place: keep the states that need none."""
     if layer.counting is not None:
         return {code: w for code, w in cur.items()
@@ -337,7 +337,7 @@ def _drop_unfilled(layer: _Layer, cur: State) -> State:
             if not any(short[(code >> sh) & mask] for sh, mask, short in layer.needs)}
 
 
-def _close(tr: _Tracker, cur: State) -> State:
+def _close(tr: Tracker, cur: State) -> State:
     """Check a count fact after its last key and free its field."""
     new: State = {}
     get = new.get
