@@ -2,7 +2,8 @@
 range, and what needs the game's history -- a wire cut twice, a dual cut on one's own stand, addresses
 after a wire moved, an event after the game was lost (public_state.py), the equipment each event spends
 (equipment.py) -- by replaying the events on a :class:`~bombbuster_core.board.Board` as they are read,
-so that the engines only ever see well-formed histories.
+so that the engines only ever see well-formed histories.  The wires I have seen (``me.seen``) are
+placed on that board after the event each names.
 """
 from __future__ import annotations
 
