@@ -40,12 +40,17 @@ def missing_piece():
 
 # ---------------------------------------------------------------- the fast tier
 
-# BOMBBUSTER_FAST=1 (build.py test --fast): the edit-test loop's tier.  Each parametrization over a
-# range(N) of seeds or chunks keeps FAST_SAMPLE of its values, the same ones on every run (drawn
-# from the test's id), so every engine still meets the oracle on some seeds; tests marked `slow`
-# (whole self-play games, browser-heavy page tests) are skipped.  CI runs everything.
+# BOMBBUSTER_FAST=1 (build.py test --fast): the edit-test loop's tier, the same sample on every run
+# (drawn from the test's id).  A parametrization over a range(N) of seeds or chunks keeps FAST_SAMPLE
+# of its values; a list of cases with a ``seed`` field keeps FAST_SEEDS_PER_SCENARIO seed(s) of each
+# scenario, every scenario kept (so every rule kind and every engine still meets the oracle); any
+# other list of more than FAST_LIST cases (presets, recorded tables, missions, modules) keeps
+# FAST_LIST of them, but a parametrization over engines stays whole.  Tests marked `slow` (whole
+# self-play games, browser-heavy page tests) are skipped.  CI runs everything.
 FAST = "BOMBBUSTER_FAST"
 FAST_SAMPLE = 3
+FAST_SEEDS_PER_SCENARIO = 1
+FAST_LIST = 12
 
 
 def fast_tier() -> bool:
@@ -54,8 +59,8 @@ def fast_tier() -> bool:
 
 def pytest_report_header(config: pytest.Config) -> str | None:
     if fast_tier():
-        return (f"fast tier ({FAST}=1): {FAST_SAMPLE} values of each range(N) parametrization, "
-                "tests marked slow skipped")
+        return (f"fast tier ({FAST}=1): {FAST_SAMPLE} values of each range(N), {FAST_SEEDS_PER_SCENARIO} seed of "
+                f"each scenario, {FAST_LIST} cases of longer lists (engines whole), tests marked slow skipped")
     return None
 
 
@@ -68,29 +73,41 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         if mark.name != "parametrize" or len(mark.args) < 2:
             continue
         values = mark.args[1]
-        if isinstance(values, range) and len(values) > FAST_SAMPLE:
-            sample = sorted(random.Random(metafunc.definition.nodeid).sample(values, FAST_SAMPLE))
-        else:
-            sample = seeds_sampled(mark.args[0], values, random.Random(metafunc.definition.nodeid))
-            if sample is None:
-                continue
-        marks[i] = pytest.mark.parametrize(mark.args[0], sample, *mark.args[2:], **mark.kwargs).mark
+        kept = fast_sample(mark.args[0], values, random.Random(metafunc.definition.nodeid))
+        if kept is None:
+            continue
+        kwargs = dict(mark.kwargs)
+        if isinstance(kwargs.get("ids"), (list, tuple)):  # the ids of the cases kept
+            kwargs["ids"] = [kwargs["ids"][k] for k in kept]
+        marks[i] = pytest.mark.parametrize(mark.args[0], [values[k] for k in kept], *mark.args[2:], **kwargs).mark
 
 
-def seeds_sampled(argnames: str | list[str] | tuple[str, ...], values: object,
-                  rng: random.Random) -> list[tuple] | None:
-    """A list of cases with a ``seed`` among their fields (``"name,seed"``: each scenario over many
-    seeds): FAST_SAMPLE seeds of each scenario, every scenario kept.  None when there is no such field."""
+def fast_sample(argnames: str | list[str] | tuple[str, ...], values: object, rng: random.Random) -> list[int] | None:
+    """The indexes of the fast tier's cases of one parametrization (the rules above), in order; None
+    to keep it whole."""
     names = [n.strip() for n in argnames.split(",")] if isinstance(argnames, str) else list(argnames)
-    if "seed" not in names or len(names) < 2 or not isinstance(values, (list, tuple)) \
+    if isinstance(values, range):
+        return sorted(rng.sample(range(len(values)), FAST_SAMPLE)) if len(values) > FAST_SAMPLE else None
+    if not isinstance(values, (list, tuple)) or any("engine" in n for n in names):
+        return None
+    by_seed = seeds_sampled(names, values, rng)
+    if by_seed is not None:
+        return by_seed
+    return sorted(rng.sample(range(len(values)), FAST_LIST)) if len(values) > FAST_LIST else None
+
+
+def seeds_sampled(names: list[str], values: list | tuple, rng: random.Random) -> list[int] | None:
+    """The indexes kept of a list of cases with a ``seed`` among their fields (``"name,seed"``: each
+    scenario over many seeds): FAST_SEEDS_PER_SCENARIO seed(s) of each scenario, every scenario kept.
+    None when there is no such field."""
+    if "seed" not in names or len(names) < 2 \
             or not all(isinstance(v, tuple) and len(v) == len(names) for v in values):
         return None
     at = names.index("seed")
-    groups: dict[tuple, list[tuple]] = {}
-    for case in values:
-        groups.setdefault(case[:at] + case[at + 1:], []).append(case)
-    kept = {case for cases in groups.values() for case in rng.sample(cases, min(FAST_SAMPLE, len(cases)))}
-    return [case for case in values if case in kept]
+    groups: dict[tuple, list[int]] = {}
+    for k, case in enumerate(values):
+        groups.setdefault(case[:at] + case[at + 1:], []).append(k)
+    return sorted(k for ks in groups.values() for k in rng.sample(ks, min(FAST_SEEDS_PER_SCENARIO, len(ks))))
 
 
 # The browser tests the fast tier keeps: the page's analysis and suggestions equal the CLI's, and one

@@ -1,8 +1,8 @@
 """The fast tier (issue 33 item 4): ``BOMBBUSTER_FAST=1``, set by ``build.py test --fast``.
 
-It keeps a few values of each ``range(N)`` parametrization, the same ones on every run,
-leaves other parametrizations whole, and skips the tests marked ``slow``; without it
-every value runs.
+It keeps a few values of each ``range(N)`` parametrization and a seed of each scenario, a
+sample of each long list (engines whole), the same ones on every run, and skips the tests
+marked ``slow``; without it every value runs.
 """
 from __future__ import annotations
 
@@ -32,6 +32,18 @@ def test_chunks(chunk):
 def test_names(name):
     pass
 
+@pytest.mark.parametrize("case", [f"case{i}" for i in range(20)])
+def test_long_list(case):
+    pass
+
+@pytest.mark.parametrize("engine", [f"engine{i}" for i in range(20)])
+def test_every_engine(engine):
+    pass
+
+@pytest.mark.parametrize("name,seed", [(n, s) for n in ("a", "b") for s in range(5)])
+def test_scenarios(name, seed):
+    pass
+
 @pytest.mark.slow
 def test_slow():
     pass
@@ -58,11 +70,14 @@ pytest_collection_modifyitems = project.pytest_collection_modifyitems
     pytester.makeini("[pytest]\nmarkers =\n    slow: skipped by the fast tier\n")
     monkeypatch.setenv("BOMBBUSTER_FAST", "1")
     fast, ran = run_sample(pytester)
-    fast.assert_outcomes(passed=3 + 3 + 5, skipped=1)
+    # 3 seeds of the range; short lists whole; 12 of a long list; engines whole; a seed per scenario.
+    fast.assert_outcomes(passed=3 + 3 + 5 + 12 + 20 + 2, skipped=1)
     seeds = [name for name in ran if name.startswith("test_seeds")]
     assert len(seeds) == 3 and run_sample(pytester)[1] == ran  # the same sample every run
+    scenarios = sorted(name.split("[")[1][0] for name in ran if name.startswith("test_scenarios"))
+    assert scenarios == ["a", "b"]
     monkeypatch.delenv("BOMBBUSTER_FAST")
-    run_sample(pytester)[0].assert_outcomes(passed=50 + 3 + 5 + 1)
+    run_sample(pytester)[0].assert_outcomes(passed=50 + 3 + 5 + 20 + 20 + 10 + 1)
 
 
 def test_build_test_fast_sets_the_fast_tier(monkeypatch: pytest.MonkeyPatch) -> None:
