@@ -62,7 +62,7 @@ function makeTable({ verdict = () => ({ ok: true }) } = {}) {
       getSeat: () => (p.table && p.table.me ? p.table.me.player : null),
       onWelcome: (setup, from, events, welcome) => { p.live = welcome.live; p.table = joinerTable(setup, from, events, p.table); p.welcomeFrom = from; },
       onLog: (from, events, ack) => { p.table = applyLog(p.table, from, events, ack !== null && p.seenFor ? p.seenFor[ack] || [] : []); p.acks = [...(p.acks || []), ack]; },
-      onRefused: (id2, reason) => p.refused.push({ id: id2, reason }),
+      onRefused: (id2, reason, why) => p.refused.push({ id: id2, reason, why }),
       onSeats: (seats) => { p.seats = seats; },
     });
     phones.set(id, p);
@@ -174,9 +174,40 @@ const checks = {
     const cy = t.connect();
     const id = bob.joiner.request(token(2, 0, 4), 1);
     await t.settle();
-    assert.deepEqual(bob.refused, [{ id, reason: "Impossible: Cy slot 1 cannot be 4" }]);
+    assert.deepEqual(bob.refused, [{ id, reason: "Impossible: Cy slot 1 cannot be 4", why: null }]);
     assert.deepEqual(cy.refused, []);
     assert.equal(t.state.table.events.length, 1);
+  },
+  async "a refusal carries its code and fields across, for the requester to word in its language"() {
+    const why = { kind: "impossible", code: "contradicts_one", fields: { event: 1, type: "info_token" },
+      contradicts: [{ host: { player: 0, stand: 0, slot: 4 }, value: 4 }] };
+    const t = makeTable({ verdict: () => ({ ok: false, reason: "Impossible (in the host's language)", why }) });
+    const bob = t.connect();
+    const id = bob.joiner.request(token(0, 4, 3), 1);
+    await t.settle();
+    assert.deepEqual(bob.refused, [{ id, reason: "Impossible (in the host's language)", why }]);
+    // A refused table (the host's engine refused the event): its code and fields, not only the English.
+    const refused = Object.assign(new Error("event 1 (label) field 'card': card 1 (Label ≠) is already used"),
+      { code: "card_used", fields: { card: "1", event: 1 } });
+    const t2 = makeTable({ verdict: () => { throw refused; } });
+    const cy = t2.connect();
+    cy.joiner.request(token(0, 4, 3), 1);
+    await t2.settle();
+    assert.deepEqual(cy.refused[0].why, { kind: "table", code: "card_used", fields: { card: "1", event: 1 } });
+    // The log moved: the count travels, not only the host's sentence.
+    const t3 = makeTable();
+    const a = t3.connect();
+    const b = t3.connect();
+    a.joiner.request(token(2, 0, 1), 1);
+    b.joiner.request(token(2, 0, 1), 1);
+    await t3.settle();
+    assert.deepEqual(b.refused[0].why, { kind: "live", code: "moved", fields: { n: 1 } });
+    // A refusal without a code (an older host of this protocol) still reads; a malformed one is refused.
+    assert.equal(readMessage(JSON.stringify({ t: "refused", v: 1, id: 3, reason: "no" })).message.why, undefined);
+    assert.match(readMessage(JSON.stringify({ ...message("refused", { id: 3, reason: "no" }), why: { kind: "eval", code: "x", fields: {} } })).error,
+      /refused: field why/);
+    assert.match(readMessage(JSON.stringify({ ...message("refused", { id: 3, reason: "no" }), why: { ...why, me: {} } })).error,
+      /refused: field why/);
   },
   async "the host orders the log: of two requests made on the same log, the second is refused"() {
     const t = makeTable();

@@ -1,7 +1,8 @@
 """The page's message catalogues (web/js/i18n/LANG.json, docs/i18n.md): the same keys and the
 same {placeholders} in every language; every key the page's code asks for is in them, and every
 key in them is asked for somewhere (a literal key, or a key built from a template such as
-`field.${name}`); every reason code the core can emit has its entry."""
+`field.${name}`); every reason code the core can emit has its entry (an inconsistent analysis's,
+a card advice's, a refused table's), and so has every mission's note on the dial."""
 from __future__ import annotations
 
 import json
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bombbuster_core.analysis import REASON_CODES
+from bombbuster_core.bridge import TABLE_REFUSAL_CODES
 from bombbuster_core.suggest.advice import ADVICE_CODES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,6 +89,31 @@ def test_every_card_advice_code_is_worded(language: str) -> None:
     worded = [code for code in ADVICE_CODES
               if f"advice.{code}" in words or {f"advice.{code}.one", f"advice.{code}.other"} <= set(words)]
     assert sorted(set(ADVICE_CODES) - set(worded)) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_table_refusal_code_is_worded(language: str) -> None:
+    """A refused table's code (bridge.TABLE_REFUSAL_CODES: equipment refusals and table_invalid)."""
+    words = catalogue(language)
+    assert [code for code in TABLE_REFUSAL_CODES if f"reason.{code}" not in words] == []
+
+
+def test_every_equipment_refusal_code_is_given_somewhere() -> None:
+    """No code without a refusal that gives it: each is named in equipment.py besides its list
+    (EquipmentError(field, message, "code", ...) takes a listed code, never none)."""
+    source = (ROOT / "bombbuster_core" / "equipment.py").read_text(encoding="utf-8")
+    assert [code for code in TABLE_REFUSAL_CODES if code != "table_invalid" and source.count(f'"{code}"') < 2] == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_mission_note_on_the_dial_is_worded(language: str) -> None:
+    """gamestate.js DIAL_UNREAD: each mission whose dial is not followed has its reason (dial.unread.mN)."""
+    source = (ROOT / "web" / "js" / "gamestate.js").read_text(encoding="utf-8")
+    table = source[source.index("const DIAL_UNREAD = {"):source.index("const RESULT_UNREAD")]
+    missions = re.findall(r"^\s+(\d+): ", table, re.M)
+    assert len(missions) >= 20
+    words = catalogue(language)
+    assert [m for m in missions if f"dial.unread.m{m}" not in words] == []
 
 
 def test_every_card_advice_code_is_emitted_somewhere() -> None:

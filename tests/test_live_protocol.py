@@ -18,6 +18,7 @@ CHECKS = [
     "no message ever carries me or a phone's wires",
     "the host appends a phone's request and every phone gets it, the requester with its ack",
     "a request the engine refuses comes back with the reason, to the requester only",
+    "a refusal carries its code and fields across, for the requester to word in its language",
     "the host orders the log: of two requests made on the same log, the second is refused",
     "a phone that was away gets the events after the ones it holds",
     "a hello the host missed is said again, and the answer to a hello said again adds nothing",

@@ -3,7 +3,9 @@ sheet is rendered in each language — the setup form with the first-use help, t
 sheets, the table with the suggestions and the log, a wire's sheet and "Why", the recorder's
 steps and a refusal, the edit form, the review — and the test fails on a key missing from the
 catalogue (window.bombbusterI18n.missing) or, on a French or German page, on a text of the English
-catalogue left on screen. The menu's switch changes the language and is remembered on reload.
+catalogue left on screen. The menu's switch changes the language and is remembered on reload. The
+messages worded from a code are checked in each language too: a mission's note on the dial, an
+equipment use the core refuses (its code and fields), a full storage.
 (Unused keys and the catalogues' parity: tests/test_i18n_catalogues.py.)"""
 from __future__ import annotations
 
@@ -12,8 +14,9 @@ import re
 
 import pytest
 
-from e2e_helpers import ROOT, open_app, sample_table, slot, wait_events, words
+from e2e_helpers import ROOT, SUGGESTIONS_SETTLED, TAPS_TAKEN, open_app, sample_table, slot, wait_events, words
 from test_companion import share_link
+from test_storage import FULL_STORAGE
 
 LOCALES = {"en": "en-US", "fr": "fr-CH", "de": "de-AT"}  # a regional tag: the page takes its language
 
@@ -161,6 +164,52 @@ def test_every_screen_in_every_language(localized, server, language):
     assert page.evaluate("document.documentElement.lang") == other
     assert page.locator(".log h2").inner_text() == words(other, "log.title", n=3)
     assert len(screens.seen) >= 25
+
+
+# A listed board whose Label ≠ (card 1) is used before two 1s are cut: the core refuses it (card_locked).
+LOCKED_CARD_TABLE = {
+    "players": [{"name": "Ann", "stands": [5]}, {"name": "Bob", "stands": [5]}],
+    "wires": {"deck": {"1": 4, "2": 4, "1.1": 1, "2.1": 1}}, "equipment": [{"card": "1"}, {"card": "8"}],
+    "events": [{"type": "label", "kind": "different", "at": {"player": 0, "stand": 0, "slot": 1}, "card": "1"}],
+}
+
+
+def test_coded_messages_in_every_language(localized, server, language):
+    """What the page words from a code rather than shows as another module wrote it (issue 32
+    item 4): a mission's note on the dial (gamestate.js dialNoteCode), an equipment use the core
+    refuses (the bridge's code and fields), a storage that is full."""
+    page = localized
+    page.context.add_init_script(FULL_STORAGE)
+    screens = Screens(page, language)
+    open_app(page, server.url)
+
+    # Mission 51: the dial is not followed, and the page says why in its language.
+    table = page.evaluate("async () => await window.bombbuster.newTable({mission: 51, players: 4})")
+    page.goto(share_link(server.url, table))
+    note = page.wait_for_selector("#dial-mission", timeout=120_000)
+    screens.check("dial note")
+    assert note.inner_text() == words(language, "dial.unreadAt", mission=51, why=words(language, "dial.unread.m51"))
+
+    # A table whose card is used while still locked: refused with the core's code, worded here.
+    page.goto(share_link(server.url, LOCKED_CARD_TABLE))
+    toast = page.wait_for_selector(".toast.error", timeout=120_000)
+    screens.check("refused equipment use")
+    card = words(language, "reason.card", id="1", name="Label ≠")
+    reason = words(language, "reason.atEvent", event=1, what=words(language, "reason.card_locked", card=card, needs=2, unlock=1, cut=0))
+    assert toast.inner_text() == words(language, "table.cannotUse", reason=reason)
+
+    # The storage full: said in the page's language.
+    page.goto(share_link(server.url, sample_table()))
+    wait_events(page, 3)
+    page.evaluate("window.__storageFull = true")
+    page.wait_for_function(SUGGESTIONS_SETTLED, timeout=60_000)  # a list arriving above the recorder moves it under a click
+    page.click(".recorder [data-action='info_token']")
+    slot(page, 2, 0).click()
+    page.wait_for_function(TAPS_TAKEN)  # the next click may land where the last did: the double-tap guard
+    page.click(".recorder .option[data-value='1']")
+    notice = page.wait_for_selector("#save-problem", timeout=60_000)
+    screens.check("storage full")
+    assert words(language, "save.problem.why", reason=words(language, "saved.error.full")) in notice.inner_text()
 
 
 def test_the_card_advice_in_every_language(localized, server, language):

@@ -7,7 +7,7 @@
 import { EnginePool, installScriptingApi } from "./engine.js";
 import { GameScreen } from "./game.js";
 import { renderSetup } from "./setup.js";
-import { h, openSheet, closeSheet, toast, pageMessage, coreReason } from "./ui.js";
+import { h, openSheet, closeSheet, toast, coreReason, tableRefusal } from "./ui.js";
 import { LANGUAGES, has, language, switchLanguage, t, tn, translateShell } from "./i18n.js";
 import * as storage from "./storage.js";
 import { encodeQr, qrSvg } from "./qr.js";
@@ -207,7 +207,7 @@ async function startGame(game) {
       return false;
     }
   } catch (error) {
-    toast(t("table.cannotUse", { reason: pageMessage(error.message, game.table) }), "error", 8000);
+    toast(t("table.cannotUse", { reason: tableRefusal(error, game.table) }), "error", 8000);
     return false;
   }
   persist(game);
@@ -401,8 +401,8 @@ function joinSeat(game, seat) {
         dataset: { action: "join-done" }, disabled: !specs.every((spec, s) => stands[s].length === standSize(spec)),
         onclick: async () => {
           const table = { ...game.table, me: { player: seat, stands: stands.map((row) => [...row]) } };
-          const result = await engine.analyze(table).catch((error) => ({ consistent: false, error: error.message }));
-          if (!result.consistent) return toast(t("join.misfit", { reason: result.code ? coreReason(result, table) : pageMessage(result.error, table) }), "error", 8000);
+          const result = await engine.analyze(table).catch((error) => ({ consistent: false, refused: error }));
+          if (!result.consistent) return toast(t("join.misfit", { reason: result.refused ? tableRefusal(result.refused, table) : coreReason(result, table) }), "error", 8000);
           game.table = table;
           game.view = "me";
           delete game.joinPending;

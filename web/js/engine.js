@@ -49,11 +49,14 @@ function keepExactNumbers(key, value, context) {
   return value;
 }
 
-/** Raised when the bridge answers with an error reply (bad input, unknown method). */
+/** Raised when the bridge answers with an error reply (bad input, unknown method); a refused
+ * table's reply also gives its `code` and `fields`, which the page words (ui.js tableRefusal). */
 export class EngineError extends Error {
-  constructor(message) {
+  constructor(message, { code, fields } = {}) {
     super(message);
     this.name = "EngineError";
+    this.code = code;
+    this.fields = fields;
   }
 }
 
@@ -411,7 +414,7 @@ class SplitCall {
     }
     const adopted = Boolean(spec && reply.pending && JSON.stringify(reply.pending.tasks[0]) === spec.text);
     if (spec && !adopted) this.dropSpeculation(spec, Boolean(reply.error));
-    if (reply.error) return this.fail(new EngineError(reply.error.message));
+    if (reply.error) return this.fail(new EngineError(reply.error.message, reply.error));
     if (!reply.pending) {
       if (this.key) this.pool.keep(this.key, replyText);
       return this.succeed(reply.result);

@@ -6,7 +6,7 @@
 // (my wires included); only a consistent candidate replaces the game's table,
 // so an impossible event is refused with the engine's explanation and nothing
 // is lost. The displayed analysis follows the chosen view (mine or public).
-import { h, openSheet, closeSheet, toast, percent, ranked, scientific, pageMessage, coreReason, reasonWords } from "./ui.js";
+import { h, openSheet, closeSheet, toast, percent, ranked, scientific, coreReason, reasonWords, tableRefusal } from "./ui.js";
 import { language, t, tn } from "./i18n.js";
 import { gameState } from "./gamestate.js";
 import { colourOf, describeEvent, label, possibleKeys, publicView, slotName, valueLabel } from "./model.js";
@@ -75,6 +75,13 @@ function markShown(screen) {
     screen.shownAt = performance.now();
     screen.dataset.tapsFrom = String(screen.shownAt + REACTION_MS);
   });
+}
+
+/** A mission's note on the dial (gamestate.js dialNoteCode) in the page's language, or null. */
+function dialNoteWords(note) {
+  if (!note) return null;
+  if (note.code === "unread") return t("dial.unreadAt", { mission: note.mission, why: t(`dial.unread.m${note.mission}`) });
+  return t(note.code === "start_back" ? "dial.start.back" : "dial.start.skull", { mission: note.mission });
 }
 
 /** A draft field as the edit form names it (catalogue keys field.NAME). */
@@ -348,7 +355,7 @@ export class GameScreen {
       this.prefetchOtherView();
     } catch (error) {
       if (seq !== this.requestSeq) return;
-      this.status = error instanceof CancelledError ? { kind: "cancelled" } : { kind: "error", message: error.message };
+      this.status = error instanceof CancelledError ? { kind: "cancelled" } : { kind: "error", message: error.message, refused: error };
     }
     this.render();
   }
@@ -366,7 +373,7 @@ export class GameScreen {
       try {
         result = await this.engine.analyze(candidate);
       } catch (error) {
-        return this.refuse(t("refusal.unreadable"), pageMessage(error.message, candidate));
+        return this.refuse(t("refusal.unreadable"), tableRefusal(error, candidate));
       }
       if (!result.consistent) {
         const event = candidate.events[result.event];
@@ -838,14 +845,14 @@ export class GameScreen {
     const dial = h("div.dial", {
       role: "img", "aria-label": t("dial.label", { failures: Math.max(0, state.failures), limit: state.limit, left: state.left === 0 ? t("dial.exploded") : tn("dial.allowed", state.left - 1) }),
       dataset: { failures: String(state.failures), limit: String(state.limit) },
-      title: state.dialNote || null,
+      title: dialNoteWords(state.dialNoteCode),
     }, Array.from({ length: spaces }, (_, i) => h(`span.dial-step${i < hits ? ".hit" : ""}${i === spaces - 1 ? ".skull" : ""}`, {},
       i === spaces - 1 ? "☠" : String(i + 1))));
     const safe = Math.max(0, state.left - 1);
     const parts = [
       h("div.state-row", {}, h("span.state-label", {}, t("dial.title")), dial,
         h("span.state-note", { id: "dial-note" }, state.dialUnread ? t("dial.unread") : state.lost ? t("dial.exploded") : safe === 0 ? t("dial.next") : tn("dial.allowed", safe))),
-      state.dialNote ? h("p.hint.dial-mission", { id: "dial-mission" }, state.dialNote) : null,
+      state.dialNoteCode ? h("p.hint.dial-mission", { id: "dial-mission" }, dialNoteWords(state.dialNoteCode)) : null,
     ];
     if (!state.over) {
       parts.push(h("div.state-row", {}, h("span.state-label", {}, t("state.toPlay")),
@@ -918,7 +925,7 @@ export class GameScreen {
     } else if (kind === "cancelled") {
       children.push(h("span.status-text", {}, t("status.cancelled")), h("button.link", { onclick: () => this.refresh() }, t("status.again")));
     } else if (kind === "error") {
-      children.push(h("span.status-text.bad", {}, t("status.inconsistent", { reason: this.status.result ? coreReason(this.status.result, this.table) : pageMessage(message, this.table) })));
+      children.push(h("span.status-text.bad", {}, t("status.inconsistent", { reason: this.status.result ? coreReason(this.status.result, this.table) : tableRefusal(this.status.refused || { message }, this.table) })));
     } else if (kind === "ok" && this.analysis) {
       const worlds = this.analysis.worlds;
       const exact = typeof worlds === "bigint" ? worlds.toString() : String(Math.round(Number(worlds)));

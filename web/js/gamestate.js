@@ -85,7 +85,11 @@ function missionOf(table) {
 
 const says = (mission, reasons) => (mission !== null && reasons[mission] ? `mission ${mission}: ${reasons[mission]}` : null);
 
-/** Spaces from the dial's start to the skull, how far back past the start it may go, and a note on a mission's start. */
+/**
+ * Spaces from the dial's start to the skull, how far back past the start it may go, and a note on a
+ * mission's start: `note` in English (the core's words), `noteCode` for the page to word it in its
+ * language ({code: "start_back" | "start_skull", mission}).
+ */
 export function dialStart(table) {
   const players = table.players.length;
   const mission = missionOf(table);
@@ -93,7 +97,8 @@ export function dialStart(table) {
   const room = mission === 41 ? Math.max(DIAL_SECTIONS, limit) - limit : Math.max(players, limit) - limit;
   const note = mission === 51 ? "Mission 51: the dial starts 1 space further back"
     : NEXT_TO_SKULL.includes(mission) ? `Mission ${mission}: the dial starts next to the skull` : null;
-  return { limit, room, note };
+  const noteCode = mission === 51 ? { code: "start_back", mission } : NEXT_TO_SKULL.includes(mission) ? { code: "start_skull", mission } : null;
+  return { limit, room, note, noteCode };
 }
 
 /**
@@ -211,19 +216,21 @@ export function cutValues(event) {
 
 /**
  * The state after the first `upto` events (all by default): the core's public state (`public`:
- * publicState above) and, for the page, {players, failures, limit, room, dialNote, dialUnread, left, turn,
+ * publicState above) and, for the page, {players, failures, limit, room, dialNote, dialNoteCode, dialUnread, left, turn,
  * turnUnread, lastActor, turns, cut: {value: count}, validated: [v], unlocked: [label], wiresLeft,
  * wiresTotal, won, lost, lostBy ("explosion" | "dial" | null), cause ("red" | "dial" | "mission" | null),
  * endedAt, exploded (the index of the event where the bomb exploded, or null), over,
  * perPlayer: [{successes, failures, turns}]}. `failures` is the dial's spaces moved from its start (0
  * where the dial is not read: `dialUnread` says why); `turn` is the player to move (null once the game
  * is over, when nobody holds a wire, or where the mission's turns are not read: `turnUnread`).
+ * `dialNote` is in English (this module runs under Node too and takes no catalogue); `dialNoteCode`
+ * ({code: "unread" | "start_back" | "start_skull", mission}) is what the page words in its language.
  */
 export function gameState(table, upto = (table.events || []).length) {
   const events = (table.events || []).slice(0, upto);
   const players = table.players.length;
   const state = publicState(table, upto);
-  const { limit, room: back, note } = dialStart(table);
+  const { limit, room: back, note, noteCode } = dialStart(table);
   const failures = state.dial ? state.dial.moved : 0;
   let lastActor = null;
   let nextPlayer = null;
@@ -266,6 +273,7 @@ export function gameState(table, upto = (table.events || []).length) {
   const lostBy = !lost ? null : state.lost_by === "dial" ? "dial" : "explosion";
   return {
     public: state, players, failures, limit, room: Math.max(back, -failures), dialNote: state.dial_unread || note,
+    dialNoteCode: state.dial_unread ? { code: "unread", mission: state.mission } : noteCode,
     dialUnread: state.dial_unread, nextPlayer, left: Math.max(0, limit - failures), turn: state.turn, turnUnread: state.turn_unread,
     lastActor, turns, cut, validated, unlocked, wiresLeft, wiresTotal, wiresLeftOf, won, lost, lostBy, cause: state.lost_by,
     endedAt: state.ended_at, exploded: lostBy === "explosion" ? state.ended_at : null, over: won || lost, perPlayer,

@@ -11,7 +11,10 @@
 // full) rejects saveGame's promise: the caller says so, and the game stays
 // whole in memory (loadGame returns the game as it is in memory, saved or
 // not). What cannot be read is never fatal: openStorage returns a problem per
-// unreadable entry, and keeps everything else.
+// unreadable entry, and keeps everything else. Every message is the page's
+// language's (the catalogue's saved.* keys).
+
+import { t } from "./i18n.js";
 
 const DB_NAME = "bombbuster";
 const DB_VERSION = 1;
@@ -35,16 +38,16 @@ let current = null;
 
 /** Why `table` cannot be a table file's content, or null when its shape is one. */
 export function tableProblem(table) {
-  if (!table || typeof table !== "object" || Array.isArray(table)) return "it is not a table";
+  if (!table || typeof table !== "object" || Array.isArray(table)) return t("saved.table.notTable");
   if (!Array.isArray(table.players) || !table.players.length
       || table.players.some((player) => !player || typeof player.name !== "string" || !Array.isArray(player.stands))) {
-    return "its players are not a list of named players with stands";
+    return t("saved.table.players");
   }
-  if (!table.wires || typeof table.wires !== "object") return "it has no wires";
+  if (!table.wires || typeof table.wires !== "object") return t("saved.table.wires");
   if (!Array.isArray(table.events) || table.events.some((event) => !event || typeof event !== "object" || typeof event.type !== "string")) {
-    return "its events are not a list of events";
+    return t("saved.table.events");
   }
-  if (table.me !== undefined && (!table.me || typeof table.me !== "object")) return "its own wires (\"me\") are not readable";
+  if (table.me !== undefined && (!table.me || typeof table.me !== "object")) return t("saved.table.me");
   return null;
 }
 
@@ -81,7 +84,7 @@ export function applyPatch(table, patch) {
   const events = table.events;
   if (!patch || typeof patch !== "object" || !Number.isInteger(patch.at) || !Number.isInteger(patch.remove)
       || patch.at < 0 || patch.remove < 0 || patch.at + patch.remove > events.length || !Array.isArray(patch.insert)) {
-    throw new Error("a step does not fit the table next to it");
+    throw new Error(t("saved.step.misfit"));
   }
   const next = { ...table, ...(patch.set && typeof patch.set === "object" ? patch.set : {}) };
   for (const key of Array.isArray(patch.unset) ? patch.unset : []) delete next[key];
@@ -100,14 +103,14 @@ function encodeSteps(table, steps) {
 }
 
 function decodeSteps(table, steps) {
-  if (!Array.isArray(steps)) throw new Error("it is not a list of steps");
+  if (!Array.isArray(steps)) throw new Error(t("saved.step.notList"));
   let from = table;
   return steps.map((step) => {
     const to = applyPatch(from, step && step.patch);
     const problem = tableProblem(to);
-    if (problem) throw new Error(`a step gives a table where ${problem}`);
+    if (problem) throw new Error(t("saved.step.table", { problem }));
     from = to;
-    return { table: to, label: typeof step.label === "string" ? step.label : "Change" };
+    return { table: to, label: typeof step.label === "string" ? step.label : t("history.change") };
   });
 }
 
@@ -124,11 +127,11 @@ function encodeGame(game) {
  * tables (past/future), or a list of undone events (redo).
  */
 function decodeGame(record) {
-  if (!record || typeof record !== "object" || typeof record.id !== "string" || !record.id) return { game: null, problem: "it is not a saved game" };
+  if (!record || typeof record !== "object" || typeof record.id !== "string" || !record.id) return { game: null, problem: t("saved.record.notGame") };
   const problem = tableProblem(record.table);
-  if (problem) return { game: null, problem: `its table cannot be read: ${problem}` };
+  if (problem) return { game: null, problem: t("saved.record.table", { problem }) };
   const { format, past, future, redo, redoSeen, ...rest } = record;
-  const game = { ...rest, name: typeof rest.name === "string" && rest.name ? rest.name : "Unnamed game", view: rest.view === "public" ? "public" : "me" };
+  const game = { ...rest, name: typeof rest.name === "string" && rest.name ? rest.name : t("saved.unnamed"), view: rest.view === "public" ? "public" : "me" };
   if (typeof game.updated !== "number") game.updated = 0;
   try {
     if (format === 2) {
@@ -137,8 +140,8 @@ function decodeGame(record) {
     } else if (Array.isArray(past) || Array.isArray(future)) {
       const whole = (steps) => (steps || []).map((step) => {
         const reason = tableProblem(step && step.table);
-        if (reason) throw new Error(`a step's table cannot be read: ${reason}`);
-        return { table: step.table, label: typeof step.label === "string" ? step.label : "Change" };
+        if (reason) throw new Error(t("saved.step.wholeTable", { problem: reason }));
+        return { table: step.table, label: typeof step.label === "string" ? step.label : t("history.change") };
       });
       game.past = whole(past).slice(-HISTORY_STEPS);
       game.future = whole(future);
@@ -149,14 +152,14 @@ function decodeGame(record) {
   } catch (error) {
     game.past = [];
     game.future = [];
-    return { game, problem: `its undo history cannot be read (${error.message}): it opens without it` };
+    return { game, problem: t("saved.record.history", { reason: error.message }) };
   }
   return { game, problem: null };
 }
 
 /** Pages before the history kept the undone events (and my sightings with them): as redo steps. */
 function undoneEvents(table, redo, redoSeen) {
-  if (!Array.isArray(redo) || redo.some((event) => !event || typeof event !== "object")) throw new Error("its undone events are not events");
+  if (!Array.isArray(redo) || redo.some((event) => !event || typeof event !== "object")) throw new Error(t("saved.step.undone"));
   const later = [];
   let next = table;
   for (let i = redo.length - 1; i >= 0; i--) {
@@ -194,7 +197,7 @@ function openDatabase() {
     };
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
-    request.onblocked = () => reject(new Error("another tab of this page holds an older storage open"));
+    request.onblocked = () => reject(new Error(t("saved.error.blocked")));
   });
 }
 
@@ -206,7 +209,7 @@ async function transaction(mode, work) {
     try {
       tx = db.transaction([GAMES, SETTINGS], mode);
       tx.oncomplete = () => resolve();
-      tx.onabort = () => reject(tx.error || new Error("the write was abandoned"));
+      tx.onabort = () => reject(tx.error || new Error(t("saved.error.abandoned")));
       work({ games: tx.objectStore(GAMES), settings: tx.objectStore(SETTINGS) });
     } catch (error) {
       try { tx && tx.abort(); } catch { /* already finished */ }
@@ -217,7 +220,7 @@ async function transaction(mode, work) {
 
 /** A storage error in the player's words. */
 export function storageErrorText(error) {
-  if (error && error.name === "QuotaExceededError") return "this device's storage for the page is full";
+  if (error && error.name === "QuotaExceededError") return t("saved.error.full");
   return (error && error.message) || String(error);
 }
 
@@ -243,21 +246,22 @@ export async function openStorage() {
       read(settings.get("current"), (id) => { current = typeof id === "string" ? id : null; });
     });
   } catch (error) {
-    problems.push(problem("The saved games", `cannot be opened: ${storageErrorText(error)}. Games played now cannot be saved on this device`));
+    problems.push(problem(t("saved.what.all"), t("saved.why.cannotOpen", { reason: storageErrorText(error) })));
   }
   for (const record of records) {
     const id = record && typeof record.id === "string" ? record.id : null;
     const { game, problem: reason } = decodeGame(record);
     if (!game) {
-      problems.push(problem(`A saved game${id ? ` (${id})` : ""}${record && typeof record.name === "string" ? ` "${record.name}"` : ""}`,
-        `cannot be read: ${reason}`, JSON.stringify(record), () => transaction("readwrite", ({ games }) => games.delete(record.id))));
+      const name = record && typeof record.name === "string" ? t("saved.what.name", { name: record.name }) : "";
+      problems.push(problem(t("saved.what.record", { which: `${id ? ` (${id})` : ""}${name ? ` ${name}` : ""}` }),
+        t("saved.why.unreadable", { reason }), JSON.stringify(record), () => transaction("readwrite", ({ games }) => games.delete(record.id))));
       continue;
     }
     stored.set(game.id, record);
     summaries.set(game.id, summaryOf(game));
     if (reason) {
       opened.set(game.id, game);
-      problems.push(problem(`The saved game "${game.name}"`, reason));
+      problems.push(problem(t("saved.what.game", { name: game.name }), reason));
     }
   }
   await moveOldGames(problems);
@@ -279,9 +283,9 @@ async function moveOldGames(problems) {
     let list = null;
     try { list = JSON.parse(index); } catch { /* named below */ }
     if (!Array.isArray(list)) {
-      problems.push(problem("The old list of saved games", "cannot be read (it is not a list); the games were found without it"));
+      problems.push(problem(t("saved.what.oldList"), t("saved.why.oldListNotList")));
     } else if (list.some((entry) => !entry || typeof entry !== "object")) {
-      problems.push(problem("The old list of saved games", "has entries that are not games; the games were found without it"));
+      problems.push(problem(t("saved.what.oldList"), t("saved.why.oldListEntries")));
     }
   }
   const oldCurrent = text(OLD_CURRENT_KEY);
@@ -292,16 +296,16 @@ async function moveOldGames(problems) {
     try {
       record = JSON.parse(raw);
     } catch {
-      problems.push(problem(`The saved game entry "${key}"`, "cannot be read: it is not JSON", raw, async () => localStorage.removeItem(key)));
+      problems.push(problem(t("saved.what.oldEntry", { key }), t("saved.why.notJson"), raw, async () => localStorage.removeItem(key)));
       continue;
     }
     const { game, problem: reason } = decodeGame(record);
     if (!game || summaries.has(game.id)) {
-      if (!game) problems.push(problem(`The saved game entry "${key}"`, `cannot be read: ${reason}`, raw, async () => localStorage.removeItem(key)));
+      if (!game) problems.push(problem(t("saved.what.oldEntry", { key }), t("saved.why.unreadable", { reason }), raw, async () => localStorage.removeItem(key)));
       else localStorage.removeItem(key); // moved before, the removal was cut short
       continue;
     }
-    if (reason) problems.push(problem(`The saved game "${game.name}"`, reason));
+    if (reason) problems.push(problem(t("saved.what.game", { name: game.name }), reason));
     moving.push({ key, game });
     opened.set(game.id, game);
     summaries.set(game.id, summaryOf(game));
@@ -313,8 +317,7 @@ async function moveOldGames(problems) {
       if (current) settings.put(current, "current");
     });
   } catch (error) {
-    problems.push(problem("The games saved by an older version of the page",
-      `could not be moved to the new storage: ${storageErrorText(error)}. They stay where they were and are open in this tab`));
+    problems.push(problem(t("saved.what.oldGames"), t("saved.why.notMoved", { reason: storageErrorText(error) })));
     return;
   }
   for (const { key } of moving) localStorage.removeItem(key);
@@ -337,7 +340,7 @@ export function loadGame(id) {
   if (opened.has(id)) return opened.get(id);
   if (!stored.has(id)) return null;
   const { game, problem: reason } = decodeGame(stored.get(id));
-  if (!game) throw new Error(`the saved game cannot be read: ${reason}`);
+  if (!game) throw new Error(t("saved.error.unreadable", { reason }));
   opened.set(id, game);
   return game;
 }
@@ -424,10 +427,10 @@ export function parseTableText(text) {
   try {
     table = JSON.parse(text);
   } catch (error) {
-    throw new Error(`not a JSON file: ${error.message}`);
+    throw new Error(t("saved.file.notJson", { reason: error.message }));
   }
   if (!table || typeof table !== "object" || !Array.isArray(table.players) || !table.wires) {
-    throw new Error("not a bombbuster table file: it needs \"players\" and \"wires\"");
+    throw new Error(t("saved.file.notTable"));
   }
   if (!Array.isArray(table.events)) table.events = [];
   return table;
@@ -481,7 +484,7 @@ async function inflateWithin(bytes, limit) {
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw new TooLargeError(`the shared link is refused: its table is larger than ${limit / (1024 * 1024)} MB, far more than a game's`);
+      throw new TooLargeError(t("saved.link.tooLarge", { mb: limit / (1024 * 1024) }));
     }
     chunks.push(value);
   }
@@ -536,8 +539,8 @@ export async function shareUrl(table) {
 export async function tableFromHash(hash) {
   if (!hash.startsWith("#game=")) return null;
   const payload = hash.slice("#game=".length);
-  if (!payload) throw new Error("the shared link is empty: it carries no game");
-  if (!/^[\w-]+$/.test(payload)) throw new Error("the shared link is damaged (it has characters a link of this page never has)");
+  if (!payload) throw new Error(t("saved.link.empty"));
+  if (!/^[\w-]+$/.test(payload)) throw new Error(t("saved.link.characters"));
   let text;
   try {
     if (payload.startsWith("z")) {
@@ -547,12 +550,12 @@ export async function tableFromHash(hash) {
     }
   } catch (error) {
     if (error instanceof TooLargeError) throw error;
-    throw new Error("the shared link is damaged: it was probably cut short when it was copied");
+    throw new Error(t("saved.link.cutShort"));
   }
   try {
     return parseTableText(text);
   } catch (error) {
-    throw new Error(`the shared link is damaged (${error.message})`);
+    throw new Error(t("saved.link.damaged", { reason: error.message }));
   }
 }
 

@@ -2,6 +2,7 @@
 // toasts, and the probability formatting every screen uses.
 import { describeEvent, label, slotName, standName } from "./model.js";
 import { has, language, t } from "./i18n.js";
+import { cardName } from "./equipment.js";
 
 /**
  * h("button.primary", {onclick, dataset: {x: 1}}, "text", child) → element.
@@ -104,6 +105,32 @@ export function coreReason(result, table) {
   return t(`reason.${result.code}`, { ...result.fields, what: reasons.join("; ") });
 }
 
+/**
+ * A table the core refused (an error reply with `code` and `fields`: an equipment use the
+ * board does not allow, or a malformed table), in the page's language, with the event at
+ * fault when there is one. A reply without a code this page knows shows the core's English.
+ */
+export function tableRefusal(error, table) {
+  const { code, fields = {} } = error || {};
+  if (!code || !has(`reason.${code}`)) return pageMessage(error && error.message, table);
+  const player = (p) => (table && table.players[p] ? table.players[p].name : String(Number(p) + 1));
+  const entry = (name) => (name === "character" ? t("reason.entry.character") : name === "mission" ? t("reason.entry.mission") : cardWords(name));
+  const words = { ...fields };
+  if (fields.card !== undefined) words.card = cardWords(fields.card);
+  if (fields.entry !== undefined) words.entry = entry(fields.entry);
+  if (fields.player !== undefined) words.player = player(fields.player);
+  if (fields.detail !== undefined) words.detail = pageMessage(fields.detail, table);
+  const key = code === "card_locked" && fields.unlock === "yellow" ? "reason.card_locked_yellow"
+    : code === "table_invalid" && !fields.field ? "reason.table_invalid_whole" : `reason.${code}`;
+  const text = t(key, words);
+  return fields.event === null || fields.event === undefined ? text : t("reason.atEvent", { event: fields.event + 1, what: text });
+}
+
+/** A card as the refusals name it: its printed ID and name ("card 4 (Post-it)"). */
+function cardWords(card) {
+  return t("reason.card", { id: card, name: cardName(card) });
+}
+
 /** One thing an impossible event contradicts: a recorded event, one of my wires, or a wire I saw. */
 export function reasonWords(reason, table) {
   if (reason.event !== undefined) {
@@ -111,6 +138,7 @@ export function reasonWords(reason, table) {
     return t("reason.event", { event: reason.event + 1, what: event ? describeEvent(event, table) : reason.type });
   }
   const wire = label(reason.value);
+  if (reason.host) return t("reason.host", { wire, slot: slotName(table, reason.host) }); // a live table's host's own wire
   if (reason.own) return t("reason.own", { wire, slot: slotName(table, { player: table.me.player, ...reason.own }) });
   return t("reason.seen", { wire, slot: reason.seen ? slotName(table, reason.seen) : "Nano" });
 }

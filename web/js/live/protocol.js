@@ -21,7 +21,10 @@
 //                                                         joiner's events before it are the host's)
 //                  log      {from, events, ack}           the log changed from index `from`: its events from
 //                                                         there; `ack` names the joiner's request appended
-//                  refused  {id, reason}                  a request not appended, and why
+//                  refused  {id, reason, why}             a request not appended, and why: `reason` in the
+//                                                         host's words, `why` ({kind, code, fields,
+//                                                         contradicts?}, or null) for the joiner to word
+//                                                         in its own language (live/session.js)
 //                  seats    {seats}                       who is at the table: [{seat, phone}]
 // The host checks every request with the engine as the page checks its own
 // events (the caller's `check`), against its own wires, and appends it only
@@ -41,13 +44,19 @@ const isObject = (value) => value !== null && typeof value === "object" && !Arra
 const isEvents = (value) => Array.isArray(value) && value.every((event) => isObject(event) && typeof event.type === "string");
 const isLiveId = (value) => typeof value === "string" && /^[\w-]{1,40}$/.test(value);
 const isText = (value) => typeof value === "string" && value.length <= 2000;
+// A refusal's code and fields: "live" (the log moved: refused here), "impossible" (analyze's
+// code, fields and contradicts) or "table" (a refused table's code and fields, bridge.py).
+const WHY_KINDS = ["live", "impossible", "table"];
+const isWhy = (value) => value === null || (isObject(value) && WHY_KINDS.includes(value.kind) && isText(value.code)
+  && isObject(value.fields) && (value.contradicts === undefined || (Array.isArray(value.contradicts) && value.contradicts.every(isObject)))
+  && Object.keys(value).every((key) => ["kind", "code", "fields", "contradicts"].includes(key)) && JSON.stringify(value).length <= 4000);
 const MESSAGES = {
   hello: { live: (v) => v === null || isLiveId(v), known: isIndex, digest: isText, seat: isSeat },
   request: { id: isIndex, base: isIndex, event: (v) => isEvents([v]) },
   seat: { seat: isSeat },
   welcome: { live: isLiveId, name: isText, setup: isObject, from: isIndex, events: isEvents, seats: (v) => isSeats(v) },
   log: { from: isIndex, events: isEvents, ack: (v) => v === null || isIndex(v) },
-  refused: { id: isIndex, reason: isText },
+  refused: { id: isIndex, reason: isText, why: isWhy },
   seats: { seats: (v) => isSeats(v) },
 };
 const isSeats = (value) => Array.isArray(value) && value.every((entry) => isObject(entry) && isSeat(entry.seat) && isText(entry.phone));
@@ -155,7 +164,7 @@ export function joinerTable(setup, from, events, previous = null) {
 
 /**
  * The host's side. `getTable()` is the host's table (its own wires
- * included); `check(table)` resolves {ok} or {ok: false, reason} as the page
+ * included); `check(table)` resolves {ok} or {ok: false, reason, why} as the page
  * checks an event; `append(table, phone)` makes the checked table the game's
  * (the page then calls changed()); `onPeers()` says the list of phones
  * changed. Each phone is added with a `send(message)`.
@@ -220,22 +229,27 @@ export class LiveHost {
 
   async request(phone, peer, data) {
     const table = this.getTable();
-    const refuse = (reason) => { if (this.peers.get(phone) === peer) peer.send(message("refused", { id: data.id, reason })); };
+    const refuse = (reason, why = null) => { if (this.peers.get(phone) === peer) peer.send(message("refused", { id: data.id, reason, why })); };
     if (data.base !== table.events.length) {
       const moved = table.events.length - data.base;
-      return refuse(moved > 0
-        ? `${moved} event${moved === 1 ? "" : "s"} came in before yours: check the log and record it again if it still holds`
-        : "the log changed meanwhile: check it and record your event again");
+      return moved > 0
+        ? refuse(`${moved} event${moved === 1 ? "" : "s"} came in before yours: check the log and record it again if it still holds`,
+          { kind: "live", code: "moved", fields: { n: moved } })
+        : refuse("the log changed meanwhile: check it and record your event again", { kind: "live", code: "changed", fields: {} });
     }
     const candidate = { ...table, events: [...table.events, data.event] };
     let verdict;
     try {
       verdict = await this.check(candidate);
     } catch (error) {
-      verdict = { ok: false, reason: `the host's engine could not check it (${error.message})` };
+      // A refused table (an equipment use the board does not allow) has its code; anything else is the engine's failure.
+      verdict = { ok: false, reason: `the host's engine could not check it (${error.message})`,
+        why: error.code ? { kind: "table", code: error.code, fields: error.fields || {} } : { kind: "live", code: "engine_failed", fields: { detail: String(error.message) } } };
     }
-    if (this.getTable() !== table) return refuse("the log changed while your event was checked: record it again if it still holds");
-    if (!verdict.ok) return refuse(verdict.reason);
+    if (this.getTable() !== table) {
+      return refuse("the log changed while your event was checked: record it again if it still holds", { kind: "live", code: "changed_while_checked", fields: {} });
+    }
+    if (!verdict.ok) return refuse(verdict.reason, verdict.why || null);
     peer.acks.push(data.id);
     this.append(candidate, phone);
     this.changed();
@@ -261,7 +275,7 @@ export class LiveHost {
 /**
  * The joiner's side. `getTable()` is this phone's table for the live game
  * (null before the first welcome); `onWelcome(setup, from, events, welcome)`,
- * `onLog(from, events, ack)`, `onRefused(id, reason)` and `onSeats(seats)`
+ * `onLog(from, events, ack)`, `onRefused(id, reason, why)` and `onSeats(seats)`
  * apply what the host sends.
  */
 export class LiveJoiner {
@@ -298,7 +312,7 @@ export class LiveJoiner {
       if (!table || data.from > table.events.length) return this.hello();
       this.onLog(data.from, data.events, data.ack);
     } else if (data.t === "refused") {
-      this.onRefused(data.id, data.reason);
+      this.onRefused(data.id, data.reason, data.why);
     } else if (data.t === "seats") {
       this.onSeats(data.seats);
     }

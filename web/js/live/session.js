@@ -10,8 +10,8 @@
 // The page hooks in at a few places (js/app.js): initLive() once, liveMenuItems()
 // in the menu, liveChanged(game) after every save, liveShown(game) when a game
 // is shown, and liveHooks(game) for the GameScreen (a joiner's proposals).
-import { h, openSheet, closeSheet, toast, coreReason } from "../ui.js";
-import { t, tn } from "../i18n.js";
+import { h, openSheet, closeSheet, toast, coreReason, tableRefusal } from "../ui.js";
+import { has, t, tn } from "../i18n.js";
 import { encodeQr, qrSvg } from "../qr.js";
 import { describeEvent } from "../model.js";
 import { LiveHost, LiveJoiner, applyLog, firstDifference, joinerTable, readMessage } from "./protocol.js";
@@ -153,13 +153,38 @@ function startHosting(game) {
   });
 }
 
-/** A joiner's event, checked as the page checks its own: the engine, on the host's table with its wires. */
+/**
+ * A joiner's event, checked as the page checks its own: the engine, on the host's table with its
+ * wires. `reason` in the host's words; `why` (the code, fields and reasons) for the joiner to word
+ * in its language, one of the host's own wires named as the host's ({host: slot}, not {own}).
+ */
 async function checkEvent(candidate) {
   const result = await app.engine.analyze(candidate);
   if (result.consistent) return { ok: true };
+  const hostSeat = candidate.me ? candidate.me.player : null;
+  const contradicts = (result.contradicts || []).map(({ own, ...reason }) => (own ? { ...reason, host: { player: hostSeat, ...own } } : reason));
+  const why = result.code ? { kind: "impossible", code: result.code, fields: { ...result.fields, event: result.event }, contradicts } : null;
+  return { ok: false, reason: impossibleWords(result, candidate), why };
+}
+
+/** An impossible event's headline and reason, as the recorder shows them (the host's, or the joiner's from the host's code). */
+function impossibleWords(result, candidate) {
   const event = candidate.events[result.event];
   const headline = event ? t("refusal.impossibleEvent", { what: describeEvent(event, candidate), event: result.event + 1 }) : t("refusal.impossible");
-  return { ok: false, reason: `${headline} ${t("refusal.source.engine")}: ${coreReason(result, candidate)}` };
+  return `${headline} ${t("refusal.source.engine")}: ${coreReason(result, candidate)}`;
+}
+
+/** The host's refusal in this phone's language, from its code (protocol.js `why`); else the host's words. */
+function refusalWords(reason, why, candidate) {
+  if (!why || !candidate) return reason;
+  if (why.kind === "live") {
+    if (why.code === "moved") return tn("live.why.moved", why.fields.n);
+    if (why.code === "engine_failed") return t("live.why.engineFailed", { reason: why.fields.detail });
+    return has(`live.why.${why.code}`) ? t(`live.why.${why.code}`) : reason;
+  }
+  if (why.kind === "table") return tableRefusal({ code: why.code, fields: why.fields, message: reason }, candidate);
+  if (!has(`reason.${why.code}`)) return reason;
+  return impossibleWords({ code: why.code, fields: why.fields, event: why.fields.event, contradicts: why.contradicts || [] }, candidate);
 }
 
 function endSession() {
@@ -379,11 +404,11 @@ function startJoining(link, resume) {
         waiting.resolve({ ok: true });
       }
     },
-    onRefused: (id, reason) => {
+    onRefused: (id, reason, why) => {
       const waiting = current.pending.get(id);
       if (!waiting) return;
       current.pending.delete(id);
-      waiting.resolve({ ok: false, headline: t("live.refused"), reason });
+      waiting.resolve({ ok: false, headline: t("live.refused"), reason: refusalWords(reason, why, waiting.candidate) });
     },
     onSeats: (seats) => { current.seats = seats; drawBar(); },
   });
@@ -421,6 +446,6 @@ function propose(screen, candidate) {
   const current = session;
   return new Promise((resolve) => {
     const id = current.joiner.request(candidate.events[events.length], events.length);
-    current.pending.set(id, { resolve, seen });
+    current.pending.set(id, { resolve, seen, candidate });
   });
 }
