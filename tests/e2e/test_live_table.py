@@ -241,6 +241,13 @@ def test_live_table_on_three_phones(new_context, server, tmp_path):
     record_token(bob, *REFUSED_EVENT)
     refusal = bob.wait_for_selector(".recorder .refusal", timeout=60_000).inner_text()
     assert "Refused by the host" in refusal and "Impossible" in refusal, refusal
+    # The host sent its code and fields with its words, and Bob's phone words them (issue 32 item 4:
+    # each phone in its language): the host's own wire is named as the host's, not as "your own".
+    refused = [json.loads(text) for text in bob.evaluate("window.__received") if json.loads(text)["t"] == "refused"]
+    why = refused[-1]["why"]
+    assert why["kind"] == "impossible" and why["code"] == "contradicts_one", why
+    assert [reason for reason in why["contradicts"] if "own" in reason] == [] and "host" in why["contradicts"][0], why
+    assert "the host's own 4" in refusal, refusal
     bob.click(".recorder [data-action='cancel']")
     assert host.locator(".log .events li").count() == 11
 
