@@ -119,7 +119,8 @@ export function tableRefusal(error, table) {
   if (fields.card !== undefined) words.card = cardWords(fields.card);
   if (fields.entry !== undefined) words.entry = entry(fields.entry);
   if (fields.player !== undefined) words.player = player(fields.player);
-  if (fields.detail !== undefined) words.detail = pageMessage(fields.detail, table);
+  // The detail's numbers are the engine's (0-based): put in the page's, as the whole message would be.
+  if (fields.detail !== undefined) words.detail = pageMessage(`field '${fields.field}': ${fields.detail}`, table).replace(/^field '\w+': /, "");
   const key = code === "card_locked" && fields.unlock === "yellow" ? "reason.card_locked_yellow"
     : code === "table_invalid" && !fields.field ? "reason.table_invalid_whole" : `reason.${code}`;
   const text = t(key, words);
