@@ -138,7 +138,7 @@ def test_the_replay_on_the_true_deal_is_the_game() -> None:
 REPLAYED = [m for m in range(1, 67) if m not in BASE_MISSIONS | set(NOT_REPLAYED) | set(REFUSED)]
 # the game's fields a replay rebuilds (the events, the turn and the queue are in every player's file)
 FIELDS = ("hands", "dealt", "cut", "tokened", "dial", "strikes", "detectors_used", "special", "dealt_special",
-          "nano", "state", "nano_dial", "turns", "_idle", "_round_played", "_yellows_cut", "private", "seen",
+          "nano", "state", "nano_dial", "turns", "idle_turns", "round_played", "yellows_cut", "private", "seen",
           "result", "set_aside")
 
 

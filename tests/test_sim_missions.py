@@ -256,7 +256,7 @@ def custom(mission: int | None, stands: list[list[Any]], hands: list[list[list[i
     if state:
         game.state.update(state)
     if begin:
-        game._begin()
+        game.begin_play()
     return game
 
 
@@ -312,7 +312,7 @@ def test_m48_failure_places_true_tokens_and_costs_one_space() -> None:
     assert e["success"] is False and e["tokens"] == ["yellow", "yellow", 1] and game.dial == 3
     assert game.result is None
     game.play(MultiCutAction("yellow", ((0, 0, 0), (1, 0, 1), (2, 0, 0))))
-    assert game.events[-1]["success"] and game._yellows_cut == 3
+    assert game.events[-1]["success"] and game.yellows_cut == 3
     assert not check_game(game.table(), game.deal_json())
 
 
@@ -377,11 +377,11 @@ def test_m38_teammates_skip_and_pay_when_only_the_captains_flipped_wire_is_left(
 def test_skips_say_what_the_hand_lacks() -> None:
     # M26: only the 3 is visible; player 0 holds none: they skip, "absent 3".
     game = custom(26, [[2], [2]], [[[10, 20]], [[30, 30]]], state={"cards": [1, 2, 3], "visible": [3]}, begin=False)
-    game._begin()
+    game.begin_play()
     assert game.events[0] == {"type": "absent", "player": 0, "values": [3]} and game.turn == 1
     # M41: player 0 holds only their tripwire (and a red): a skip, "absent" every blue value.
     game = custom(41, [[2], [2]], [[[11, 15]], [[10, 21]]], extra={}, tags=("no_setup_tokens", "tripwire"), begin=False)
-    game._begin()
+    game.begin_play()
     assert game.events[0]["type"] == "absent" and game.events[0]["values"] == [1] and game.turn == 1
     # M44: 2 players, 4 oxygen a round; a 9 costs 3: after player 0's cut, player 1 cannot afford one: a skip
     # that costs a space and says nothing; the reserve is full again at the Captain's turn.

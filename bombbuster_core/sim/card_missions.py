@@ -32,13 +32,13 @@ class Sequence(MissionRules):
 
     def allowed(self, game: Game, p: int) -> Any:
         seq, at = game.state["sequence"], game.state["sequence_at"]
-        return (v for v in game._in_play() if v not in seq[at + 1:])
+        return (v for v in game.values_in_play() if v not in seq[at + 1:])
 
     def after_cut(self, game: Game, value: Value, n: int) -> None:
         if not isinstance(value, int):
             return
         st, seq = game.state, game.state["sequence"]
-        while st["sequence_at"] < len(seq) - 1 and game._cut_count(seq[st["sequence_at"]]) >= self.need:
+        while st["sequence_at"] < len(seq) - 1 and game.cut_count_of(seq[st["sequence_at"]]) >= self.need:
             st["sequence_at"] += 1
 
     def skip(self, game: Game, p: int, d: dict[str, Any]) -> bool:
@@ -58,7 +58,7 @@ class NumberDeck(MissionRules):
 
     def draw_number(self, game: Game) -> int | None:
         st = game.state
-        live = [v for v in game._blue_values() if any(x is not None for x in game._remaining(v))]
+        live = [v for v in game.blue_values_in_play() if any(x is not None for x in game.remaining_wires(v))]
         st["deck"] = [v for v in st["deck"] if v in live]
         if not st["deck"]:
             st["deck"] = list(live)
@@ -66,15 +66,15 @@ class NumberDeck(MissionRules):
         return st["deck"].pop() if st["deck"] else None
 
     def after_cut(self, game: Game, value: Value, n: int) -> None:
-        if isinstance(value, int) and game._cut_count(value) >= 4:
+        if isinstance(value, int) and game.cut_count_of(value) >= 4:
             game.state["deck"] = [v for v in game.state["deck"] if v != value]
 
     def refused_designation(self, game: Game, p: int, o: int, v: int) -> None:
         # M45 / M51: the designated player does not hold it: they say so, choose a token, the dial advances
-        game._absent_for(o, [v])
-        if game._choose_options({"player": o, "what": "token"}):
+        game.announce_absent(o, [v])
+        if game.choice_options({"player": o, "what": "token"}):
             game.queue.insert(0, {"player": o, "kind": "choose", "what": "token"})
-        game._advance_dial(1)
+        game.advance_dial(1)
 
 
 class Designation(NumberDeck):
@@ -87,7 +87,7 @@ class Designation(NumberDeck):
         return game.players if self.radar else game.players + 1  # M51: a space further back
 
     def open_turn(self, game: Game, p: int) -> bool:
-        if game._only_red(p):
+        if game.holds_only_red(p):
             return False
         v = self.draw_number(game)
         if v is None:
@@ -101,13 +101,13 @@ class Designation(NumberDeck):
             options = [q for q in range(game.players) if any(game.gameplay(game.key(x)) == v
                                                               for x in game.visible(q))]
         else:
-            options = game._active_players()
+            options = game.active_players()
         game.queue.append({"player": p, "kind": "choose", "what": "designate", "number": v, "options": options})
         return True
 
     def refused_designation(self, game: Game, p: int, o: int, v: int) -> None:
         if self.radar:
-            game._end_turn(p, None)
+            self.end_turn(game, p, None)  # the game's rules are these
         else:
             super().refused_designation(game, p, o, v)
 
@@ -118,15 +118,15 @@ class Volunteers(NumberDeck):
     def open_turn(self, game: Game, p: int) -> bool:
         st = game.state
         for q in range(game.players):  # "at any time" a player with only reds reveals them
-            if game._only_red(q):
-                game._reveal_red(q)
-                game._round_played = True
-        game._win_if_all_cut()
+            if game.holds_only_red(q):
+                game.reveal_red(q)
+                game.round_played = True
+        game.win_if_all_cut()
         if game.over:
             return True
         v = self.draw_number(game)
         if v is None:
-            game._idle += 1
+            game.idle_turns += 1
             game.turns += 1
             return True
         st["number"] = v
@@ -211,7 +211,7 @@ class VisibleNumbers(MissionRules):
         st["visible"] = [x for x in st["visible"] if x != v]
 
     def after_cut(self, game: Game, value: Value, n: int) -> None:
-        if isinstance(value, int) and game._cut_count(value) >= 4:
+        if isinstance(value, int) and game.cut_count_of(value) >= 4:
             st = game.state
             st["cards"] = [v for v in st["cards"] if v != value]
             st["visible"] = [v for v in st["visible"] if v != value]
@@ -235,7 +235,7 @@ class HiddenNumbers(MissionRules):
         """The right neighbour (or the next one to the right with a card) plays a Number card face down:
         the game picks it at random (the card is hidden; the neighbour's choice is theirs)."""
         st = game.state
-        live = {v for v in game._blue_values() if game._cut_count(v) < 4}
+        live = {v for v in game.blue_values_in_play() if game.cut_count_of(v) < 4}
         for q in range(game.players):
             hand = game.private[q].setdefault("cards", [])
             hand[:] = [v for v in hand if v in live]
@@ -255,8 +255,8 @@ class HiddenNumbers(MissionRules):
         st = game.state
         if st.get("played") is not None:
             card = st.pop("played")
-            if card in game._turn_cuts:
-                game._advance_dial(1)
+            if card in game.turn_cuts:
+                game.advance_dial(1)
             game.private[p].setdefault("cards", []).append(card)
 
 
@@ -294,9 +294,9 @@ class ConstraintCards(MissionRules):
                 game.queue.append({"player": p, "kind": "choose", "what": "constraint"})
 
     def round_over(self, game: Game) -> bool:
-        if self.mission in (37, 57, 61) and not game._round_played and game._idle:
+        if self.mission in (37, 57, 61) and not game.round_played and game.idle_turns:
             if self.mission == 37:  # nobody could play a whole round: the dial advances, the constraint is replaced
-                game._advance_dial(1)
+                game.advance_dial(1)
                 next_constraint(game)
             else:
                 game.result = "explosion"  # M57, M61: nobody could play for a whole round
@@ -310,8 +310,8 @@ class ConstraintCards(MissionRules):
             next_constraint(game)
         if m == 31:
             card = st["constraints"].get(str(p))
-            if card and not game._can_apply(p, card):  # the card is flipped: the player plays freely
-                game._absent_for(p, game._allowed_values([card]))
+            if card and not game.constraint_applies(p, card):  # the card is flipped: the player plays freely
+                game.announce_absent(p, game.values_allowed_by([card]))
                 st["constraints"][str(p)] = None
         return False
 
@@ -323,7 +323,7 @@ class ConstraintCards(MissionRules):
         return [st["constraint"]] if st.get("constraint") else []
 
     def after_cut(self, game: Game, value: Value, n: int) -> None:
-        if not isinstance(value, int) or game._cut_count(value) < 4:
+        if not isinstance(value, int) or game.cut_count_of(value) < 4:
             return
         if self.mission == 37:
             next_constraint(game)
@@ -359,11 +359,11 @@ class WeakestLink(MissionRules):
         return True
 
     def turn_decision(self, game: Game, p: int) -> dict[str, Any] | None:
-        decision = game._turn_decision(p)
-        if not game._has_move(decision) and game.private[p].get("constraint"):
+        decision = game.turn_decision(p)
+        if not game.has_move(decision) and game.private[p].get("constraint"):
             card = game.private[p].pop("constraint")
-            if game._has_move(game._turn_decision(p)):  # the weakest link cannot play because of it
-                game._advance_dial(2)
+            if game.has_move(game.turn_decision(p)):  # the weakest link cannot play because of it
+                game.advance_dial(2)
                 for q in range(game.players):
                     game.private[q].pop("constraint", None)
                 game.state["weakest"] = p
@@ -371,7 +371,7 @@ class WeakestLink(MissionRules):
                     return None
             else:
                 game.private[p]["constraint"] = card
-            decision = game._turn_decision(p)
+            decision = game.turn_decision(p)
         return decision
 
 
@@ -389,17 +389,17 @@ class EndOfLine(MissionRules):
         if not st["line"]:
             return None
         end = st["line"][0] if st["end"] == "left" else st["line"][-1]
-        return (v for v in game._in_play() if v not in st["line"] or v == end)
+        return (v for v in game.values_in_play() if v not in st["line"] or v == end)
 
     def after_cut(self, game: Game, value: Value, n: int) -> None:
         st = game.state
         if not isinstance(value, int) or not st["line"]:
             return
         end = st["line"][0] if st["end"] == "left" else st["line"][-1]
-        if value == end and game._cut_count(value) >= 2:
+        if value == end and game.cut_count_of(value) >= 2:
             st["line"].remove(value)
             if st["line"]:
-                game.queue.insert(0, {"player": game._actor, "kind": "choose", "what": "end"})
+                game.queue.insert(0, {"player": game.acting_player, "kind": "choose", "what": "end"})
 
     def skip(self, game: Game, p: int, d: dict[str, Any]) -> bool:
         absent_of_allowed(game, p, d)
@@ -459,13 +459,13 @@ class Challenges(MissionRules):
             self.done(game, 1)
 
     def after_cut(self, game: Game, value: Value, n: int) -> None:
-        if isinstance(value, int) and game._cut_count(value) >= 4:
+        if isinstance(value, int) and game.cut_count_of(value) >= 4:
             game.state.setdefault("validated", []).append(value)  # challenges 4 and 8 read their order
 
     def end_turn(self, game: Game, p: int, action: Action | None) -> None:
         st = game.state
         hist = st.setdefault("history", [])
-        hist.append({"cuts": list(game._turn_cuts), "solo": game._turn_solo})
+        hist.append({"cuts": list(game.turn_cuts), "solo": game.turn_solo})
         validated = st.get("validated", [])
         for c in list(st["challenges"]):
             if self.met(game, c, hist, validated):
@@ -474,7 +474,7 @@ class Challenges(MissionRules):
     def done(self, game: Game, c: int) -> None:
         if c in game.state["challenges"]:
             game.state["challenges"].remove(c)
-            game._rewind()
+            game.rewind_dial()
 
     def met(self, game: Game, c: int, hist: list[dict[str, Any]], validated: list[int]) -> bool:
         def last(n: int) -> list[dict[str, Any]]:
@@ -535,8 +535,8 @@ class RewindingNumbers(MissionRules):
         game.state["numbers"] = game.rng.sample(NUMBERS, game.players)
 
     def after_cut(self, game: Game, value: Value, n: int) -> None:
-        if isinstance(value, int) and game._cut_count(value) >= 4 and value in game.state["numbers"]:
-            game._rewind()
+        if isinstance(value, int) and game.cut_count_of(value) >= 4 and value in game.state["numbers"]:
+            game.rewind_dial()
 
 
 class NumberHands(MissionRules):
@@ -554,7 +554,7 @@ class NumberHands(MissionRules):
         return game.state["cards"][str(p)]
 
     def after_cut(self, game: Game, value: Value, n: int) -> None:
-        if isinstance(value, int) and game._cut_count(value) >= 4:
+        if isinstance(value, int) and game.cut_count_of(value) >= 4:
             cards = game.state["cards"]
             for q in cards:
                 cards[q] = [v for v in cards[q] if v != value]

@@ -103,7 +103,7 @@ class CardPlay:
             used = [q for q in range(self.players) if self.board and self.board.character_used[q]]
             return [(q,) for q in used] + [pair for pair in combinations(used, 2)]
         if kind == "8":
-            return [v for v in self._blue_values() if v != self.counts_as_red]  # in play: a table refuses others
+            return [v for v in self.blue_values_in_play() if v != self.counts_as_red]  # in play: a table refuses others
         if kind == "3.3":
             return [None] if self.board and self.board.used - {"3.3"} else []
         if kind == "10.10":
@@ -118,11 +118,11 @@ class CardPlay:
                         for s in range(len(self.hands[p]))]
             return [(x, q) for x in free[p] for q in range(self.players) if q != p and free[q]]
         if kind == "11":
-            return [q for q in self._active_players() if q != p]
+            return [q for q in self.active_players() if q != p]
         if rules.cut_cards_barred:
             return []
         if kind == "9.9":
-            allowed = self._allowed_now(p, d.get("restrict"))
+            allowed = self.values_allowed_now(p, d.get("restrict"))
             values = {self.gameplay(self.key(x)) for x in self.cuttable(p)} - self._forbidden_values()
             return sorted(v for v in values if isinstance(v, int) and (allowed is None or v in allowed)
                           and len(self.holds(p, v)) >= 2 and "K" not in self._constraints_for(p))
@@ -201,7 +201,7 @@ class CardPlay:
             self.events.append(self._by(e, p, card))
             self.tokened.add(o)
         elif kind == "6":
-            self._rewind(card=True)
+            self.rewind_dial(card=True)
             self.events.append({"type": "equipment", "card": "6", "actor": p})
         elif kind == "7":
             assert self.board is not None
@@ -220,7 +220,7 @@ class CardPlay:
         elif kind == "11.11":
             x, s = o
             key = self._remove(x)
-            j = self._insert(p, s, key)
+            j = self.insert_wire(p, s, key)
             self.events.append({"type": "move", "from": slot_ref(x), "to": slot_ref((p, s, j)), "card": "11.11"})
             self.seen[p].append({"at": slot_ref((p, s, j)), "value": key_json(key), "after": len(self.events) - 1})
         elif kind == "2":
@@ -232,26 +232,26 @@ class CardPlay:
             # both leave at once (two players' stands: the removals do not shift each other)
             self._remove(mine)
             self._remove(theirs)
-            b_to = self._insert(p, mine[1], kb)
-            a_to = self._insert(q, theirs[1], ka)
+            b_to = self.insert_wire(p, mine[1], kb)
+            a_to = self.insert_wire(q, theirs[1], ka)
             self.events.append(self._by({"type": "swap", "a": slot_ref(mine), "b": slot_ref(theirs), "a_to": a_to,
                                          "b_to": b_to}, p, card))
             n = len(self.events) - 1
             self.seen[p].append({"at": slot_ref((p, mine[1], b_to)), "value": key_json(kb), "after": n})
             self.seen[q].append({"at": slot_ref((q, theirs[1], a_to)), "value": key_json(ka), "after": n})
         elif kind == "10.10":
-            in_play = [n for n in self._in_play() if isinstance(n, int) and n != self.counts_as_red]
+            in_play = [n for n in self.values_in_play() if isinstance(n, int) and n != self.counts_as_red]
             v = self.rng.choice(in_play)  # a random token of the supply (of a value in play)
-            slots = sorted(x for x in self._remaining(v) if x is not None and not self.special.get(x))
+            slots = sorted(x for x in self.remaining_wires(v) if x is not None and not self.special.get(x))
             self.events.append({"type": "disintegrator", "value": v, "slots": [slot_ref(x) for x in slots],
                                 "card": "10.10"})
             if slots:
                 self._cuts(slots, v)
-        self._win_if_all_cut()
+        self.win_if_all_cut()
         if self.over:
             return
-        nd = {**d, **self._turn_decision(p, d.get("restrict"))}
-        if self._has_move(nd):
+        nd = {**d, **self.turn_decision(p, d.get("restrict"))}
+        if self.has_move(nd):
             self.queue.insert(0, nd)
         else:  # nothing left to do this turn (the Disintegrator cut the last wires it could)
             self.turns += 1

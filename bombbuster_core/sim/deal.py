@@ -127,8 +127,8 @@ def deal(setup: dict[str, Any], rng: random.Random, tags: frozenset[str] = froze
             e["stand"] = s
         game.events.append(e)
     open_mission(game)
-    if not game._setup:
-        game._begin()
+    if not game.setup_token_players():
+        game.begin_play()
     return game
 
 
@@ -136,8 +136,7 @@ def open_mission(game: Game) -> None:
     """The mission's cards and counters at the start (public ``state``, ``private`` hands), the random
     setup tokens, and the chosen setup decisions."""
     game.rules.open(game)
-    game._random_setup_tokens()
-    game._plan_setup()
+    game.deal_setup_tokens()
 
 
 def mission_setup(number: int, players: int, rng: random.Random) -> tuple[dict[str, Any], frozenset[str]]:
@@ -183,7 +182,7 @@ def deal_equipment(game: Game, rng: random.Random, on: bool = True, cards: list[
     game.board = eq.BoardState(tuple(drawn), tuple(game.characters), game.card_cut)
     if game.queue and game.queue[0]["kind"] == "turn":  # the first turn opened before the characters were known
         d = game.queue[0]
-        game.queue[0] = {**d, **game._turn_decision(d["player"], d.get("restrict"))}
+        game.queue[0] = {**d, **game.turn_decision(d["player"], d.get("restrict"))}
 
 
 def new_game(rng: random.Random, *, mission: int | None = None, players: int = 4,

@@ -105,6 +105,15 @@ class Game(TableFiles, SetupTokens, CardPlay):
     ``special`` ("x" / "flip") and ``tokened`` are current addresses (a Nano
     transfer renumbers a stand and shifts them).  ``queue`` holds the pending
     decisions; ``turn`` is the player who decides next.
+
+    A player's side plays it through :meth:`legal_moves`, :meth:`play` (and the setup's
+    :meth:`place_token`).  The missions' rules (:mod:`.mission_rules`) read and move it through
+    its public methods -- what is in play and cut (:meth:`values_in_play`, :meth:`remaining_wires`,
+    :meth:`cut_count_of`), what a turn allows (:meth:`turn_decision`, :meth:`values_allowed_now`,
+    :meth:`choice_options`), the dial (:meth:`advance_dial`, :meth:`rewind_dial`), an ``absent``
+    event (:meth:`announce_absent`), a reveal, Nano's wire taken (:meth:`insert_wire`), the win --
+    and the counters of the turn and the round (``turn_cuts``, ``yellows_cut``, ``idle_turns``...);
+    its ``_``-names are its own.
     """
 
     def __init__(self, setup: dict[str, Any], hands: list[list[list[Key]]], set_aside: list[Key],
@@ -149,12 +158,13 @@ class Game(TableFiles, SetupTokens, CardPlay):
         self._setup: list[dict[str, Any]] = []
         self._begun = False
         self._last: int | None = None  # the last turn's active player (seat order)
-        self._idle = 0  # turns skipped in a row
-        self._round_played = False
-        self._yellows_cut = 0
-        self._turn_cuts: list[Value] = []  # values cut by successful cuts this turn (challenges, M29, M43)
-        self._turn_solo = False
-        self._actor = 0
+        # the counters the missions' rules read (and M45's update)
+        self.idle_turns = 0  # turns skipped in a row
+        self.round_played = False  # whether anyone played an action this round
+        self.yellows_cut = 0
+        self.turn_cuts: list[Value] = []  # values cut by successful cuts this turn (challenges, M29, M43)
+        self.turn_solo = False  # whether this turn cut solo
+        self.acting_player = 0  # who played the last action
         # equipment (deal_equipment): None when the table does not list its board
         self.board: eq.BoardState | None = None
         self.card_cut: dict[Value, int] = {}  # cut wires by the cutting event's value: what unlocks cards
@@ -203,7 +213,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
     def turn(self) -> int:
         """The player who decides next (a setup token, a turn, a choice)."""
         if not self._begun and not self._setup:
-            self._begin()
+            self.begin_play()
         if self.queue:
             return self.queue[0]["player"]
         if self._setup and not self._begun:
@@ -215,9 +225,9 @@ class Game(TableFiles, SetupTokens, CardPlay):
         self._turn = player
 
     def _x_locked(self, slot: Slot) -> bool:
-        return self.rules.x_waits_for_yellows and self.special.get(slot) == "x" and self._yellows_cut < 4
+        return self.rules.x_waits_for_yellows and self.special.get(slot) == "x" and self.yellows_cut < 4
 
-    def _in_play(self) -> list[Value]:
+    def values_in_play(self) -> list[Value]:
         """Gameplay values in play (for absent events)."""
         wires = self.setup["wires"]
         keys = [parse_key(k) for k in wires.get("deck", {})] or (
@@ -225,7 +235,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
             + [parse_key(k) for pool in wires.get("uncertain", []) for k in pool["candidates"]])
         return sorted({value_of(k) for k in keys}, key=value_order)
 
-    def _remaining(self, value: Value) -> list[Slot | None]:
+    def remaining_wires(self, value: Value) -> list[Slot | None]:
         """Every uncut wire of this value in the game (None for one in Nano's pool)."""
         return self._by_value().get(value, [])
 
@@ -242,11 +252,13 @@ class Game(TableFiles, SetupTokens, CardPlay):
             out.setdefault(gameplay(k), []).append(None)
         return out
 
-    def _cut_count(self, value: Value) -> int:
+    def cut_count_of(self, value: Value) -> int:
+        """How many wires of this (printed) value are cut: four validate a blue value."""
         return sum(1 for x in self.cut if value_of(self.key(x)) == value)
 
-    def _blue_values(self) -> list[int]:
-        return [v for v in self._in_play() if isinstance(v, int)]
+    def blue_values_in_play(self) -> list[int]:
+        """The blue values in play, in order."""
+        return [v for v in self.values_in_play() if isinstance(v, int)]
 
     def _stand_count(self, slot: Slot) -> int:
         """Wires of this wire's gameplay value on its stand, cut ones included, the owner's own flipped
@@ -257,7 +269,9 @@ class Game(TableFiles, SetupTokens, CardPlay):
                    if value_of(k) == v and self.special.get((p, s, j)) != "flip")
 
     # ------------------------------------------------------------ the mission's opening
-    def _begin(self) -> None:
+    def begin_play(self) -> None:
+        """Start the turns once the setup is over: the mission's opening choices, then the Captain's turn
+        (nothing when play has begun)."""
         if self._begun:
             return
         self._begun = True
@@ -267,25 +281,26 @@ class Game(TableFiles, SetupTokens, CardPlay):
 
     def _ensure(self) -> None:
         if not self._begun:
-            self._begin()
+            self.begin_play()
 
     # ------------------------------------------------------------ the loop
-    def _active_players(self) -> list[int]:
+    def active_players(self) -> list[int]:
+        """The players who hold an uncut wire (the others' turns are skipped)."""
         return [q for q in range(self.players) if self.uncut(q)]
 
     def _advance(self) -> None:
         """Play the game forward until a decision waits for a player or the game ends."""
         while not self.over and not self.queue:
-            self._win_if_all_cut()
+            self.win_if_all_cut()
             if self.over:
                 return
-            active = self._active_players()
+            active = self.active_players()
             if not active:
                 self.result = "stuck"  # Nano still holds wires nobody can take
                 return
             if self.turns >= MAX_TURNS:
                 raise SimError("too many turns")
-            if self._idle >= 2 * self.players + 2:
+            if self.idle_turns >= 2 * self.players + 2:
                 self.result = "stuck"  # nobody could play for two whole rounds: no progress is possible
                 return
             last = -1 if self._last is None else self._last
@@ -307,22 +322,23 @@ class Game(TableFiles, SetupTokens, CardPlay):
         """Before the Captain's turn (the first turn of a round)."""
         if self._last is not None and self.turns and self.rules.round_over(self):
             return
-        self._round_played = False
+        self.round_played = False
         self.rules.round_start(self)
 
     def _open_turn(self, p: int) -> None:
-        self._turn_cuts, self._turn_solo = [], False
+        self.turn_cuts, self.turn_solo = [], False
         if self.rules.open_turn(self, p):  # the mission opened the turn its own way
             return
         decision = self.rules.turn_decision(self, p)
         if decision is None:  # the game ended while the mission decided the turn
             return
-        if self._has_move(decision):
+        if self.has_move(decision):
             self.queue.append(decision)
             return
         self._skip(p, decision)
 
-    def _only_red(self, p: int) -> bool:
+    def holds_only_red(self, p: int) -> bool:
+        """Whether every uncut wire of ``p`` is red (and there is one): they may reveal them."""
         mine = self.uncut(p)
         return bool(mine) and all(self.is_red(self.key(x)) for x in mine)
 
@@ -330,9 +346,10 @@ class Game(TableFiles, SetupTokens, CardPlay):
     def _constraints_for(self, p: int) -> list[str]:
         return self.rules.constraints(self, p)
 
-    def _allowed_values(self, cards: list[str]) -> list[Value]:
+    def values_allowed_by(self, cards: list[str]) -> list[Value]:
+        """The values in play, red aside, that every Constraint card of ``cards`` allows."""
         out = []
-        for v in self._in_play():
+        for v in self.values_in_play():
             if v == RED:
                 continue
             ok = True
@@ -343,13 +360,15 @@ class Game(TableFiles, SetupTokens, CardPlay):
                 out.append(v)
         return out
 
-    def _can_apply(self, p: int, card: str) -> bool:
+    def constraint_applies(self, p: int, card: str) -> bool:
+        """Whether ``p`` holds a wire they may cut that the Constraint card ``card`` allows (a card that
+        limits no value always applies)."""
         if card not in VALUE_RULES:
             return True
-        allowed = set(self._allowed_values([card]))
+        allowed = set(self.values_allowed_by([card]))
         return any(self.gameplay(self.key(x)) in allowed for x in self.cuttable(p))
 
-    def _allowed_now(self, p: int, restrict: list[Value] | None) -> set[Value] | None:
+    def values_allowed_now(self, p: int, restrict: list[Value] | None) -> set[Value] | None:
         """The values the mission lets ``p`` cut now (None: any), before holding them."""
         allowed: set[Value] | None = None if restrict is None else set(restrict)
 
@@ -359,7 +378,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
 
         cards = self._constraints_for(p)
         if any(c in VALUE_RULES for c in cards):
-            meet(self._allowed_values(cards))
+            meet(self.values_allowed_by(cards))
         mission = self.rules.allowed(self, p)
         if mission is not None:
             meet(mission)
@@ -368,11 +387,11 @@ class Game(TableFiles, SetupTokens, CardPlay):
     def _forbidden_values(self) -> set[Value]:
         return self.rules.forbidden_values(self)
 
-    def _turn_decision(self, p: int, restrict: list[Value] | None = None) -> dict[str, Any]:
+    def turn_decision(self, p: int, restrict: list[Value] | None = None) -> dict[str, Any]:
         """What ``p`` may do now (a format of its own: meta.sim.pending)."""
         rules = self.rules
         cards = self._constraints_for(p)
-        allowed = self._allowed_now(p, restrict)
+        allowed = self.values_allowed_now(p, restrict)
         forbidden = self._forbidden_values()
         held = sorted({self.gameplay(self.key(x)) for x in self.cuttable(p)} - forbidden, key=value_order)
         values = [v for v in held if allowed is None or v in allowed]
@@ -402,7 +421,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
             values_for_calls = values
         by_value = self._by_value()
         solo = [] if "K" in cards else [v for v in values if self._solo_slots(p, v, by_value) is not None]
-        reveal = rules.reveal_allowed and self._only_red(p)
+        reveal = rules.reveal_allowed and self.holds_only_red(p)
         detector = bool(values_for_calls) and self._has_detector(p) and "G" not in cards
         specials = rules.specials(self, p)
         own_flipped = [list(x) for x in self.uncut(p) if self.special.get(x) == "flip"]
@@ -434,7 +453,9 @@ class Game(TableFiles, SetupTokens, CardPlay):
             return None  # the caller cannot see any of them
         return sorted(x for x in rest if x is not None)
 
-    def _has_move(self, d: dict[str, Any]) -> bool:
+    @staticmethod
+    def has_move(d: dict[str, Any]) -> bool:
+        """Whether the turn decision ``d`` (:meth:`turn_decision`) allows any action."""
         return bool(d["values"] or d["solo"] or d["reveal"] or d["specials"] or d["detector"])
 
     def legal_moves(self) -> list[Action]:
@@ -445,7 +466,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
             return []
         d = self.queue[0]
         if d["kind"] == "choose":
-            return [Choose(d["what"], o) for o in self._choose_options(d)]
+            return [Choose(d["what"], o) for o in self.choice_options(d)]
         p = d["player"]
         out: list[Action] = []
         if d["reveal"]:
@@ -503,8 +524,8 @@ class Game(TableFiles, SetupTokens, CardPlay):
         if d["kind"] == "choose":
             option = tuple(action.option) if isinstance(action, Choose) and isinstance(action.option, list) else (
                 action.option if isinstance(action, Choose) else None)
-            if not isinstance(action, Choose) or action.what != d["what"] or option not in self._choose_options(d):
-                raise SimError(f"player {p} must choose {d['what']} among {self._choose_options(d)}, not {action!r}")
+            if not isinstance(action, Choose) or action.what != d["what"] or option not in self.choice_options(d):
+                raise SimError(f"player {p} must choose {d['what']} among {self.choice_options(d)}, not {action!r}")
             return d
         if isinstance(action, DualCutAction):
             if list(action.target) not in d["targets"] or action.value not in d["values"]:
@@ -546,9 +567,9 @@ class Game(TableFiles, SetupTokens, CardPlay):
 
     def _play_turn(self, d: dict[str, Any], action: Action) -> None:
         p = d["player"]
-        self._idle = 0
-        self._round_played = True
-        self._actor = p
+        self.idle_turns = 0
+        self.round_played = True
+        self.acting_player = p
         if isinstance(action, (DualCutAction, DoubleDetector, SoloCutAction)):
             self.rules.before_cut(self, p, action.value)
         if isinstance(action, DualCutAction):
@@ -558,7 +579,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
         elif isinstance(action, SoloCutAction):
             self._solo_cut(p, action.value)
         elif isinstance(action, RevealRedAction):
-            self._reveal_red(p)
+            self.reveal_red(p)
         elif isinstance(action, MultiCutAction):
             self._multi_cut(p, action)
         elif isinstance(action, TripwireAction):
@@ -568,18 +589,20 @@ class Game(TableFiles, SetupTokens, CardPlay):
         self.turns += 1
         if not self.over:
             self._end_turn(p, action)
-        self._win_if_all_cut()
+        self.win_if_all_cut()
 
-    def _win_if_all_cut(self) -> None:
+    def win_if_all_cut(self) -> None:
+        """The game is won when every wire is cut (Nano's too)."""
         if self.result is None and not self.nano and all(not self.uncut(q) for q in range(self.players)):
             self.result = "win"
 
-    def _advance_dial(self, n: int) -> None:
+    def advance_dial(self, n: int) -> None:
+        """The dial ``n`` spaces toward the skull; reaching it loses ("detonator")."""
         self.dial -= n
         if self.dial <= 0:
             self.result = "detonator"
 
-    def _rewind(self, card: bool = False) -> None:
+    def rewind_dial(self, card: bool = False) -> None:
         """The dial one space back: by the Rewinder (``card``) never past the start for this many
         players, nor M51's start a space further back (rules.md §4 gives no cap; the S3 code's
         ``detonatorMax = players`` reads so, and the page's detonator, web/js/gamestate.js, agrees).
@@ -591,12 +614,12 @@ class Game(TableFiles, SetupTokens, CardPlay):
     def _rewinder_limit(self) -> int:
         return max(self.players, self.dial_start)
 
-    def _fail(self, actor: int) -> None:
+    def charge_failed_cut(self, actor: int) -> None:
         """A failed cut: the dial advances (2 under constraint L; M53 moves Nano instead)."""
         self.strikes += 1
         if self.rules.nano_is_the_dial:
             return
-        self._advance_dial(2 if "L" in self._constraints_for(actor) else 1)
+        self.advance_dial(2 if "L" in self._constraints_for(actor) else 1)
 
     def _failure_token(self, actor: int, target: Slot) -> Any:
         """The token a failed cut places on ``target`` (None: no token)."""
@@ -621,10 +644,10 @@ class Game(TableFiles, SetupTokens, CardPlay):
         self.cut.update(slots)
         self.card_cut[value] = self.card_cut.get(value, 0) + len(slots)
         self._false_bottom()
-        self._turn_cuts += [value] * (len(slots) // 2 or 1)
-        self._turn_solo = self._turn_solo or solo
+        self.turn_cuts += [value] * (len(slots) // 2 or 1)
+        self.turn_solo = self.turn_solo or solo
         if value == YELLOW:
-            self._yellows_cut += len(slots)
+            self.yellows_cut += len(slots)
         self._after_cut(value, len(slots))
 
     def _dual_cut(self, p: int, a: DualCutAction, values: tuple[Value, Value] | None = None, stabilizer: bool = False,
@@ -679,9 +702,9 @@ class Game(TableFiles, SetupTokens, CardPlay):
             if stabilizer:
                 self.strikes += 1  # the Stabilizer: the dial does not move
             else:
-                self._fail(p)
+                self.charge_failed_cut(p)
         if costly and not self.over:
-            self._advance_dial(1)  # M56/M64: a teammate's flipped wire costs a space
+            self.advance_dial(1)  # M56/M64: a teammate's flipped wire costs a space
 
     def _detector(self, p: int, a: DoubleDetector) -> None:
         if "double_detector_every_turn" in self.tags:
@@ -725,7 +748,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
         if self._explodes_on_failure(p):
             self.result = "explosion"
             return
-        self._fail(p)
+        self.charge_failed_cut(p)
 
     def _solo_cut(self, p: int, value: Value) -> None:
         mine = self._solo_slots(p, value)
@@ -733,7 +756,8 @@ class Game(TableFiles, SetupTokens, CardPlay):
         self.events.append({"type": "solo_cut", "actor": p, "value": value, "slots": [own_ref(x) for x in mine]})
         self._cuts(mine, value, solo=True)
 
-    def _reveal_red(self, p: int) -> None:
+    def reveal_red(self, p: int) -> None:
+        """``p`` reveals their uncut wires, all red: cut, with the event showing them."""
         mine = self.uncut(p)
         self.events.append({"type": "reveal_red", "actor": p,
                             "slots": [{**own_ref(x), "value": key_json(self.key(x))} for x in mine]})
@@ -760,7 +784,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
             event.update(success=False, tokens=[value_of(k) for k in keys])
             self.events.append(event)
             self.tokened.update(slots)
-            self._fail(p)
+            self.charge_failed_cut(p)
             return
         event.update(success=False, exploded=True)
         self.events.append(event)
@@ -773,7 +797,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
             event["success"] = True
             self.events.append(event)
             self._cuts([target], YELLOW)
-            self._rewind()
+            self.rewind_dial()
         elif self.is_red(key):
             event.update(success=False, exploded=True)
             self.events.append(event)
@@ -782,20 +806,20 @@ class Game(TableFiles, SetupTokens, CardPlay):
             event.update(success=False, token=value_of(key))
             self.events.append(event)
             self.tokened.add(target)
-            self._fail(p)
+            self.charge_failed_cut(p)
 
     # ------------------------------------------------------------ skipped turns
     def _skip(self, p: int, d: dict[str, Any]) -> None:
         """``p`` has no legal action: the mission's consequence."""
-        self._idle += 1
+        self.idle_turns += 1
         self.turns += 1
         if self.rules.skip(self, p, d):
             return
         self._end_turn(p, None)
 
-    def _absent_for(self, p: int, values: list[Value]) -> None:
+    def announce_absent(self, p: int, values: list[Value]) -> None:
         """An ``absent`` event when ``p`` truly holds no visible uncut wire of these values (in play)."""
-        in_play = set(self._in_play())
+        in_play = set(self.values_in_play())
         values = [v for v in values if v in in_play]
         held = {self.gameplay(self.key(x)) for x in self.visible(p)}
         if values and not held & set(values):
@@ -809,7 +833,9 @@ class Game(TableFiles, SetupTokens, CardPlay):
         self.rules.end_turn(self, p, action)
 
     # ------------------------------------------------------------ choices
-    def _choose_options(self, d: dict[str, Any]) -> list[Any]:
+    def choice_options(self, d: dict[str, Any]) -> list[Any]:
+        """The options of the pending choice ``d`` (``what``: a designation, a constraint card, an end of
+        the line, a token to give or draft or to place, a volunteer, Nano's direction, a card to give)."""
         st, p, what = self.state, d["player"], d["what"]
         if what in ("designate",):
             return list(d["options"])
@@ -819,7 +845,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
         if what == "end":
             return ["left", "right"]
         if what == "give":
-            return [v for v in self._in_play() if v != RED]
+            return [v for v in self.values_in_play() if v != RED]
         if what == "draft":
             return sorted(set(st["draft"]), key=value_order)
         if what == "volunteer":
@@ -855,9 +881,9 @@ class Game(TableFiles, SetupTokens, CardPlay):
         elif what == "designate":
             v = d["number"]
             if any(self.gameplay(self.key(x)) == v for x in self.cuttable(o)):
-                dd = self._turn_decision(o, restrict=[v])
+                dd = self.turn_decision(o, restrict=[v])
                 dd["restrict"] = [v]
-                if self._has_move(dd):
+                if self.has_move(dd):
                     self.queue.insert(0, dd)
                     return
             self.turns += 1
@@ -866,12 +892,12 @@ class Game(TableFiles, SetupTokens, CardPlay):
             v = st["number"]
             if o:
                 if any(self.gameplay(self.key(x)) == v for x in self.cuttable(p)):
-                    dd = self._turn_decision(p, restrict=[v])
+                    dd = self.turn_decision(p, restrict=[v])
                     dd["restrict"] = [v]
-                    if self._has_move(dd):
+                    if self.has_move(dd):
                         self.queue = [dd]
                         return
-                self._advance_dial(1)  # "Snip!" without the value
+                self.advance_dial(1)  # "Snip!" without the value
                 self.queue = []
                 self.turns += 1
                 return
@@ -898,7 +924,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
                         for (q, t, i), v in self.special.items()}
         return key
 
-    def _insert(self, p: int, s: int, key: Key) -> int:
+    def insert_wire(self, p: int, s: int, key: Key) -> int:
         """Insert ``key`` in order into stand (p, s); shift the stand's addresses; return its index."""
         row = self.hands[p][s]
         j = 0

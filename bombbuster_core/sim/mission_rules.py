@@ -111,7 +111,7 @@ class MissionRules:
 
     def turn_decision(self, game: Game, p: int) -> dict[str, Any] | None:
         """What ``p`` may do in the turn (None: the game ended while deciding it)."""
-        return game._turn_decision(p)
+        return game.turn_decision(p)
 
     def constraints(self, game: Game, p: int) -> list[str]:
         """The Constraint cards that bind ``p`` now."""
@@ -152,7 +152,7 @@ class MissionRules:
     def skip(self, game: Game, p: int, d: dict[str, Any]) -> bool:
         """``p`` has no legal action (the turn's decision ``d``); True: the game ended, no turn end."""
         if self.skip_moves_the_dial:
-            game._advance_dial(1)
+            game.advance_dial(1)
         return False
 
     def refused_designation(self, game: Game, p: int, o: int, v: int) -> None:
@@ -161,6 +161,6 @@ class MissionRules:
 
 def absent_of_allowed(game: Game, p: int, d: dict[str, Any]) -> None:
     """A skipped turn says the hand holds none of the values the mission allowed."""
-    allowed = game._allowed_now(p, d.get("restrict"))
+    allowed = game.values_allowed_now(p, d.get("restrict"))
     if allowed is not None:
-        game._absent_for(p, sorted(allowed - game._forbidden_values(), key=value_order))
+        game.announce_absent(p, sorted(allowed - game.rules.forbidden_values(game), key=value_order))

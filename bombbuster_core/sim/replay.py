@@ -130,10 +130,10 @@ class Replay:
             game.dial, game.result = game.dial if dial is None else dial, None  # M53: no dial (Nano is)
         for p, at, (seg, i), after in self.seen:
             game.seen[p].append({"at": at, "value": key_json(deal[seg][i]), "after": after})
-        game._win_if_all_cut()
+        game.win_if_all_cut()
         restrict = ((self.raw["meta"]["sim"].get("pending") or {}).get("restrict")
                     if self.detonator is not None else None)
-        game.queue = [] if game.over else [game._turn_decision(self.turn, restrict)]
+        game.queue = [] if game.over else [game.turn_decision(self.turn, restrict)]
         return game
 
     def _mission_game(self, deal: Sequence[Sequence[Key]], dealt: list[list[list[Key]]], now: list[list[list[Key]]],
@@ -160,12 +160,10 @@ class Replay:
             game.nano_dial = sim.get("nano_space", 0)
         game.private[self.turn] = copy.deepcopy(sim.get("private", {}))
         game.detectors_used = detectors_used(raw["events"])
-        game._yellows_cut = sum(1 for x in self.cut if value_of(game.key(x)) == YELLOW)
+        game.yellows_cut = sum(1 for x in self.cut if value_of(game.key(x)) == YELLOW)
         if self.board is not None:
             game.take_board(self.board)
-        game.events, game.turn, game._begun, game._setup = list(raw["events"]), self.turn, True, []
-        game._last = self.turn  # the next turn is the next player's
-        game._round_counters(raw)
+        game.resume(raw, self.turn)
         return game
 
 

@@ -61,7 +61,7 @@ def exact_moves(game: Game, rng: random.Random, width: int, red_cap: float = RED
 
 def _legal_in(game: Game, d: dict[str, Any]) -> Callable[[Action], bool]:
     """Whether a call, Double Detector, solo cut or reveal is allowed by the turn decision ``d`` (as
-    Game._check: a detector never points at an X or flipped wire)."""
+    Game.is_legal: a detector never points at an X or flipped wire)."""
     values, solo, targets = set(d["values"]), set(d["solo"]), {tuple(t) for t in d["targets"]}
 
     def legal(a: Action) -> bool:

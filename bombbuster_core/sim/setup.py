@@ -38,6 +38,12 @@ class SetupTokens:
             return "false"
         return "value"
 
+    def deal_setup_tokens(self) -> None:
+        """The setup tokens at the deal: the random ones placed at once, the chosen ones queued for their
+        players (:meth:`setup_token_players`)."""
+        self._random_setup_tokens()
+        self._plan_setup()
+
     def _plan_setup(self) -> None:
         """The chosen setup tokens, in order (random ones are placed at once)."""
         if "no_setup_tokens" in self.tags:
@@ -77,7 +83,7 @@ class SetupTokens:
             at = self.rng.choice(mine)
             self.events.append({"type": "info_token", "at": slot_ref(at), "value": v})
             self.tokened.add(at)
-        elif v in self._in_play():
+        elif v in self.values_in_play():
             self.events.append({"type": "absent", "player": p, "values": [v]})
 
     def setup_token_players(self) -> list[int]:
@@ -89,7 +95,7 @@ class SetupTokens:
         p = decision["player"]
         if decision["kind"] == "setup_absent":
             held = {value_of(self.key(x)) for x in self.uncut(p)}
-            return [v for v in self._in_play() if v != RED and v not in held]
+            return [v for v in self.values_in_play() if v != RED and v not in held]
         kind, out = decision["token"], []
         taken = {(e["at"]["player"], e["at"]["stand"], e["at"]["slot"]) for e in self.events
                  if e["type"] == "info_token"}
@@ -130,7 +136,7 @@ class SetupTokens:
                 self.tokened.add(slot)
         self._setup.pop(0)
         if not self._setup:
-            self._begin()
+            self.begin_play()
 
     def _setup_event(self, kind: str, slot: Slot, value: int | None) -> dict[str, Any]:
         k = self.key(slot)
@@ -141,7 +147,7 @@ class SetupTokens:
             return {**at, "parity": "even" if (k // 10) % 2 == 0 else "odd"}
         if kind == "count":
             return {**at, "count": self._stand_count(slot)}
-        wrong = [v for v in self._blue_values() if v != value_of(k)]
+        wrong = [v for v in self.blue_values_in_play() if v != value_of(k)]
         if value is None:
             value = self.rng.choice(wrong)  # a policy that names only the slot: the game picks the false value
         if value not in wrong:

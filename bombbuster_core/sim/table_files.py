@@ -48,7 +48,7 @@ class TableFiles:
             # the turns so far and the round's, public but not in the events (a skipped turn may leave
             # none): what a player's replay of the game needs (replay.Replay) to know when the mission's round
             # rules fire; the public file records the game
-            sim.update(turns=self.turns, idle=self._idle, round_played=self._round_played)
+            sim.update(turns=self.turns, idle=self.idle_turns, round_played=self.round_played)
             if self.private[player]:
                 sim["private"] = self.private[player]
             pending = self._pending_for(player)
@@ -99,7 +99,7 @@ class TableFiles:
             return None
         d = self.queue[0]
         if d["kind"] == "choose":
-            return {**d, "options": [list(o) if isinstance(o, tuple) else o for o in self._choose_options(d)]}
+            return {**d, "options": [list(o) if isinstance(o, tuple) else o for o in self.choice_options(d)]}
         uses = self.card_uses(player, d) if self.board is not None else []
         return {**d, "equipment": uses} if uses else d
 
@@ -130,22 +130,28 @@ class TableFiles:
                 elif e.get("stabilizer"):  # the Stabilizer: a failed cut that leaves the dial where it is
                     game.strikes += 1
                 else:
-                    game._fail(actor)
+                    game.charge_failed_cut(actor)
             elif kind == "equipment" and "6" in event_cards(e):  # the Rewinder
-                game._rewind(card=True)
+                game.rewind_dial(card=True)
             elif kind in ("solo_cut", "reveal_red", "fast_pass"):
                 game.cut.update((actor, x["stand"], x["slot"]) for x in e["slots"])
             elif kind == "disintegrator":
                 game.cut.update((x["player"], x["stand"], x["slot"]) for x in e["slots"])
         if board is not None:
             game.take_board(board)
-        game._win_if_all_cut()
-        game.events, game.turn, game._begun = list(table["events"]), turn, True
-        game._last = turn  # the next turn is the next player's after ``turn``, not the Captain's
-        game._round_counters(table)
+        game.win_if_all_cut()
+        game.resume(table, turn)
         if not game.over:
-            game.queue = [game._turn_decision(turn)]
+            game.queue = [game.turn_decision(turn)]
         return game
+
+    def resume(self, table: dict[str, Any], turn: int) -> None:
+        """Take the game up after a table file's events (:meth:`restore`, :class:`~.replay.Replay`): the
+        events are the game's, the setup is over, ``turn`` decides now and the next turn is the next
+        player's after ``turn``, not the Captain's; the round's counters as ``meta.sim`` gives them."""
+        self.events, self.turn, self._begun, self._setup = list(table["events"]), turn, True, []
+        self._last = turn
+        self._round_counters(table)
 
     def _round_counters(self, table: dict[str, Any]) -> None:
         """The turns played, the turns skipped in a row and whether anyone played this round, from
@@ -153,7 +159,7 @@ class TableFiles:
         events are its turns -- the base game skips none -- and nobody played this round)."""
         sim = table.get("meta", {}).get("sim") or {}
         self.turns = sim.get("turns", sum(e["type"] != "info_token" for e in table["events"]))
-        self._idle, self._round_played = sim.get("idle", 0), sim.get("round_played", False)
+        self.idle_turns, self.round_played = sim.get("idle", 0), sim.get("round_played", False)
 
     def take_board(self, b: eq.BoardState) -> None:
         """The equipment board as a table file's events leave it (Table.equipment_board): the cards

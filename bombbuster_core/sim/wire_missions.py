@@ -37,7 +37,7 @@ class PreDealtRed(MissionRules):
     reveal_allowed = False
 
     def specials(self, game: Game, p: int) -> list[dict[str, Any]]:
-        if game._remaining(RED) and (game.players >= 4 or any(game.is_red(game.key(x)) for x in game.visible(p))):
+        if game.remaining_wires(RED) and (game.players >= 4 or any(game.is_red(game.key(x)) for x in game.visible(p))):
             return [{"kind": "multi_cut", "value": RED, "count": 3}]
         return []
 
@@ -77,7 +77,7 @@ class TokenPass(MissionRules):
 
     def after_cut(self, game: Game, value: Value, n: int) -> None:
         st = game.state
-        if value == YELLOW and not st.get("passed") and game._yellows_cut >= 2:
+        if value == YELLOW and not st.get("passed") and game.yellows_cut >= 2:
             st["passed"] = True
             if self.give:
                 for g in range(game.players):
@@ -105,7 +105,7 @@ class FlippedWires(MissionRules):
 
     def skip(self, game: Game, p: int, d: dict[str, Any]) -> bool:
         if self.captain_only and p != 0 and not game.over:
-            game._advance_dial(1)
+            game.advance_dial(1)
         return False
 
 
@@ -126,14 +126,14 @@ class Tripwires(MissionRules):
         return {RED, YELLOW}
 
     def specials(self, game: Game, p: int) -> list[dict[str, Any]]:
-        return [{"kind": "tripwire"}] if game._remaining(YELLOW) else []
+        return [{"kind": "tripwire"}] if game.remaining_wires(YELLOW) else []
 
     def own_tripwire_only(self, game: Game, p: int) -> bool:
         mine = [game.gameplay(game.key(x)) for x in game.visible(p)]
         return YELLOW in mine and set(mine) <= {YELLOW, RED}
 
     def skip(self, game: Game, p: int, d: dict[str, Any]) -> bool:
-        game._absent_for(p, game._blue_values())  # only the own tripwire (and reds) left
+        game.announce_absent(p, game.blue_values_in_play())  # only the own tripwire (and reds) left
         return False
 
 
@@ -147,10 +147,10 @@ class NanoTransfers(MissionRules):
 
     def end_turn(self, game: Game, p: int, action: Action | None) -> None:
         st = game.state
-        if game.nano and st["nano_space"] in game._turn_cuts:
+        if game.nano and st["nano_space"] in game.turn_cuts:
             key = game.nano.pop(0)
             s = game.rng.randrange(len(game.hands[p]))  # a 2-stand player's choice of stand: at random
-            j = game._insert(p, s, key)
+            j = game.insert_wire(p, s, key)
             game.events.append({"type": "move", "from": "nano", "to": slot_ref((p, s, j))})
             game.seen[p].append({"at": slot_ref((p, s, j)), "value": key_json(key), "after": len(game.events) - 1})
             st["nano_left"] = len(game.nano)
@@ -190,10 +190,10 @@ class Oxygen(MissionRules):
     def allowed(self, game: Game, p: int) -> Any:
         st = game.state
         if self.mission == 44:
-            return (v for v in game._in_play() if isinstance(v, int) and oxygen_depth(v) <= st["oxygen"])
+            return (v for v in game.values_in_play() if isinstance(v, int) and oxygen_depth(v) <= st["oxygen"])
         if self.mission == 49:
-            return (v for v in game._in_play() if isinstance(v, int) and v <= st["oxygen"][p])
-        return (v for v in game._in_play() if isinstance(v, int) and v <= st["oxygen"])
+            return (v for v in game.values_in_play() if isinstance(v, int) and v <= st["oxygen"][p])
+        return (v for v in game.values_in_play() if isinstance(v, int) and v <= st["oxygen"])
 
     def before_cut(self, game: Game, p: int, v: Value) -> None:
         if not isinstance(v, int):
@@ -219,7 +219,7 @@ class SevenAlone(MissionRules):
         return {RED, 7}
 
     def specials(self, game: Game, p: int) -> list[dict[str, Any]]:
-        if game._remaining(7):
+        if game.remaining_wires(7):
             mine = game.uncut(p)
             if mine and all(value_of(game.key(x)) == 7 for x in mine):
                 return [{"kind": "multi_cut", "value": 7, "count": 4, "forced": True}]
@@ -235,7 +235,7 @@ class ThreeYellows(MissionRules):
         return {RED, YELLOW}
 
     def specials(self, game: Game, p: int) -> list[dict[str, Any]]:
-        if game._remaining(YELLOW) and (
+        if game.remaining_wires(YELLOW) and (
                 game.players >= 4 or any(value_of(game.key(x)) == YELLOW for x in game.visible(p))):
             return [{"kind": "multi_cut", "value": YELLOW, "count": 3}]
         return []
@@ -253,7 +253,7 @@ class NanoDial(MissionRules):
     def end_turn(self, game: Game, p: int, action: Action | None) -> None:
         if action is None or isinstance(action, RevealRedAction):
             return
-        cut = game._turn_cuts
+        cut = game.turn_cuts
         if cut:
             game.nano_dial += -1 if cut[0] == game.nano_dial else 1
         elif game.events and game.events[-1].get("success") is False:
@@ -293,7 +293,7 @@ class NanoLine(MissionRules):
         game.state["nano_at"] = game.state["line"].index(v)
 
     def after_cut(self, game: Game, value: Value, n: int) -> None:
-        if isinstance(value, int) and game._cut_count(value) >= 4:
+        if isinstance(value, int) and game.cut_count_of(value) >= 4:
             game.state.setdefault("face_down", []).append(value)
 
     def end_turn(self, game: Game, p: int, action: Action | None) -> None:
