@@ -28,7 +28,7 @@ import time
 sys.path[:0] = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
 
 from bombbuster_core.sim.deal import new_game  # noqa: E402
-from bombbuster_core.sim.fullinfo import replay, solve  # noqa: E402
+from bombbuster_core.sim.fullinfo import play_line, solve  # noqa: E402
 from bombbuster_core.sim.tournament import paired_difference, read_records, wilson  # noqa: E402
 
 SEED = 2026
@@ -66,7 +66,7 @@ def solve_cell(mission: int, players: int, games: list[int], nodes: int) -> None
                       "budget": nodes, "settings": {"mission": mission, "players": players, "seed": SEED,
                                                     "equipment": True}}
             if s.verdict == "win":
-                record.update(line=len(s.line), replayed=replay(game, s.line))
+                record.update(line=len(s.line), replayed=play_line(game, s.line))
             out.write(json.dumps(record) + "\n")
             out.flush()
             print(f"M{mission} {players}p game {i}: {s.verdict} ({s.nodes} nodes, {record['seconds']} s)",

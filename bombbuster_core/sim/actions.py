@@ -176,12 +176,12 @@ def tupled(o: Any) -> Any:
     return tuple(tupled(x) for x in o) if isinstance(o, (tuple, list)) else o
 
 
-def slot_ref(slot: Slot) -> dict[str, int]:
+def slot_json(slot: Slot) -> dict[str, int]:
     """A wire's address as the table format writes it."""
     return {"player": slot[0], "stand": slot[1], "slot": slot[2]}
 
 
-def own_ref(slot: Slot) -> dict[str, int]:
+def own_slot_json(slot: Slot) -> dict[str, int]:
     """One's own wire's address as the table format writes it (an ``actor_slot``)."""
     return {"stand": slot[1], "slot": slot[2]}
 

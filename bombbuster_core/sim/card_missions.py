@@ -10,7 +10,7 @@ from itertools import combinations
 
 from ..missions import even_deal
 from ..wires import RED, Value, value_of
-from .actions import slot_ref
+from .actions import slot_json
 from .mission_rules import CONSTRAINTS, NUMBERS, MissionRules, absent_of_allowed
 
 TYPE_CHECKING = False
@@ -184,7 +184,7 @@ class FourOfTheNumber(MissionRules):
                 mine = [x for x in game.visible(p) if value_of(game.key(x)) == v]
                 if mine:
                     at = game.rng.choice(mine)
-                    game.events.append({"type": "info_token", "at": slot_ref(at), "value": v})
+                    game.events.append({"type": "info_token", "at": slot_json(at), "value": v})
                     game.tokened.add(at)
                     break
 

@@ -29,7 +29,7 @@ from itertools import combinations
 from .. import equipment as eq
 from ..missions import cards_barred
 from ..wires import RED, key_json
-from .actions import DualCutAction, SimError, UseCard, jsonable, own_ref, slot_ref, tupled
+from .actions import DualCutAction, SimError, UseCard, jsonable, own_slot_json, slot_json, tupled
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -186,9 +186,9 @@ class CardPlay:
         self._spend(p, card)
         if kind in ("1", "12"):
             self.events.append(self._by({"type": "label", "kind": "equal" if kind == "12" else "different",
-                                         "at": slot_ref(o)}, p, card))
+                                         "at": slot_json(o)}, p, card))
         elif kind in ("4", "2.2"):
-            e: dict[str, Any] = {"type": "info_token", "at": slot_ref(o)}
+            e: dict[str, Any] = {"type": "info_token", "at": slot_json(o)}
             v = self.gameplay(self.key(o))
             if kind == "2.2":
                 e["count"] = 1
@@ -221,8 +221,8 @@ class CardPlay:
             x, s = o
             key = self._remove(x)
             j = self.insert_wire(p, s, key)
-            self.events.append({"type": "move", "from": slot_ref(x), "to": slot_ref((p, s, j)), "card": "11.11"})
-            self.seen[p].append({"at": slot_ref((p, s, j)), "value": key_json(key), "after": len(self.events) - 1})
+            self.events.append({"type": "move", "from": slot_json(x), "to": slot_json((p, s, j)), "card": "11.11"})
+            self.seen[p].append({"at": slot_json((p, s, j)), "value": key_json(key), "after": len(self.events) - 1})
         elif kind == "2":
             mine, q = o
             theirs = self.rng.choice([x for x in self.uncut(q) if x not in self.tokened])  # the teammate's pick
@@ -234,16 +234,16 @@ class CardPlay:
             self._remove(theirs)
             b_to = self.insert_wire(p, mine[1], kb)
             a_to = self.insert_wire(q, theirs[1], ka)
-            self.events.append(self._by({"type": "swap", "a": slot_ref(mine), "b": slot_ref(theirs), "a_to": a_to,
+            self.events.append(self._by({"type": "swap", "a": slot_json(mine), "b": slot_json(theirs), "a_to": a_to,
                                          "b_to": b_to}, p, card))
             n = len(self.events) - 1
-            self.seen[p].append({"at": slot_ref((p, mine[1], b_to)), "value": key_json(kb), "after": n})
-            self.seen[q].append({"at": slot_ref((q, theirs[1], a_to)), "value": key_json(ka), "after": n})
+            self.seen[p].append({"at": slot_json((p, mine[1], b_to)), "value": key_json(kb), "after": n})
+            self.seen[q].append({"at": slot_json((q, theirs[1], a_to)), "value": key_json(ka), "after": n})
         elif kind == "10.10":
             in_play = [n for n in self.values_in_play() if isinstance(n, int) and n != self.counts_as_red]
             v = self.rng.choice(in_play)  # a random token of the supply (of a value in play)
             slots = sorted(x for x in self.remaining_wires(v) if x is not None and not self.special.get(x))
-            self.events.append({"type": "disintegrator", "value": v, "slots": [slot_ref(x) for x in slots],
+            self.events.append({"type": "disintegrator", "value": v, "slots": [slot_json(x) for x in slots],
                                 "card": "10.10"})
             if slots:
                 self._cuts(slots, v)
@@ -278,7 +278,7 @@ class CardPlay:
         elif kind == "9.9":
             mine = self.holds(p, o)[:2]
             self.events.append(self._by({"type": "fast_pass", "actor": p, "value": o,
-                                         "slots": [own_ref(x) for x in mine]}, p, card))
+                                         "slots": [own_slot_json(x) for x in mine]}, p, card))
             self._cuts(mine, o, solo=True)
         elif kind == "11":
             self.events.append({"type": "equipment", "card": "11", "actor": p, "next": o})

@@ -5,7 +5,7 @@ full information allows.  This module searches the legal lines of play of the
 simulator's own :class:`~.game.Game` on the true deal (setup tokens, cuts, the
 Double Detector, every equipment use, the missions' choices and special
 actions, each as the game offers it) and answers, per deal, ``"win"`` (with a
-winning line, which :func:`replay` plays again on a fresh copy), ``"loss"``
+winning line, which :func:`play_line` plays again on a fresh copy), ``"loss"``
 (every line loses: a proof) or ``"unresolved"`` (the budget ran out first:
 never counted as a win or a loss).
 
@@ -352,7 +352,7 @@ def solve(game: Game, nodes: int = DEFAULT_NODES, seconds: float | None = None) 
                     time.perf_counter() - t0)
 
 
-def replay(game: Game, line: list[Decision]) -> str | None:
+def play_line(game: Game, line: list[Decision]) -> str | None:
     """The result of playing ``line`` on a copy of ``game`` (None: the game is not over after it)."""
     g = clone(game)
     for decision in line:

@@ -40,9 +40,10 @@ from __future__ import annotations
 
 from .. import equipment as eq
 from ..missions import failure_explodes
+from ..public_state import DIAL_SECTIONS  # one reading of the dial: the core's
 from ..wires import RED, YELLOW, Key, Value, key_json, parse_key, value_of
 from .actions import (Action, Choose, DoubleDetector, DualCutAction, MultiCutAction, RevealRedAction, SimError,
-                      SoloCutAction, TripwireAction, UseCard, own_ref, slot_ref, tupled, value_order)
+                      SoloCutAction, TripwireAction, UseCard, own_slot_json, slot_json, tupled, value_order)
 from .cards import TURN_CARDS, CardPlay
 from .card_missions import (Challenges, ConstraintCards, Designation, EndOfLine, FourOfTheNumber, HiddenNumbers,
                             NumberHands, RewindingNumbers, Sequence, Sums, VisibleNumbers, Volunteers, WeakestLink)
@@ -76,7 +77,6 @@ NOTES = {
 }
 # Mission cards nobody has seen (a deck's order and which cards it holds: M18, M29, M32, M37, M39, M45,
 MAX_TURNS = 2000  # far above any legal game: every turn cuts a wire, moves the dial or is one of a bounded run of skips
-DIAL_SECTIONS = 5  # the dial's marked sections: 5 players' start is the farthest from the skull (rules.md §4)
 
 # Each mission's own rules, by its number (the others play the base game's: BASE_GAME).
 BASE_GAME = MissionRules()
@@ -147,7 +147,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
             if kind == "flip":
                 for q in range(self.players):
                     if q != p:
-                        self.seen[q].append({"at": slot_ref((p, s, j)), "value": key_json(hands[p][s][j])})
+                        self.seen[q].append({"at": slot_json((p, s, j)), "value": key_json(hands[p][s][j])})
         self.queue: list[dict[str, Any]] = []
         self.notes: list[str] = [NOTES[mission]] if mission in NOTES else []
         self.counts_as_red: int | None = setup["wires"].get("counts_as_red")
@@ -653,7 +653,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
     def _dual_cut(self, p: int, a: DualCutAction, values: tuple[Value, Value] | None = None, stabilizer: bool = False,
                   card: str | None = None) -> None:
         key = self.key(a.target)
-        event: dict[str, Any] = {"type": "dual_cut", "actor": p, "target": slot_ref(a.target)}
+        event: dict[str, Any] = {"type": "dual_cut", "actor": p, "target": slot_json(a.target)}
         if values:
             event["values"] = list(values)
         else:
@@ -669,7 +669,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
                 a = DualCutAction(a.target, g, a.own)
                 event["cut_value"] = g
             mine = a.own if a.own is not None else self.holds(p, a.value)[0]
-            event.update(success=True, actor_slot=own_ref(mine))
+            event.update(success=True, actor_slot=own_slot_json(mine))
             if a.own is not None and self.gameplay(self.key(mine)) != a.value:
                 event["exploded"] = True  # one's own flipped wire was not the value
                 self.events.append(event)
@@ -721,14 +721,14 @@ class Game(TableFiles, SetupTokens, CardPlay):
     def _detect(self, p: int, kind: str, targets: tuple[Slot, ...], value: int, card: str | None) -> None:
         """A detector of ``kind`` (double, triple, super) on ``targets`` (one teammate stand)."""
         a = DoubleDetector(targets, value)  # type: ignore[arg-type]
-        event: dict[str, Any] = {"type": "detector", "actor": p, "kind": kind, "targets": [slot_ref(t) for t in targets],
+        event: dict[str, Any] = {"type": "detector", "actor": p, "kind": kind, "targets": [slot_json(t) for t in targets],
                                  "value": a.value}
         if card is not None:
             event["card"] = card
         hits = [t for t in a.targets if self.gameplay(self.key(t)) == a.value]
         if hits:
             cut, mine = self.rng.choice(hits), self.holds(p, a.value)[0]  # the teammate's pick
-            event.update(success=True, cut=slot_ref(cut), actor_slot=own_ref(mine))
+            event.update(success=True, cut=slot_json(cut), actor_slot=own_slot_json(mine))
             self.events.append(event)
             self._cuts([cut, mine], a.value)
             return
@@ -742,7 +742,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
         token = None if self._explodes_on_failure(p) else self._failure_token(p, at)
         event.update(success=False, token=token)
         if token is not None:
-            event["token_at"] = slot_ref(at)
+            event["token_at"] = slot_json(at)
             self.tokened.add(at)
         self.events.append(event)
         if self._explodes_on_failure(p):
@@ -753,14 +753,14 @@ class Game(TableFiles, SetupTokens, CardPlay):
     def _solo_cut(self, p: int, value: Value) -> None:
         mine = self._solo_slots(p, value)
         assert mine is not None
-        self.events.append({"type": "solo_cut", "actor": p, "value": value, "slots": [own_ref(x) for x in mine]})
+        self.events.append({"type": "solo_cut", "actor": p, "value": value, "slots": [own_slot_json(x) for x in mine]})
         self._cuts(mine, value, solo=True)
 
     def reveal_red(self, p: int) -> None:
         """``p`` reveals their uncut wires, all red: cut, with the event showing them."""
         mine = self.uncut(p)
         self.events.append({"type": "reveal_red", "actor": p,
-                            "slots": [{**own_ref(x), "value": key_json(self.key(x))} for x in mine]})
+                            "slots": [{**own_slot_json(x), "value": key_json(self.key(x))} for x in mine]})
         self.cut.update(mine)
         self._after_cut(RED, len(mine))
 
@@ -768,7 +768,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
         slots = sorted(a.slots)
         keys = [self.key(x) for x in slots]
         ok = all(self.gameplay(k) == a.value for k in keys)
-        event: dict[str, Any] = {"type": "multi_cut", "actor": p, "value": a.value, "slots": [slot_ref(x) for x in slots]}
+        event: dict[str, Any] = {"type": "multi_cut", "actor": p, "value": a.value, "slots": [slot_json(x) for x in slots]}
         if ok:
             event["success"] = True
             self.events.append(event)
@@ -792,7 +792,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
 
     def _tripwire(self, p: int, target: Slot) -> None:
         key = self.key(target)
-        event: dict[str, Any] = {"type": "tripwire", "actor": p, "target": slot_ref(target)}
+        event: dict[str, Any] = {"type": "tripwire", "actor": p, "target": slot_json(target)}
         if value_of(key) == YELLOW:
             event["success"] = True
             self.events.append(event)
@@ -907,7 +907,7 @@ class Game(TableFiles, SetupTokens, CardPlay):
                                    "options": options})
         elif what == "token":
             x = tuple(o)
-            self.events.append({"type": "info_token", "at": slot_ref(x), "value": value_of(self.key(x))})
+            self.events.append({"type": "info_token", "at": slot_json(x), "value": value_of(self.key(x))})
             self.tokened.add(x)
 
     def _remove(self, x: Slot) -> Key:

@@ -15,7 +15,7 @@ Constraint card, M36 the Sequence card's end.
 from __future__ import annotations
 
 from ..wires import RED, YELLOW, Value, value_of
-from .actions import AbsentTokens, SetupToken, SimError, slot_ref
+from .actions import AbsentTokens, SetupToken, SimError, slot_json
 from .mission_rules import NUMBERS
 
 TYPE_CHECKING = False
@@ -81,7 +81,7 @@ class SetupTokens:
         mine = [x for x in self.visible(p) if value_of(self.key(x)) == v]
         if mine:
             at = self.rng.choice(mine)
-            self.events.append({"type": "info_token", "at": slot_ref(at), "value": v})
+            self.events.append({"type": "info_token", "at": slot_json(at), "value": v})
             self.tokened.add(at)
         elif v in self.values_in_play():
             self.events.append({"type": "absent", "player": p, "values": [v]})
@@ -140,7 +140,7 @@ class SetupTokens:
 
     def _setup_event(self, kind: str, slot: Slot, value: int | None) -> dict[str, Any]:
         k = self.key(slot)
-        at = {"type": "info_token", "at": slot_ref(slot)}
+        at = {"type": "info_token", "at": slot_json(slot)}
         if kind == "value":
             return {**at, "value": k // 10}
         if kind == "parity":

@@ -7,7 +7,7 @@ wires, M41's tripwires, M43/M53/M59's Nano, M44/M49/M63's oxygen, M46's sevens.
 from __future__ import annotations
 
 from ..wires import RED, YELLOW, Value, key_json, value_of
-from .actions import DoubleDetector, DualCutAction, RevealRedAction, SoloCutAction, slot_ref
+from .actions import DoubleDetector, DualCutAction, RevealRedAction, SoloCutAction, slot_json
 from .mission_rules import NUMBERS, MissionRules, absent_of_allowed
 
 TYPE_CHECKING = False
@@ -151,8 +151,8 @@ class NanoTransfers(MissionRules):
             key = game.nano.pop(0)
             s = game.rng.randrange(len(game.hands[p]))  # a 2-stand player's choice of stand: at random
             j = game.insert_wire(p, s, key)
-            game.events.append({"type": "move", "from": "nano", "to": slot_ref((p, s, j))})
-            game.seen[p].append({"at": slot_ref((p, s, j)), "value": key_json(key), "after": len(game.events) - 1})
+            game.events.append({"type": "move", "from": "nano", "to": slot_json((p, s, j))})
+            game.seen[p].append({"at": slot_json((p, s, j)), "value": key_json(key), "after": len(game.events) - 1})
             st["nano_left"] = len(game.nano)
         space, step = st["nano_space"], st["nano_dir"]
         if not 1 <= space + step <= 12:
