@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 
 import pytest
 
-from bombbuster_core.sim.deal import new_game
-from bombbuster_core.sim.fullinfo import clone, dead, moves, replay, solve, state_key, tokens_matter
+from bombbuster_core.sim.actions import SoloCutAction
+from bombbuster_core.sim.deal import new_game, open_mission
+from bombbuster_core.sim.fullinfo import clone, dead, moves, play_line, solve, state_key, tokens_matter
+from bombbuster_core.sim.game import Game
+from bombbuster_core.wires import key_json
 
 BRUTE_CAP = 60_000
 
@@ -73,7 +77,7 @@ def check(game) -> str:
     s = solve(game, nodes=BRUTE_CAP)
     assert s.verdict == ("win" if truth else "loss"), (s, count[0])
     if truth:
-        assert replay(game, s.line) == "win"
+        assert play_line(game, s.line) == "win"
     return s.verdict
 
 
@@ -141,7 +145,7 @@ def test_a_dead_m38_deal_is_a_loss():
     assert dead(lost) and solve(lost).verdict == "loss"
     won = new_game(random.Random("2026-0"), mission=38, players=4, equipment=True)
     s = solve(won)
-    assert not dead(won) and s.verdict == "win" and replay(won, s.line) == "win"
+    assert not dead(won) and s.verdict == "win" and play_line(won, s.line) == "win"
 
 
 def test_the_budget_is_reported_not_guessed():
@@ -157,3 +161,47 @@ def test_tokens_abstracted_only_where_nothing_reads_them():
     m31 = new_game(random.Random("2026-1"), mission=31, players=4, equipment=True)
     assert tokens_matter(m31)  # Constraint cards: H reads the tokens
 
+
+
+def one_winning_order() -> Game:
+    """M9 by hand, 2 players, the Number cards' sequence 5, 2, 3 (a value opens once 2 wires of the one
+    before it are cut: 2 and 3 are closed), the dial at its last space (a failure loses):
+
+        Captain: 1 1 5 5        player 2: 2 2
+
+    The Captain moves first.  Every call and detector fails (player 2 holds only 2s, which the Captain
+    cannot call), so loses.  The solo cut of the 1s -- the first the solver tries: solo cuts go by value
+    -- leaves player 2 with only 2s while 2 is closed: their turn has no legal action, and a skip with
+    sequence-blocked wires left explodes (M9's FAQ).  Only the solo cut of the 5s opens the 2s: player 2
+    cuts them alone, the Captain their 1s, and the game is won."""
+    hands = [[[10, 10, 50, 50]], [[20, 20]]]
+    keys = Counter(k for rows in hands for row in rows for k in row)
+    setup = {"format": 1, "meta": {"mission": 9, "rules": ["no_setup_tokens"]},
+             "players": [{"stands": [4]}, {"stands": [2]}],
+             "wires": {"deck": {str(key_json(k)): n for k, n in sorted(keys.items())}}}
+    game = Game(setup, hands, [], random.Random(0), frozenset({"no_setup_tokens"}), mission=9)
+    open_mission(game)
+    game.state.update(sequence=[5, 2, 3], sequence_at=0)
+    game.dial = 1
+    game.begin_play()
+    return game
+
+
+def test_the_one_winning_first_move_is_found():
+    """A hand-worked position where one first move wins and every other loses: the solver's line is the
+    one the docstring above works out, every other first move's position is a loss for the solver and
+    for the plain exhaustive search, and the brute force agrees the position is won."""
+    game = one_winning_order()
+    assert game.turn == 0 and game.dial == 1 and not game.over
+    s = solve(game)
+    assert s.verdict == "win" and play_line(game, s.line) == "win"
+    assert s.line == [SoloCutAction(5), SoloCutAction(2), SoloCutAction(1)]
+    assert brute_force(copy.deepcopy(game), [0])
+    first_moves = game.legal_moves()
+    assert {SoloCutAction(1), SoloCutAction(5)} <= set(first_moves) and len(first_moves) >= 6  # calls, detector
+    for move in first_moves:
+        child = copy.deepcopy(game)
+        child.play(move)
+        wins = brute_force(copy.deepcopy(child), [0])
+        assert wins == (move == SoloCutAction(5)), move
+        assert solve(child).verdict == ("win" if wins else "loss"), move
