@@ -114,12 +114,14 @@ const checks = {
   },
   async "sdp codes refuse the wrong side and damage, in words"() {
     const code = packSdp("offer", SAMPLE_OFFER);
-    assert.throws(() => unpackSdp(code, "answer"), (e) => e instanceof CodeError && /host's code/.test(e.message));
-    assert.throws(() => unpackSdp("https://example.invalid/", "offer"), (e) => e instanceof CodeError && /BB1/.test(e.message));
-    assert.throws(() => unpackSdp(code.slice(0, -8), "offer"), CodeError);
-    assert.throws(() => unpackSdp(code.replace(/,[^,]*,P,/, ",AAAA,P,"), "offer"), (e) => e instanceof CodeError && /fingerprint/.test(e.message));
+    // Each refusal in English and with its code, which the page words in its language (live.code.CODE).
+    assert.throws(() => unpackSdp(code, "answer"), (e) => e instanceof CodeError && /host's code/.test(e.message) && e.code === "hostCode");
+    assert.throws(() => unpackSdp("https://example.invalid/", "offer"), (e) => e instanceof CodeError && /BB1/.test(e.message) && e.code === "notCode");
+    assert.throws(() => unpackSdp(code.slice(0, -8), "offer"), (e) => e instanceof CodeError && typeof e.code === "string");
+    assert.throws(() => unpackSdp(code.replace(/,[^,]*,P,/, ",AAAA,P,"), "offer"),
+      (e) => e instanceof CodeError && /fingerprint/.test(e.message) && e.code === "fingerprintShort");
     assert.throws(() => packSdp("offer", SAMPLE_OFFER.replace(/a=candidate:[^\r]*udp[^\r]*typ host[^\r]*\r\n/g, "")),
-      (e) => e instanceof CodeError && /no network/.test(e.message));
+      (e) => e instanceof CodeError && /no network/.test(e.message) && e.code === "noNetwork");
   },
   async "the public setup is built from the whitelist: no me, no unlisted field"() {
     const setup = publicSetup(hostTable());

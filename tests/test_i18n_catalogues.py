@@ -116,6 +116,16 @@ def test_every_mission_note_on_the_dial_is_worded(language: str) -> None:
     assert [m for m in missions if f"dial.unread.m{m}" not in words] == []
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_handshake_code_refusal_is_worded(language: str) -> None:
+    """web/js/live/sdp.js runs under Node too: each CodeError gives a code the page words (live.code.CODE)."""
+    source = (ROOT / "web" / "js" / "live" / "sdp.js").read_text(encoding="utf-8")
+    codes = re.findall(r'new CodeError\((?:"[^"]*"|`[^`]*`), "(\w+)"', source)
+    assert codes and len(codes) == source.count("new CodeError(")
+    words = catalogue(language)
+    assert [code for code in codes if f"live.code.{code}" not in words] == []
+
+
 def test_every_card_advice_code_is_emitted_somewhere() -> None:
     """No code without a reason that gives it (suggest/*.py: because("code", ...))."""
     sources = " ".join(path.read_text(encoding="utf-8") for path in (ROOT / "bombbuster_core" / "suggest").glob("*.py")

@@ -5,7 +5,7 @@ steps and a refusal, the edit form, the review — and the test fails on a key m
 catalogue (window.bombbusterI18n.missing) or, on a French or German page, on a text of the English
 catalogue left on screen. The menu's switch changes the language and is remembered on reload. The
 messages worded from a code are checked in each language too: a mission's note on the dial, an
-equipment use the core refuses (its code and fields), a full storage.
+equipment use the core refuses (its code and fields), a live table's code that is not one, a full storage.
 (Unused keys and the catalogues' parity: tests/test_i18n_catalogues.py.)"""
 from __future__ import annotations
 
@@ -177,7 +177,7 @@ LOCKED_CARD_TABLE = {
 def test_coded_messages_in_every_language(localized, server, language):
     """What the page words from a code rather than shows as another module wrote it (issue 32
     item 4): a mission's note on the dial (gamestate.js dialNoteCode), an equipment use the core
-    refuses (the bridge's code and fields), a storage that is full."""
+    refuses (the bridge's code and fields), a handshake code that is not one, a storage that is full."""
     page = localized
     page.context.add_init_script(FULL_STORAGE)
     screens = Screens(page, language)
@@ -197,6 +197,17 @@ def test_coded_messages_in_every_language(localized, server, language):
     card = words(language, "reason.card", id="1", name="Label ≠")
     reason = words(language, "reason.atEvent", event=1, what=words(language, "reason.card_locked", card=card, needs=2, unlock=1, cut=0))
     assert toast.inner_text() == words(language, "table.cannotUse", reason=reason)
+
+    # A handshake code that is not one (sdp.js's refusal has a code): said in the page's language.
+    page.click("#menu-button")
+    page.click(".menu-item[data-action='live-join']")
+    page.fill("#live-join-code", "not a code")
+    page.click("[data-action='live-join']")
+    said = words(language, "live.badCode", reason=words(language, "live.code.notCode"))
+    page.wait_for_function("(text) => [...document.querySelectorAll('.toast.error')].some((e) => e.textContent === text)",
+                           arg=said, timeout=30_000)
+    screens.check("a code that is not one")
+    page.click("#sheet [data-action='close-sheet']")
 
     # The storage full: said in the page's language.
     page.goto(share_link(server.url, sample_table()))

@@ -20,7 +20,7 @@ export function scanButton(onCode, onError) {
     let stream;
     try {
       const formats = await window.BarcodeDetector.getSupportedFormats();
-      if (!formats.includes("qr_code")) throw new Error("this browser's detector does not read QR codes: paste the code");
+      if (!formats.includes("qr_code")) throw new Error(t("live.noQrDetector"));
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
     } catch (error) {
       return onError(error.name === "NotAllowedError" ? t("live.cameraRefused") : error.message);

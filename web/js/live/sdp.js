@@ -21,8 +21,17 @@ const SETUP_NAMES = Object.fromEntries(Object.entries(SETUP_LETTERS).map(([name,
 const ICE_CHARS = /^[A-Za-z0-9+/]+$/; // ice-char (RFC 8839)
 const MDNS = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})\.local$/i;
 
-/** A handshake code that cannot be read: its message says what is wrong, in words for the page. */
-export class CodeError extends Error {}
+/**
+ * A handshake code that cannot be read: its message says what is wrong in English, its `code` and
+ * `fields` let the page say it in its language (live.code.CODE; this module runs under Node too).
+ */
+export class CodeError extends Error {
+  constructor(message, code, fields = {}) {
+    super(message);
+    this.code = code;
+    this.fields = fields;
+  }
+}
 
 function toBase64Url(bytes) {
   let binary = "";
@@ -47,11 +56,11 @@ function packAddress(address) {
 
 function unpackAddress(text) {
   if (!text.startsWith("m")) {
-    if (!/^[0-9a-fA-F.:]+$/.test(text)) throw new CodeError(`the code's address "${text}" is not an IP address`);
+    if (!/^[0-9a-fA-F.:]+$/.test(text)) throw new CodeError(`the code's address "${text}" is not an IP address`, "notAddress", { address: text });
     return text;
   }
   const hex = hexOf(fromBase64Url(text.slice(1)));
-  if (hex.length !== 32) throw new CodeError("the code's network name is cut short");
+  if (hex.length !== 32) throw new CodeError("the code's network name is cut short", "nameShort");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}.local`;
 }
 
@@ -65,9 +74,9 @@ export function packSdp(type, sdp) {
   const pwd = line("ice-pwd");
   const fingerprint = line("fingerprint");
   const setup = line("setup");
-  if (!ufrag || !pwd || !fingerprint || !setup) throw new CodeError("the browser's description lacks its ICE or DTLS lines");
+  if (!ufrag || !pwd || !fingerprint || !setup) throw new CodeError("the browser's description lacks its ICE or DTLS lines", "browserLines");
   const [algorithm, digest] = fingerprint.split(/\s+/);
-  if (algorithm.toLowerCase() !== "sha-256") throw new CodeError(`the browser signs with ${algorithm}, not sha-256`);
+  if (algorithm.toLowerCase() !== "sha-256") throw new CodeError(`the browser signs with ${algorithm}, not sha-256`, "browserSigns", { algorithm });
   const candidates = [];
   for (const l of sdp.split(/\r?\n/)) {
     // a=candidate:foundation component transport priority address port typ type …
@@ -75,7 +84,7 @@ export function packSdp(type, sdp) {
     if (!parts || parts[1] !== "1" || parts[2].toLowerCase() !== "udp" || parts[7] !== "host") continue;
     candidates.push(`${packAddress(parts[4])}@${Number(parts[5]).toString(36)}`);
   }
-  if (!candidates.length) throw new CodeError("this phone found no network to connect on: join the table's Wi-Fi first");
+  if (!candidates.length) throw new CodeError("this phone found no network to connect on: join the table's Wi-Fi first", "noNetwork");
   const digestBytes = Uint8Array.from(digest.split(":"), (pair) => parseInt(pair, 16));
   return [`${CODE_PREFIX}${type === "offer" ? "O" : "A"}`, ufrag, pwd, toBase64Url(digestBytes), SETUP_LETTERS[setup] || "P",
     [...new Set(candidates)].join("~")].join(",");
@@ -86,28 +95,29 @@ export function unpackSdp(code, expected) {
   const text = String(code).replace(/\s+/g, "");
   const parts = text.split(",");
   if (!text.startsWith(CODE_PREFIX) || parts.length !== 6) {
-    throw new CodeError("this is not a live-table code of this page (it starts with BB1)");
+    throw new CodeError("this is not a live-table code of this page (it starts with BB1)", "notCode");
   }
   const type = { O: "offer", A: "answer" }[parts[0].slice(CODE_PREFIX.length)];
   if (type !== expected) {
-    throw new CodeError(type === "offer" ? "this is the host's code: the host needs the code shown on the joining phone"
-      : type === "answer" ? "this is a joining phone's answer: scan the host's code here" : "the code's kind is unknown");
+    throw type === "offer" ? new CodeError("this is the host's code: the host needs the code shown on the joining phone", "hostCode")
+      : type === "answer" ? new CodeError("this is a joining phone's answer: scan the host's code here", "answerCode")
+        : new CodeError("the code's kind is unknown", "unknownKind");
   }
   const [, ufrag, pwd, digestText, setupLetter, candidateText] = parts;
-  if (!ICE_CHARS.test(ufrag) || !ICE_CHARS.test(pwd)) throw new CodeError("the code's ICE credentials are damaged");
+  if (!ICE_CHARS.test(ufrag) || !ICE_CHARS.test(pwd)) throw new CodeError("the code's ICE credentials are damaged", "credentials");
   let digest;
   try {
     digest = fromBase64Url(digestText);
   } catch {
-    throw new CodeError("the code's fingerprint is damaged");
+    throw new CodeError("the code's fingerprint is damaged", "fingerprint");
   }
-  if (digest.length !== 32) throw new CodeError("the code's fingerprint is cut short");
+  if (digest.length !== 32) throw new CodeError("the code's fingerprint is cut short", "fingerprintShort");
   const setup = SETUP_NAMES[setupLetter];
-  if (!setup) throw new CodeError("the code's DTLS role is damaged");
+  if (!setup) throw new CodeError("the code's DTLS role is damaged", "role");
   const candidates = candidateText.split("~").map((entry, i) => {
     const [address, port] = entry.split("@");
     const number = parseInt(port, 36);
-    if (!address || !(number > 0 && number < 65536)) throw new CodeError("the code's network address is damaged");
+    if (!address || !(number > 0 && number < 65536)) throw new CodeError("the code's network address is damaged", "addressDamaged");
     // Host candidates only: priorities in the order the code lists them.
     return `a=candidate:${i + 1} 1 udp ${2113937151 - i} ${unpackAddress(address)} ${number} typ host`;
   });

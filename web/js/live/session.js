@@ -16,6 +16,7 @@ import { encodeQr, qrSvg } from "../qr.js";
 import { describeEvent } from "../model.js";
 import { LiveHost, LiveJoiner, applyLog, firstDifference, joinerTable, readMessage } from "./protocol.js";
 import { hostOffer, joinOffer } from "./transport.js";
+import { CodeError } from "./sdp.js";
 import { scanButton } from "./scanner.js";
 
 let app = null; // {engine, screen(), persist(game), showGame(game), loadGame(id), listGames(), newGame(table, name)}
@@ -174,6 +175,11 @@ function impossibleWords(result, candidate) {
   return `${headline} ${t("refusal.source.engine")}: ${coreReason(result, candidate)}`;
 }
 
+/** A handshake's failure in this page's language: a code's refusal (sdp.js CodeError) from its code, else its message. */
+function codeWords(error) {
+  return error instanceof CodeError && has(`live.code.${error.code}`) ? t(`live.code.${error.code}`, error.fields) : error.message;
+}
+
 /** The host's refusal in this phone's language, from its code (protocol.js `why`); else the host's words. */
 function refusalWords(reason, why, candidate) {
   if (!why || !candidate) return reason;
@@ -244,7 +250,7 @@ function openHostSheet(game) {
         toast(t("live.joined"));
       } catch (error) {
         offer.cancel();
-        adding = { message: t("live.noConnectionAgain", { reason: error.message }) };
+        adding = { message: t("live.noConnectionAgain", { reason: codeWords(error) }) };
       }
       draw();
     };
@@ -256,7 +262,7 @@ function openHostSheet(game) {
         try {
           adding = await hostOffer();
         } catch (error) {
-          adding = { message: t("live.noCode", { reason: error.message }) };
+          adding = { message: t("live.noCode", { reason: codeWords(error) }) };
         }
         draw();
       },
@@ -327,7 +333,7 @@ function openJoinSheet() {
     try {
       handshake = await joinOffer(text);
     } catch (error) {
-      return toast(t("live.badCode", { reason: error.message }), "error", 8000);
+      return toast(t("live.badCode", { reason: codeWords(error) }), "error", 8000);
     }
     pending = handshake;
     draw([
@@ -342,7 +348,7 @@ function openJoinSheet() {
       if (pending !== handshake) return link.lost();
       startJoining(link, resume);
     } catch (error) {
-      toast(t("live.noConnection", { reason: error.message }), "error", 8000);
+      toast(t("live.noConnection", { reason: codeWords(error) }), "error", 8000);
     }
   };
   draw([

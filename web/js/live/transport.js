@@ -5,6 +5,7 @@
 // gathered, so that one code each way (live/sdp.js) carries the whole
 // handshake: the host's offer, then the joining phone's answer.
 import { packSdp, unpackSdp } from "./sdp.js";
+import { t } from "../i18n.js";
 
 const CHANNEL = "bombbuster-live";
 // A network that never says its gathering is over: go on with the candidates found by then.
@@ -56,17 +57,15 @@ export class Link {
   }
 }
 
-const UNREACHABLE = "the phones could not reach each other: are both on the same Wi-Fi?";
-
 /** `link` once its channel opens; an Error if the phones cannot reach each other. */
 function opened(link) {
   const { pc, channel } = link;
   return new Promise((resolve, reject) => {
     if (channel.readyState === "open") return resolve(link);
-    if (link.closed) return reject(new Error(UNREACHABLE));
+    if (link.closed) return reject(new Error(t("live.unreachable")));
     channel.addEventListener("open", () => resolve(link), { once: true });
     pc.addEventListener("connectionstatechange", () => {
-      if (pc.connectionState === "failed") reject(new Error(UNREACHABLE));
+      if (pc.connectionState === "failed") reject(new Error(t("live.unreachable")));
     });
   });
 }
