@@ -177,7 +177,8 @@ LOCKED_CARD_TABLE = {
 def test_coded_messages_in_every_language(localized, server, language):
     """What the page words from a code rather than shows as another module wrote it (issue 32
     item 4): a mission's note on the dial (gamestate.js dialNoteCode), an equipment use the core
-    refuses (the bridge's code and fields), a handshake code that is not one, a storage that is full."""
+    refuses (the bridge's code and fields), the Rewinder's advice where the dial is not followed, a
+    handshake code that is not one, a storage that is full."""
     page = localized
     page.context.add_init_script(FULL_STORAGE)
     screens = Screens(page, language)
@@ -188,7 +189,18 @@ def test_coded_messages_in_every_language(localized, server, language):
     page.goto(share_link(server.url, table))
     note = page.wait_for_selector("#dial-mission", timeout=120_000)
     screens.check("dial note")
-    assert note.inner_text() == words(language, "dial.unreadAt", mission=51, why=words(language, "dial.unread.m51"))
+    said = words(language, "dial.unreadAt", mission=51, why=words(language, "dial.unread.m51"))
+    assert note.inner_text() == said
+
+    # The Rewinder's advice there: the core's reason carries the mission's rule in English; the page words the note.
+    table = {**table, "me": {"player": 0, "stands": [[1, 2, 3, 4, 5, 6, 6, 7, 8, 9, 10, 11, 12]]},
+             "equipment": [{"card": "6"}, {"card": "8"}],
+             "events": [{"type": "dual_cut", "actor": 0, "target": {"player": 1, "stand": 0, "slot": 6}, "value": 6,
+                         "success": True, "actor_slot": {"stand": 0, "slot": 5}}]}
+    page.goto(share_link(server.url, table))
+    why = page.wait_for_selector(".card-advice .sug-why[data-code='dial_unread']", timeout=120_000)
+    screens.check("the Rewinder's advice where the dial is not followed")
+    assert why.inner_text() == words(language, "advice.dial_unread", reason=said)
 
     # A table whose card is used while still locked: refused with the core's code, worded here.
     page.goto(share_link(server.url, LOCKED_CARD_TABLE))

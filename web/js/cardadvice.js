@@ -3,7 +3,7 @@
 // a verdict "use now" / "keep" (bridge `suggest` with `cards: true`;
 // docs/suggestions.md, "Equipment advice"). The list of calls comes first and
 // fast; the advice is a second request, shown when it lands.
-import { h } from "./ui.js";
+import { dialNoteWords, h } from "./ui.js";
 import { standName, valueLabel } from "./model.js";
 import { CARD_NAMES } from "./equipment.js";
 import { has, t, tn } from "./i18n.js";
@@ -76,6 +76,8 @@ function coreWhy(card, screen) {
     player: f.player === undefined ? undefined : screen.playerName(f.player),
     kind: f.kind === undefined ? undefined : ESCAPES[f.kind] ? ESCAPES[f.kind]() : f.kind.replace(/_/g, " "),
     left: f.left === undefined ? undefined : f.left === 0 ? t("dial.next") : tn("dial.allowed", f.left),
+    // dial_unread's reason is the mission's rule in the core's English: the page words the same note.
+    reason: card.code === "dial_unread" ? dialNoteWords(screen.state().dialNoteCode) || f.reason : f.reason,
   };
   return card.code === "batteries" || card.code === "drop" || card.code === "dial_moved"
     ? tn(`advice.${card.code}`, f.n ?? f.moved, fields) : t(`advice.${card.code}`, fields);

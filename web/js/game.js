@@ -6,7 +6,7 @@
 // (my wires included); only a consistent candidate replaces the game's table,
 // so an impossible event is refused with the engine's explanation and nothing
 // is lost. The displayed analysis follows the chosen view (mine or public).
-import { h, openSheet, closeSheet, toast, percent, ranked, scientific, coreReason, reasonWords, tableRefusal } from "./ui.js";
+import { h, openSheet, closeSheet, toast, percent, ranked, scientific, coreReason, reasonWords, tableRefusal, dialNoteWords } from "./ui.js";
 import { language, t, tn } from "./i18n.js";
 import { gameState } from "./gamestate.js";
 import { colourOf, describeEvent, label, possibleKeys, publicView, slotName, valueLabel } from "./model.js";
@@ -75,13 +75,6 @@ function markShown(screen) {
     screen.shownAt = performance.now();
     screen.dataset.tapsFrom = String(screen.shownAt + REACTION_MS);
   });
-}
-
-/** A mission's note on the dial (gamestate.js dialNoteCode) in the page's language, or null. */
-function dialNoteWords(note) {
-  if (!note) return null;
-  if (note.code === "unread") return t("dial.unreadAt", { mission: note.mission, why: t(`dial.unread.m${note.mission}`) });
-  return t(note.code === "start_back" ? "dial.start.back" : "dial.start.skull", { mission: note.mission });
 }
 
 /** A draft field as the edit form names it (catalogue keys field.NAME). */

@@ -127,6 +127,13 @@ export function tableRefusal(error, table) {
   return fields.event === null || fields.event === undefined ? text : t("reason.atEvent", { event: fields.event + 1, what: text });
 }
 
+/** A mission's note on the dial (gamestate.js dialNoteCode) in the page's language, or null. */
+export function dialNoteWords(note) {
+  if (!note) return null;
+  if (note.code === "unread") return t("dial.unreadAt", { mission: note.mission, why: t(`dial.unread.m${note.mission}`) });
+  return t(note.code === "start_back" ? "dial.start.back" : "dial.start.skull", { mission: note.mission });
+}
+
 /** A card as the refusals name it: its printed ID and name ("card 4 (Post-it)"). */
 function cardWords(card) {
   return t("reason.card", { id: card, name: cardName(card) });
