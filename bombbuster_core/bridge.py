@@ -427,7 +427,7 @@ def _block_params(params: Any) -> None:
         spec = BlockSpec.from_json(p["spec"])
     except (KeyError, TypeError, ValueError) as e:
         raise RequestError(f"params.params: field 'spec' is not a block spec ({type(e).__name__}: {e})") from None
-    if not _ints(spec._values(spec)):
+    if not _ints((spec.copies, spec.sizes, spec.domains, spec.counts)):
         raise RequestError("params.params: field 'spec' is not a block spec (a value is not an integer)")
 
 
