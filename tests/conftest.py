@@ -111,20 +111,51 @@ def seeds_sampled(names: list[str], values: list | tuple, rng: random.Random) ->
 
 
 # The browser tests the fast tier keeps: the page's analysis and suggestions equal the CLI's, and one
-# game recorded through the UI.  The others (~100, 15-60 s each on a busy machine) run in the full suite.
+# game recorded through the UI (in English; its French and German runs are in the full suite).  The
+# others (~100, 15-60 s each on a busy machine) run in the full suite.
 FAST_BROWSER_TESTS = (
     "e2e/test_api.py::test_analyze_equals_cli",
-    "e2e/test_game_flow.py::test_four_player_game_through_the_ui",
+    "e2e/test_game_flow.py::test_four_player_game_through_the_ui[en]",
     "e2e/test_suggestions.py::test_panel_matches_cli_and_tapping_prefills_a_dual_cut",
+)
+
+# What else the fast tier leaves to the full suite: the slowest tests of a fast-tier run
+# (`build.py test --fast --durations=50`), none of them an engine against the oracle.
+FAST_SKIPPED = (
+    # real processes killed and reaped, a Dask cluster started and stopped: waits on the machine
+    "test_hardening.py::test_killing_the_cli_leaves_no_process",
+    "test_hardening.py::test_ctrl_c_exits_130_without_traceback",
+    "test_cluster.py::",
+    "test_build.py::test_the_browser_fixture_fails_unless_a_developer_opts_out",
+    # whole self-play games, searches and replays of logged games
+    "test_sim_missions.py::test_random_setup_tokens_and_predealt_colours",
+    "test_sim_equipment.py::test_the_captain_of_m17_and_m28_uses_no_card",
+    # it needs every sighted game of the file, which the fast tier samples
+    "test_sim_equipment.py::test_every_card_and_character_appears",
+    "test_fullinfo.py::test_late_mission_positions",
+    "test_ismcts.py::test_search_gain_prints_the_paired_comparison_from_a_log",
+    "test_ismcts.py::test_a_search_that_keeps_greedys_move_plays_greedys_game",
+    "test_ismcts.py::test_search_departures_replays_the_logged_games_and_refuses_one_that_differs",
+    "test_ismcts.py::test_the_tournament_pairs_ismcts_with_greedy_on_the_same_deals",
+    "test_public_state.py::test_the_core_reads_the_simulators_state_after_every_action",
+    "test_lookahead.py::test_restore_spends_the_character_only_by_the_characters_own_detector",
+    "test_sighted.py::test_sighted_never_fails_when_a_sure_call_exists",
+    "test_sim.py::test_tiny_tournament_is_the_same_for_any_jobs",
+    # every bridge call split over workers by the brute-force engine; the columns engine's stays
+    "test_bridge_security.py::test_every_call_function_splits_equal_to_serial[brute]",
+    # random JSON values at every place of a table: thousands of analyses
+    "test_fuzz.py::test_any_json_value_anywhere_gets_a_clear_answer",
 )
 
 
 def slow(item: pytest.Item) -> bool:
-    """Marked slow, or a browser test the fast tier does not keep."""
+    """Marked slow, left to the full suite (FAST_SKIPPED), or a browser test the fast tier does not keep."""
     if item.get_closest_marker("slow"):
         return True
     where = item.nodeid.split("tests/", 1)[-1]
-    return where.startswith("e2e/") and not where.split("[", 1)[0].startswith(FAST_BROWSER_TESTS)
+    if where.startswith(FAST_SKIPPED):
+        return True
+    return where.startswith("e2e/") and not where.startswith(FAST_BROWSER_TESTS)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
