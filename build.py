@@ -58,7 +58,7 @@ PYODIDE_CORE_FILES = (
 )
 # web/ paths that are not part of the site: build-time helpers and docs.
 WEB_EXCLUDED = ("tools", "README-web.md")
-TEST_REQUIREMENTS = ("pytest>=8", "hypothesis>=6", "playwright>=1.40", "distributed>=2024.1")
+TEST_REQUIREMENTS = ("pytest>=8", "pytest-xdist>=3", "hypothesis>=6", "playwright>=1.40", "distributed>=2024.1")
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 APT_LOCK_WAIT = 600  # seconds apt-get waits for another package manager's lock
 LOCALHOST = "127.0.0.1"
@@ -562,6 +562,10 @@ def run_tests(pytest_args: list[str], fast: bool = False) -> int:
     if fast:
         env["BOMBBUSTER_FAST"] = "1"
         log("the fast tier: a sample of seeds, no slow tests (CI runs them all)")
+        if not any(arg == "-n" or arg.startswith(("-n", "--numprocesses")) for arg in pytest_args):
+            # One worker per core, each test handed to the next free one: the tier's tests are short
+            # and independent (the full suite stays in one process: its file-order fixtures).
+            pytest_args = ["-n", "auto", "--dist", "worksteal", *pytest_args]
     if chromium is None:
         log(f"WARNING: no Chromium available and {SKIP_E2E}=1: the end-to-end tests will be SKIPPED")
         env["BOMBBUSTER_CHROMIUM"] = ""

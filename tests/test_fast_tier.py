@@ -91,11 +91,16 @@ def test_build_test_fast_sets_the_fast_tier(monkeypatch: pytest.MonkeyPatch) -> 
         build.main(["serve", "--fast"])
 
     envs: list[dict[str, str]] = []
+    commands: list[list[str]] = []  # each run's arguments after "python -m pytest tests"
     for name in ("ensure_venv", "build_site", "fetch_test_tool"):
         monkeypatch.setattr(build, name, lambda *args: Path("python"))
     monkeypatch.setattr(build, "ensure_chromium", lambda python: "chromium")
     monkeypatch.setattr(build.subprocess, "run",
-                        lambda cmd, **kwargs: envs.append(kwargs["env"]) or subprocess.CompletedProcess(cmd, 0))
+                        lambda cmd, **kwargs: envs.append(kwargs["env"]) or commands.append(cmd[4:])
+                        or subprocess.CompletedProcess(cmd, 0))
     monkeypatch.delenv("BOMBBUSTER_FAST", raising=False)
     assert run_tests([], fast=True) == 0 and run_tests([]) == 0
     assert envs[0]["BOMBBUSTER_FAST"] == "1" and "BOMBBUSTER_FAST" not in envs[1]
+    # The fast tier runs a worker per core; the full suite one process; a -n of one's own is kept.
+    assert commands[0][-4:] == ["-n", "auto", "--dist", "worksteal"] and "-n" not in commands[1]
+    assert run_tests(["-n", "1"], fast=True) == 0 and commands[2][-2:] == ["-n", "1"] and commands[2].count("-n") == 1
