@@ -198,13 +198,15 @@ def _score(row: dict[str, Any], label: str, raw: Any, index: int, actor: int, ow
 
 
 def _check_search(iterations: Any, seed: Any, work: Any) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ReviewError(f"field 'seed': a whole number, not {seed!r}")
+    if iterations == 0 and not isinstance(iterations, bool) and work is None:
+        return  # no search asked: the simulator, whose bounds these are, stays unloaded
     from .sim.lookahead_advice import MAX_WORK
     from .sim.search_advice import MAX_ITERATIONS
     if isinstance(iterations, bool) or not isinstance(iterations, int) or not 0 <= iterations <= MAX_ITERATIONS:
         raise ReviewError(f"field 'search': the search's iterations per decision, a whole number from 0 to "
                           f"{MAX_ITERATIONS}, not {iterations!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ReviewError(f"field 'seed': a whole number, not {seed!r}")
     if work is not None and (isinstance(work, bool) or not isinstance(work, int) or not 1 <= work <= MAX_WORK):
         raise ReviewError(f"field 'search_work': the search's work bound per decision, a whole number from 1 to "
                           f"{MAX_WORK}, not {work!r}")

@@ -329,6 +329,18 @@ def test_a_certain_move_and_a_rule_the_simulator_does_not_play_say_why_not_searc
     assert refused and all(not s["searched"] and "unknown-rule" in s["reason"] for s in refused)
 
 
+def test_a_review_without_a_search_leaves_the_simulator_unloaded(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(M4))
+    code = ("import json, sys; from bombbuster_core.review import review; "
+            f"review(json.load(open({str(path)!r}))); "
+            "print(sorted(m for m in sys.modules if m.startswith('bombbuster_core.sim')))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
+
+
 def test_the_search_is_bounded_by_the_search_modes_work(tmp_path: Path, searched_game) -> None:
     """``search_work`` bounds each decision's search as the Search mode's ``work`` does: the least work
     leaves one iteration, the same the Search mode runs with that bound."""
