@@ -204,8 +204,12 @@ const checks = {
     b.joiner.request(token(2, 0, 1), 1);
     await t3.settle();
     assert.deepEqual(b.refused[0].why, { kind: "live", code: "moved", fields: { n: 1 } });
-    // A refusal without a code (an older host of this protocol) still reads; a malformed one is refused.
+    // A refusal without a code (a host of protocol 1) still reads; protocol 1 had no `why`, so a
+    // version-1 message carrying one is refused; a malformed one is refused.
     assert.equal(readMessage(JSON.stringify({ t: "refused", v: 1, id: 3, reason: "no" })).message.why, undefined);
+    assert.equal(message("refused", { id: 3, reason: "no", why }).v, 2);
+    assert.deepEqual(readMessage(JSON.stringify({ ...message("refused", { id: 3, reason: "no", why }), v: 1 })),
+      { error: "live message refused: unknown field why", code: "unknown_field", fields: { type: "refused", field: "why" } });
     assert.match(readMessage(JSON.stringify({ ...message("refused", { id: 3, reason: "no" }), why: { kind: "eval", code: "x", fields: {} } })).error,
       /refused: field why/);
     assert.match(readMessage(JSON.stringify({ ...message("refused", { id: 3, reason: "no" }), why: { ...why, me: {} } })).error,
@@ -290,13 +294,18 @@ const checks = {
     assert.deepEqual([hello.t, hello.known, hello.digest], ["hello", 1, logDigest(bob.table.events)]);
   },
   async "a received message outside its whitelist is refused, in words"() {
-    assert.match(readMessage("{").error, /not JSON/);
-    assert.match(readMessage(JSON.stringify({ t: "hello", v: 2 })).error, /protocol 2/);
+    assert.deepEqual(readMessage("{"), { error: "a live message that is not JSON", code: "not_json", fields: {} });
+    assert.equal(readMessage("[]").code, "not_object");
+    assert.match(readMessage(JSON.stringify({ t: "hello", v: 3 })).error, /protocol 3/);
+    assert.deepEqual(readMessage(JSON.stringify({ t: "hello", v: "2" })).fields, { got: '"2"', speaks: 2 });
+    assert.equal(readMessage(JSON.stringify({ t: "hello", v: 0 })).code, "version");
     assert.match(readMessage(JSON.stringify({ t: "eval", v: 1 })).error, /unknown type "eval"/);
+    assert.deepEqual(readMessage(JSON.stringify({ t: "eval", v: 2 })).fields, { type: '"eval"' });
     const hello = message("hello", { live: null, known: 0, digest: logDigest([]), seat: null });
     assert.match(readMessage(JSON.stringify({ ...hello, me: { player: 0 } })).error, /hello: unknown field me/);
     assert.match(readMessage(JSON.stringify({ ...message("request", { id: 1, base: 0, event: token(0, 0, 1) }), event: { at: 1 } })).error,
       /request: field event/);
+    assert.deepEqual(readMessage(JSON.stringify({ ...hello, seat: 99 })).fields, { type: "hello", field: "seat" });
     assert.deepEqual(readMessage(JSON.stringify(hello)).message, hello);
   },
   async "seats: the host's own and each phone's, sent to every phone"() {

@@ -31,7 +31,11 @@
 // if it was made on the whole log (no event recorded meanwhile): an event
 // recorded twice by two phones at once must not be counted twice.
 
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
+// The versions this page reads, and the fields each lacks: version 1 had no `why` on a refusal, so a
+// host of version 1 is still read here; a page of version 1 refuses this one's messages by their
+// version ("update both phones"), not by a field it does not know.
+const READABLE = { 1: ["why"], 2: [] };
 
 /** A table's public setup: these top-level fields, and of `meta` these keys. */
 const SETUP_FIELDS = ["format", "meta", "players", "wires", "nano", "equipment"];
@@ -94,28 +98,40 @@ export function message(type, fields) {
 }
 
 /**
- * A received message's text read and checked: {message} or {error} (words
- * naming the type and the field). Nothing in it is executed.
+ * A received message's text read and checked: {message}, or {error, code, fields} when it cannot be
+ * read (`error` in English, `code` and `fields` for the page to word: live.message.CODE). Nothing in
+ * it is executed.
  */
 export function readMessage(text) {
   let data;
   try {
     data = JSON.parse(text);
   } catch {
-    return { error: "a live message that is not JSON" };
+    return unreadable("not_json", {}, "a live message that is not JSON");
   }
-  if (!isObject(data)) return { error: "a live message that is not an object" };
-  if (data.v !== PROTOCOL) return { error: `a live message of protocol ${JSON.stringify(data.v)}: this page speaks ${PROTOCOL} (update both phones)` };
-  const spec = MESSAGES[data.t];
-  if (!spec) return { error: `a live message of unknown type ${JSON.stringify(data.t)}` };
+  if (!isObject(data)) return unreadable("not_object", {}, "a live message that is not an object");
+  if (!Number.isInteger(data.v) || !Object.hasOwn(READABLE, data.v)) {
+    return unreadable("version", { got: JSON.stringify(data.v), speaks: PROTOCOL },
+      `a live message of protocol ${JSON.stringify(data.v)}: this page speaks ${PROTOCOL} (update both phones)`);
+  }
+  const type = data.t;
+  const spec = MESSAGES[type];
+  if (!spec) return unreadable("unknown_type", { type: JSON.stringify(type) }, `a live message of unknown type ${JSON.stringify(type)}`);
+  const lacks = READABLE[data.v];
   for (const name of Object.keys(data)) {
-    if (name !== "t" && name !== "v" && !spec[name]) return { error: `live message ${data.t}: unknown field ${name}` };
+    if (name !== "t" && name !== "v" && (!spec[name] || lacks.includes(name))) {
+      return unreadable("unknown_field", { type, field: name }, `live message ${type}: unknown field ${name}`);
+    }
   }
   for (const [name, valid] of Object.entries(spec)) {
-    if (!valid(data[name] === undefined ? null : data[name])) return { error: `live message ${data.t}: field ${name} is not valid` };
+    if (!valid(data[name] === undefined ? null : data[name])) {
+      return unreadable("bad_field", { type, field: name }, `live message ${type}: field ${name} is not valid`);
+    }
   }
   return { message: data };
 }
+
+const unreadable = (code, fields, error) => ({ error, code, fields });
 
 /** A short digest of a list of events (FNV-1a of their JSON): whether two phones hold the same log. */
 export function logDigest(events) {

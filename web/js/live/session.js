@@ -310,8 +310,8 @@ function attachPhone(link) {
     current.host.removePhone(phone);
   };
   link.listen((text) => {
-    const { message, error } = readMessage(text);
-    if (error) return toast(t("live.phoneSent", { error }), "error", 6000);
+    const { message, error, code, fields } = readMessage(text);
+    if (error) return toast(t("live.phoneSent", { error: t(`live.message.${code}`, fields) }), "error", 6000);
     current.host.receive(phone, message);
   });
 }
@@ -425,8 +425,8 @@ function startJoining(link, resume) {
     if (session === current) toast(t("live.lostToast"), "error", 6000);
   };
   link.listen((text) => {
-    const { message, error } = readMessage(text);
-    if (error) return toast(t("live.hostSent", { error }), "error", 6000);
+    const { message, error, code, fields } = readMessage(text);
+    if (error) return toast(t("live.hostSent", { error: t(`live.message.${code}`, fields) }), "error", 6000);
     current.joiner.receive(message);
   });
   // A channel that closed before this phone listened has said nothing yet: say it now, not "Waiting…" for ever.
