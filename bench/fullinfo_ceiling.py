@@ -12,8 +12,10 @@ when the node budget ran out).  Game ``i`` is dealt as tournament.play_game deal
 
 Per cell: the solver's wins, proven losses and unresolved deals; its win rate with the 95 % Wilson
 interval counting the unresolved deals as losses (low) and as wins (high: the bound takes both ends);
-sighted's and greedy's rates with their intervals; the paired differences solver − sighted and
-solver − greedy (Newcombe, unresolved counted as losses); and any deal a policy won that the solver
+sighted's and greedy's rates with their intervals (greedy 1, of the ceiling logs, and greedy 3, the
+ranking of issue 34, from ``m{4,8}-greedy3-equipment.log`` or its difficulty cell
+``difficulty-greedy3/mNN-pP.log`` once that cell is played); the paired differences solver − greedy 3,
+solver − sighted and solver − greedy 1 (Newcombe, unresolved counted as losses); and any deal a policy won that the solver
 calls a loss (a contradiction: the solver's lines include every policy's).
 """
 from __future__ import annotations
@@ -38,6 +40,13 @@ HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tournaments")
 
 def policy_log(mission: int) -> str:
     return os.path.join(HERE, f"m{mission}-greedy-sighted.log")
+
+
+def greedy3_log(mission: int, players: int) -> str:
+    """Greedy 3's games of the same deals (issue 34 item 4): M4/M8's 1,000-game logs, else its difficulty cell."""
+    if mission in (4, 8):
+        return os.path.join(HERE, f"m{mission}-greedy3-equipment.log")
+    return os.path.join(HERE, "difficulty-greedy3", f"m{mission:02d}-p{players}.log")
 
 
 def solver_log(mission: int, players: int) -> str:
@@ -93,14 +102,24 @@ def row(mission: int, players: int) -> str | None:
     low, _ = wilson(wins, n)
     _, high = wilson(wins + open_, n)
     solver = [int(verdicts[g]["verdict"] == "win") for g in games]
-    contradictions = [g for g in games if verdicts[g]["verdict"] == "loss" and (by["sighted"][g] or by["greedy"][g])]
     diffs = []
     for name in ("sighted", "greedy"):
         d, lo, hi = paired_difference(solver, [int(by[name][g]) for g in games])
         diffs.append(f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]")
+    # Greedy 3 (the ranking of issue 34) where it has played these deals: every deal of the row, or not shown.
+    path = greedy3_log(mission, players)
+    greedy3 = {r["game"]: r["result"] == "win" for r in (read_records(path) if os.path.exists(path) else [])
+               if r["policy"] == "greedy"}
+    if set(games) <= set(greedy3):
+        d, lo, hi = paired_difference(solver, [int(greedy3[g]) for g in games])
+        third = f"{rate(sum(greedy3[g] for g in games), n)} | {d:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+    else:
+        third = "not played | -"
+    contradictions = [g for g in games if verdicts[g]["verdict"] == "loss"
+                      and (by["sighted"][g] or by["greedy"][g] or greedy3.get(g, False))]
     return (f"| M{mission} {players}p | {n} | {wins}/{losses}/{open_} | {wins / n:.3f} [{low:.3f}, {high:.3f}] | "
             f"{rate(sum(by['sighted'][g] for g in games), n)} | {rate(sum(by['greedy'][g] for g in games), n)} | "
-            f"{diffs[0]} | {diffs[1]} | {len(contradictions)} | {len(bad)} |")
+            f"{third} | {diffs[0]} | {diffs[1]} | {len(contradictions)} | {len(bad)} |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,9 +136,9 @@ def main(argv: list[str] | None = None) -> int:
             solve_cell(m, p, games, args.nodes)
     print(f"seed {SEED}, equipment, simulator v2; solver: wins/proven losses/unresolved; its rate's interval "
           "runs from the unresolved counted as losses to them counted as wins; differences count them as losses")
-    print("| cell | deals | solver W/L/U | solver (ceiling) | sighted | greedy | solver − sighted | "
-          "solver − greedy | policy won, solver 'loss' | win not replayed |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| cell | deals | solver W/L/U | solver (ceiling) | sighted | greedy 1 | greedy 3 | solver − greedy 3 | "
+          "solver − sighted | solver − greedy 1 | policy won, solver 'loss' | win not replayed |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for m, p in cells:
         line = row(m, p)
         if line:
