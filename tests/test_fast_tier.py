@@ -104,3 +104,18 @@ def test_build_test_fast_sets_the_fast_tier(monkeypatch: pytest.MonkeyPatch) -> 
     # The fast tier runs a worker per core; the full suite one process; a -n of one's own is kept.
     assert commands[0][-4:] == ["-n", "auto", "--dist", "worksteal"] and "-n" not in commands[1]
     assert run_tests(["-n", "1"], fast=True) == 0 and commands[2][-2:] == ["-n", "1"] and commands[2].count("-n") == 1
+
+
+def test_every_test_the_fast_tier_names_exists() -> None:
+    """FAST_SKIPPED and FAST_BROWSER_TESTS name tests by their ids: a renamed or removed test
+    would leave a stale entry that skips nothing (or keeps nothing) without a word."""
+    from conftest import FAST_BROWSER_TESTS, FAST_SKIPPED
+
+    stale = []
+    for entry in (*FAST_SKIPPED, *FAST_BROWSER_TESTS):
+        path, _, name = entry.partition("::")
+        source = ROOT / "tests" / path
+        function = name.split("[", 1)[0]
+        if not source.is_file() or (function and not re.search(rf"^(async )?def {re.escape(function)}\(", source.read_text(encoding="utf-8"), re.M)):
+            stale.append(entry)
+    assert stale == []
