@@ -66,7 +66,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import sys
 from collections import OrderedDict
 from contextlib import contextmanager
@@ -76,7 +75,7 @@ from . import __version__
 from .analysis import EngineChoiceError, analyze
 from .beliefs import Beliefs, EngineLimit
 from .engines import DEFAULT, columns
-from .equipment import REFUSAL_CODES as EQUIPMENT_REFUSAL_CODES, EquipmentError
+from .equipment import REFUSAL_CODES as EQUIPMENT_REFUSAL_CODES
 from .executor import Refused, json_task, pickled, task_function, unpickled
 from .facts import Problem, compile_table
 from .jsonio import MAX_CHARS, StrictJSONError, loads_strict
@@ -86,6 +85,7 @@ from .suggest import Policy, Progress, SuggestError, suggest
 from .suggest.analyses import analysis_job
 from .suggest.entropy import entropy_batch_job, entropy_job
 from .table import Table, TableError, load_table
+from .table_fields import TABLE_CODES
 
 # A columns analysis is split over two workers from this many estimated states
 # (columns.estimated_states of the forward plan, ~1 ms).  bench/bench_split.py,
@@ -107,28 +107,17 @@ class RequestError(ValueError):
 
 
 # Every `code` a refused table carries in its error reply: the page words each from its catalogues
-# (docs/i18n.md); `message` stays the CLI's English.  An equipment refusal has its own code and
-# fields (equipment.REFUSAL_CODES); any other malformed table is "table_invalid".
-TABLE_REFUSAL_CODES = ("table_invalid", *EQUIPMENT_REFUSAL_CODES)
+# (docs/i18n.md); `message` stays the CLI's English.  Each refusal has its own code and fields, given
+# where it is raised: an equipment refusal (equipment.REFUSAL_CODES), any other (table_fields.TABLE_CODES).
+TABLE_REFUSAL_CODES = (*EQUIPMENT_REFUSAL_CODES, *TABLE_CODES)
 
 
 def _table_refusal(e: TableError) -> dict[str, Any]:
     """A refused table as an error reply: ``message`` (English), ``event`` (when one is at fault),
-    ``code`` and ``fields``.  The table parser raises an equipment refusal while handling the
-    EquipmentError, so that error is its context and gives the code and fields; otherwise the
-    fields are the event, the field at fault (the last one its place names) and the English
-    detail (the parser's own refusals have no codes yet)."""
-    error: dict[str, Any] = {"message": str(e)}
+    ``code`` and ``fields`` (with the event, null when none is at fault)."""
+    error: dict[str, Any] = {"message": str(e), "code": e.code, "fields": {**e.fields, "event": e.event}}
     if e.event is not None:
         error["event"] = e.event
-    cause = e.__context__
-    if isinstance(cause, EquipmentError):
-        error["code"], fields = cause.code, dict(cause.fields)
-    else:
-        where, _, detail = str(e).partition(": ")
-        named = re.findall(r"field '(\w+)'", where)
-        error["code"], fields = "table_invalid", {"field": named[-1] if named else None, "detail": detail or where}
-    error["fields"] = {**fields, "event": e.event}
     return error
 
 

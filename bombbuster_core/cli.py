@@ -48,9 +48,9 @@ def read_json(path: str) -> Any:
         with open(path, encoding="utf-8") as f:
             return jsonio.loads_strict(f.read(jsonio.MAX_CHARS + 1))
     except OSError as e:
-        raise TableError(f"cannot read {path}: {e.strerror}") from None
+        raise TableError(f"cannot read {path}: {e.strerror}", "file_unreadable", {"file": path}) from None
     except ValueError as e:  # json.JSONDecodeError, UnicodeDecodeError
-        raise TableError(f"{path} is not valid JSON: {e}") from None
+        raise TableError(f"{path} is not valid JSON: {e}", "file_not_json", {"file": path}) from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -146,8 +146,9 @@ def test_bridge_answers_with_ids_results_and_errors() -> None:
     detail = ("unknown type 'nope' (info_token, dual_cut, detector, solo_cut, reveal_red, radar, label, fast_pass, "
               "disintegrator, move, swap, absent, dealt, multi_cut, tripwire, equipment)")
     assert bad == {"id": "x", "error": {"message": f"event 0 (nope) field 'type': {detail}", "event": 0,
-                                        "code": "table_invalid",
-                                        "fields": {"field": "type", "detail": detail, "event": 0}}}
+                                        "code": "event_type_unknown",
+                                        "fields": {"path": ["events", 0, "type"], "given": "'nope'",
+                                                   "allowed": detail[detail.index("(") + 1:-1].split(", "), "event": 0}}}
     assert "unknown method" in json.loads(bridge.handle('{"id": 1, "method": "fly"}'))["error"]["message"]
     assert "unknown method" in json.loads(bridge.handle('{"id": 1, "method": ["ping"]}'))["error"]["message"]
     assert "error" in json.loads(bridge.handle("not json"))

@@ -5,6 +5,7 @@ key in them is asked for somewhere (a literal key, or a key built from a templat
 a card advice's, a refused table's), and so has every mission's note on the dial."""
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -13,7 +14,9 @@ import pytest
 
 from bombbuster_core.analysis import REASON_CODES
 from bombbuster_core.bridge import TABLE_REFUSAL_CODES
+from bombbuster_core.equipment import REFUSAL_CODES as EQUIPMENT_REFUSAL_CODES
 from bombbuster_core.suggest.advice import ADVICE_CODES
+from bombbuster_core.table_fields import TABLE_CODES
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUES = ROOT / "web" / "js" / "i18n"
@@ -93,7 +96,7 @@ def test_every_card_advice_code_is_worded(language: str) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_table_refusal_code_is_worded(language: str) -> None:
-    """A refused table's code (bridge.TABLE_REFUSAL_CODES: equipment refusals and table_invalid)."""
+    """A refused table's code (bridge.TABLE_REFUSAL_CODES: equipment refusals and the table reader's)."""
     words = catalogue(language)
     assert [code for code in TABLE_REFUSAL_CODES if f"reason.{code}" not in words] == []
 
@@ -102,7 +105,52 @@ def test_every_equipment_refusal_code_is_given_somewhere() -> None:
     """No code without a refusal that gives it: each is named in equipment.py besides its list
     (EquipmentError(field, message, "code", ...) takes a listed code, never none)."""
     source = (ROOT / "bombbuster_core" / "equipment.py").read_text(encoding="utf-8")
-    assert [code for code in TABLE_REFUSAL_CODES if code != "table_invalid" and source.count(f'"{code}"') < 2] == []
+    assert [code for code in EQUIPMENT_REFUSAL_CODES if source.count(f'"{code}"') < 2] == []
+
+
+def test_every_table_refusal_code_is_given_somewhere() -> None:
+    """The same for a malformed table's codes (table_fields.TABLE_CODES): each is named at a raise
+    site of the table's reader (table_fields.py outside its list, table.py, table_events.py, the
+    CLI's file reading); TableError takes a listed code, never none."""
+    core = ROOT / "bombbuster_core"
+    fields = (core / "table_fields.py").read_text(encoding="utf-8")
+    listed = fields[fields.index("TABLE_CODES = ("):fields.index("\n)\n", fields.index("TABLE_CODES = ("))]
+    source = fields.replace(listed, "") + " ".join((core / name).read_text(encoding="utf-8")
+                                                  for name in ("table.py", "table_events.py", "cli.py"))
+    assert [code for code in TABLE_CODES if f'"{code}"' not in source] == []
+    assert set(TABLE_REFUSAL_CODES) == {*EQUIPMENT_REFUSAL_CODES, *TABLE_CODES}
+
+
+def table_refusal_sites() -> dict[str, list[set[str]]]:
+    """Each table code named at a raise site of the table's reader, with the fields each site gives:
+    FieldReader.fail(name, "code", message, **fields), error_at(where, path, event, "code", message,
+    **fields), TableError(message, "code", {fields}).  (A re-raised equipment refusal's code is not a
+    literal there: its fields are equipment.py's.)"""
+    sites: dict[str, list[set[str]]] = {}
+    for name in ("table_fields.py", "table.py", "table_events.py", "cli.py"):
+        tree = ast.parse((ROOT / "bombbuster_core" / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            function = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+            at = {"fail": 1, "error_at": 3, "TableError": 1}.get(function)
+            if at is None or len(node.args) <= at or not isinstance(node.args[at], ast.Constant):
+                continue
+            given = {keyword.arg for keyword in node.keywords if keyword.arg}
+            if function == "TableError" and len(node.args) > 2 and isinstance(node.args[2], ast.Dict):
+                given |= {key.value for key in node.args[2].keys if isinstance(key, ast.Constant)}
+            sites.setdefault(node.args[at].value, []).append(given)
+    return sites
+
+
+def test_every_table_refusal_code_is_given_with_the_fields_its_words_name() -> None:
+    """Each raise site of a table code gives every field its catalogue entry names ({place} is the
+    page's own: the refusal's path), so the page never shows a placeholder."""
+    sites, words = table_refusal_sites(), catalogue("en")
+    assert sorted(sites) == sorted(TABLE_CODES)
+    lacking = [(code, sorted(set(PLACEHOLDER.findall(words[f"reason.{code}"])) - {"place"} - given))
+               for code, given_at in sites.items() for given in given_at]
+    assert [(code, names) for code, names in lacking if names] == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

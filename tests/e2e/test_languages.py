@@ -5,7 +5,8 @@ steps and a refusal, the edit form, the review — and the test fails on a key m
 catalogue (window.bombbusterI18n.missing) or, on a French or German page, on a text of the English
 catalogue left on screen. The menu's switch changes the language and is remembered on reload. The
 messages worded from a code are checked in each language too: a mission's note on the dial, an
-equipment use the core refuses (its code and fields), a live table's code that is not one, a full storage.
+equipment use the core refuses and malformed tables (their codes and fields), a live table's code that
+is not one, a full storage.
 (Unused keys and the catalogues' parity: tests/test_i18n_catalogues.py.)"""
 from __future__ import annotations
 
@@ -173,12 +174,22 @@ LOCKED_CARD_TABLE = {
     "events": [{"type": "label", "kind": "different", "at": {"player": 0, "stand": 0, "slot": 1}, "card": "1"}],
 }
 
+# Malformed tables the table reader refuses, each with its own code: a dual cut on a wire already cut
+# (slot_cut, a slot in the fields) and a label's slot past the stand's end (out_of_range, the place at
+# fault and the range, shown 1-based).
+CUT = {"type": "dual_cut", "actor": 0, "target": {"player": 1, "stand": 0, "slot": 0}, "value": 1, "success": True,
+       "actor_slot": {"stand": 0, "slot": 0}}
+CUT_TWICE_TABLE = {**LOCKED_CARD_TABLE, "equipment": [], "events": [CUT, {**CUT, "actor_slot": {"stand": 0, "slot": 1}}]}
+SLOT_OUT_OF_RANGE_TABLE = {**LOCKED_CARD_TABLE, "events": [
+    {**LOCKED_CARD_TABLE["events"][0], "at": {"player": 0, "stand": 0, "slot": 9}}]}
+
 
 def test_coded_messages_in_every_language(localized, server, language):
     """What the page words from a code rather than shows as another module wrote it (issue 32
     item 4): a mission's note on the dial (gamestate.js dialNoteCode), an equipment use the core
     refuses (the bridge's code and fields), the Rewinder's advice where the dial is not followed, a
-    handshake code that is not one, a storage that is full."""
+    handshake code that is not one, a storage that is full; malformed tables the table reader refuses
+    (each its own code: no English sentence of the parser on a French or German page)."""
     page = localized
     page.context.add_init_script(FULL_STORAGE)
     screens = Screens(page, language)
@@ -209,6 +220,17 @@ def test_coded_messages_in_every_language(localized, server, language):
     card = words(language, "reason.card", id="1", name="Label ≠")
     reason = words(language, "reason.atEvent", event=1, what=words(language, "reason.card_locked", card=card, needs=2, unlock=1, cut=0))
     assert toast.inner_text() == words(language, "table.cannotUse", reason=reason)
+
+    # Malformed tables: each refusal's code worded here, its slot and numbers as the page shows them.
+    bob_slot_1 = words(language, "name.slot", stand="Bob", slot=1)
+    refused = [(CUT_TWICE_TABLE, 2, words(language, "reason.slot_cut", slot=bob_slot_1)),
+               (SLOT_OUT_OF_RANGE_TABLE, 1, words(language, "reason.out_of_range", place="at.slot", value=10, low=1, high=5))]
+    for table, event, what in refused:
+        page.goto(share_link(server.url, table))  # the link's hash changes: the last refusal's toast may still show
+        said = words(language, "table.cannotUse", reason=words(language, "reason.atEvent", event=event, what=what))
+        page.wait_for_function("(text) => [...document.querySelectorAll('.toast.error')].some((e) => e.innerText === text)",
+                               arg=said, timeout=120_000)
+        screens.check(f"refused table: {what}")
 
     # A handshake code that is not one (sdp.js's refusal has a code): said in the page's language.
     page.click("#menu-button")

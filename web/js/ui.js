@@ -1,6 +1,6 @@
 // Small DOM helpers shared by the screens: element builder, bottom sheet,
 // toasts, and the probability formatting every screen uses.
-import { describeEvent, label, slotName, standName } from "./model.js";
+import { describeEvent, label, slotName, standName, valueLabel } from "./model.js";
 import { has, language, t } from "./i18n.js";
 import { cardName } from "./equipment.js";
 
@@ -107,24 +107,56 @@ export function coreReason(result, table) {
 
 /**
  * A table the core refused (an error reply with `code` and `fields`: an equipment use the
- * board does not allow, or a malformed table), in the page's language, with the event at
- * fault when there is one. A reply without a code this page knows shows the core's English.
+ * board does not allow, a malformed event or section), in the page's language, with the event
+ * at fault when there is one. The fields are values: players, stands and slots (0-based) are
+ * named as the page names them, sort values as its labels, the place at fault (`path`) as
+ * the file writes it. A reply without a code this page knows shows the core's English.
  */
 export function tableRefusal(error, table) {
   const { code, fields = {} } = error || {};
   if (!code || !has(`reason.${code}`)) return pageMessage(error && error.message, table);
-  const player = (p) => (table && table.players[p] ? table.players[p].name : String(Number(p) + 1));
+  const key = code === "card_locked" && fields.unlock === "yellow" ? "reason.card_locked_yellow" : `reason.${code}`;
+  const text = t(key, refusalWords(code, fields, table));
+  return fields.event === null || fields.event === undefined ? text : t("reason.atEvent", { event: fields.event + 1, what: text });
+}
+
+// Fields that hold an index the page shows 1-based (players, stands, slots, and the players named by a card).
+const ONE_BASED = new Set(["player", "stand", "slot", "actor", "a_to", "b_to", "next", "characters"]);
+
+/** A refusal's fields as its catalogue entry's words. */
+function refusalWords(code, fields, table) {
+  const seats = { players: (table && table.players) || [] };
+  const player = (p) => (seats.players[p] ? seats.players[p].name : t("name.player", { player: Number(p) + 1 }));
+  const slot = (at) => t("name.slot", { stand: standName(seats, at.player, at.stand), slot: at.slot + 1 });
+  const value = (v) => (v === "red" || v === "blue" ? t(`value.${v}`) : valueLabel(v));
   const entry = (name) => (name === "character" ? t("reason.entry.character") : name === "mission" ? t("reason.entry.mission") : cardWords(name));
   const words = { ...fields };
   if (fields.card !== undefined) words.card = cardWords(fields.card);
   if (fields.entry !== undefined) words.entry = entry(fields.entry);
   if (fields.player !== undefined) words.player = player(fields.player);
-  // The detail's numbers are the engine's (0-based): put in the page's, as the whole message would be.
-  if (fields.detail !== undefined) words.detail = pageMessage(`field '${fields.field}': ${fields.detail}`, table).replace(/^field '\w+': /, "");
-  const key = code === "card_locked" && fields.unlock === "yellow" ? "reason.card_locked_yellow"
-    : code === "table_invalid" && !fields.field ? "reason.table_invalid_whole" : `reason.${code}`;
-  const text = t(key, words);
-  return fields.event === null || fields.event === undefined ? text : t("reason.atEvent", { event: fields.event + 1, what: text });
+  if (fields.stand !== undefined) words.stand = fields.player === undefined ? String(fields.stand + 1) : standName(seats, fields.player, fields.stand);
+  if (fields.slot) words.slot = slot(fields.slot);
+  for (const name of ["key", "nearest"]) if (fields[name] !== undefined) words[name] = label(fields[name]);
+  if (fields.keys) words.keys = fields.keys.map(label).join(", ");
+  if (fields.value !== undefined && fields.value !== null) words.value = value(fields.value);
+  if (fields.called) words.called = fields.called.map(value).join(", ");
+  if (fields.colour) words.colour = value(fields.colour);
+  if (fields.allowed) words.allowed = (code === "equipment_event_card" ? fields.allowed.map(cardWords) : fields.allowed).join(", ");
+  for (const name of ["at", "after"]) if (fields[name] !== undefined && fields[name] !== null) words[name] = fields[name] + 1; // events
+  const path = fields.path || [];
+  const last = path[path.length - 1];
+  if (code === "out_of_range" && ONE_BASED.has(last)) {
+    for (const name of ["value", "low", "high"]) if (fields[name] !== null) words[name] = fields[name] + 1;
+  }
+  words.place = place(path, fields.event);
+  return words;
+}
+
+/** The place a refusal names (its JSON path), as the file writes it; within an event, from the event. */
+function place(path, event) {
+  const within = event === null || event === undefined ? path : path.slice(2);
+  if (!within.length) return t(event === null || event === undefined ? "reason.place.table" : "reason.place.event");
+  return within.map((part, i) => (typeof part === "number" ? `[${part}]` : i ? `.${part}` : part)).join("");
 }
 
 /** A mission's note on the dial (gamestate.js dialNoteCode) in the page's language, or null. */
