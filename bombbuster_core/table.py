@@ -17,7 +17,7 @@ from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment,
                      Move, MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, cut_by, exploded)
 from .missions import MISSIONS
 from .table_events import EventParser
-from .table_fields import FieldReader, TableError, address
+from .table_fields import FieldReader, TableError, address, quoted
 from .table_model import Player, Table, Use
 from .wires import MAX_NUMBER, RED, YELLOW, Deck, Key, Pool, colour, key_str, shown
 
@@ -40,7 +40,7 @@ def load_table(obj: Any) -> Table:
                                            "equipment"}, {"players", "wires"})
     if "format" in obj and (type(obj["format"]) is not int or obj["format"] != FORMAT):
         raise top.fail("format", "format_unsupported", f"unsupported format {obj['format']!r} (this is format {FORMAT})",
-                       given=shown(obj["format"]), format=FORMAT)
+                       given=quoted(obj["format"]), format=FORMAT)
     players = _parse_players(top)
     deck, red_value = _parse_wires(obj["wires"])
     nano = top.int("nano", 0, MAX_NANO + 1) if "nano" in obj else 0
@@ -67,7 +67,7 @@ def _parse_mission(top: FieldReader) -> int | None:
     number = meta["mission"]
     if not isinstance(number, int) or isinstance(number, bool) or number not in MISSIONS:
         raise top.fail("meta", "mission_unknown", f"'mission' must be a mission card's number ({MISSIONS[0]}-"
-                       f"{MISSIONS[-1]}) or null, got {shown(number)}", given=shown(number), low=MISSIONS[0],
+                       f"{MISSIONS[-1]}) or null, got {shown(number)}", given=quoted(number), low=MISSIONS[0],
                        high=MISSIONS[-1])
     return number
 
@@ -83,7 +83,7 @@ def _parse_equipment(top: FieldReader) -> tuple[eq.CardId, ...]:
             raise r.fail("card", e.code, str(e), **e.fields) from None
         if raw["card"] in eq.NAMED:
             raise r.fail("card", "card_by_name", f"name the card by its printed ID ({card}), not {raw['card']!r}",
-                         card=card, given=shown(raw["card"]))
+                         card=card, given=quoted(raw["card"]))
         if card in cards:
             raise r.fail("card", "card_listed_twice",
                          f"card {card} ({eq.CARDS[card].name}) is listed twice: the box has one of each", card=card)
@@ -110,7 +110,7 @@ def _parse_players(top: FieldReader) -> tuple[Player, ...]:
         if not isinstance(character, str) or character not in eq.CHARACTERS:
             raise r.fail("character", "character_unknown",
                          f"{shown(character)} is not a character ({', '.join(eq.CHARACTERS)})",
-                         given=shown(character), allowed=list(eq.CHARACTERS))
+                         given=quoted(character), allowed=list(eq.CHARACTERS))
         stands = r.list("stands")
         if not 1 <= len(stands) <= 2:
             raise r.fail("stands", "stand_count", f"a player has 1 or 2 stands, not {len(stands)}",
@@ -139,14 +139,14 @@ def _parse_stand(r: FieldReader, player: int, s: int, raw: Any) -> tuple[int, st
         shape = _SHAPES.get((name, value)) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
         if shape is None:
             allowed = '"any" or "blue"' if name == "x_slot" else '1, 2, "low" or "high"'
-            raise sr.fail(name, "stand_shape_unknown", f"{value!r} is not one of {allowed}", given=shown(value),
+            raise sr.fail(name, "stand_shape_unknown", f"{value!r} is not one of {allowed}", given=quoted(value),
                           allowed=[v for (option, v) in _SHAPES if option == name])
         size = raw["size"]
     else:
         size, shape = raw, PLAIN
     if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= 60:
         raise r.fail("stands", "stand_size", f"stand size {size!r} must be an integer 1..60", player=player, stand=s,
-                     given=shown(size), low=1, high=60)
+                     given=quoted(size), low=1, high=60)
     if size <= SPECIAL_SLOTS[shape]:
         raise r.fail("stands", "stand_too_small",
                      f"stand {s} of size {size} must hold more than its {SPECIAL_SLOTS[shape]} special slot(s)",
@@ -167,7 +167,7 @@ def _parse_wires(raw: Any) -> tuple[Deck, int | None]:
                 raise r.fail("deck", "key_listed_twice", f"sort key {k!r} is listed twice", key=key_str(key))
             if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 8:
                 raise r.fail("deck", "deck_copies", f"copies of {k!r} must be an integer 1..8, got {n!r}",
-                             key=key_str(key), given=shown(n), low=1, high=8)
+                             key=key_str(key), given=quoted(n), low=1, high=8)
             copies[key] = n
         deck = Deck(copies)
         return deck, _counts_as_red(r, deck)
@@ -186,7 +186,7 @@ def _parse_wires(raw: Any) -> tuple[Deck, int | None]:
     for v in r.list("blue"):
         if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= MAX_NUMBER:
             raise r.fail("blue", "blue_value", f"blue value {shown(v)} must be an integer 1..{MAX_NUMBER}",
-                         given=shown(v), low=1, high=MAX_NUMBER)
+                         given=quoted(v), low=1, high=MAX_NUMBER)
         add("blue", v, "blue", 4)
     for name, want in (("yellow", YELLOW), ("red", RED)):
         for k in r.list(name) if name in raw else []:
@@ -220,7 +220,7 @@ def _counts_as_red(r: FieldReader, deck: Deck) -> int | None:
         return None
     v = r.obj["counts_as_red"]
     if not isinstance(v, int) or isinstance(v, bool) or 10 * v not in deck.copies:
-        raise r.fail("counts_as_red", "counts_as_red", f"{shown(v)} is not a blue value in play", given=shown(v))
+        raise r.fail("counts_as_red", "counts_as_red", f"{shown(v)} is not a blue value in play", given=quoted(v))
     return v
 
 

@@ -12,9 +12,9 @@ from .board import Wire
 from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, Event, FastPass, InfoToken, Label,
                      Move, MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire)
 from .public_state import StateReader
-from .table_fields import FieldReader, address, error_at
+from .table_fields import FieldReader, address, error_at, quoted
 from .table_model import Table, Use, advance, cut_values
-from .wires import RED, YELLOW, Key, Value, WireError, colour, key_str, parse_value, shown, value_of
+from .wires import RED, YELLOW, Key, Value, WireError, colour, key_str, parse_value, value_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class EventParser:
                     raise error_at(where, ("events", i), i, "missing_field",
                                    f"missing field 'type' ({', '.join(parsers)})", field="type", allowed=list(parsers))
                 raise error_at(where + " field 'type'", ("events", i, "type"), i, "event_type_unknown",
-                               f"unknown type {kind!r} ({', '.join(parsers)})", given=shown(kind), allowed=list(parsers))
+                               f"unknown type {kind!r} ({', '.join(parsers)})", given=quoted(kind), allowed=list(parsers))
             over = self.state.refusal()
             if over is not None:
                 result = self.state.result
@@ -114,7 +114,7 @@ class EventParser:
                 continue
             if isinstance(entry, str) and entry in eq.NAMED:
                 raise r.fail("card", "card_by_name", f"name the card by its printed ID ({eq.NAMED[entry]}), not {entry!r}",
-                             card=eq.NAMED[entry], given=shown(entry))
+                             card=eq.NAMED[entry], given=quoted(entry))
             try:
                 entries.append(eq.card_id(entry))
             except eq.EquipmentError as e:
@@ -178,7 +178,7 @@ class EventParser:
         try:
             v = parse_value(raw, allow_red=red)
         except WireError as e:
-            raise r.fail(name, "not_a_value", str(e), given=shown(raw), red=red) from None
+            raise r.fail(name, "not_a_value", str(e), given=quoted(raw), red=red) from None
         if blue and not isinstance(v, int):
             raise r.fail(name, "not_blue_value", f"{v!r} is not a blue value", value=v)
         if not self.deck.keys_of_value(v):
@@ -217,7 +217,7 @@ class EventParser:
             if "parity" in raw:
                 if raw["parity"] not in ("even", "odd"):
                     raise tr.fail("parity", "token_parity", f'{raw["parity"]!r} is not "even" or "odd"',
-                                  given=shown(raw["parity"]))
+                                  given=quoted(raw["parity"]))
                 return Token("parity", raw["parity"])
             return Token("count", tr.int("count", 1, 4))
         return Token("value", self.value(r, name, raw))
@@ -350,7 +350,7 @@ class EventParser:
         actor = self.actor(r)
         kind = raw["kind"]
         if kind not in ("double", "triple", "super"):
-            raise r.fail("kind", "detector_kind", f'{kind!r} is not "double", "triple" or "super"', given=shown(kind))
+            raise r.fail("kind", "detector_kind", f'{kind!r} is not "double", "triple" or "super"', given=quoted(kind))
         targets = []
         for t in r.list("targets"):
             targets.append(self.reachable(r, "targets", self.uncut(r, "targets", self.slot(r, "targets", t))))
@@ -493,7 +493,7 @@ class EventParser:
     def label(self, raw: Any, where: str, i: int) -> Label:
         r = FieldReader(raw, where, ("events", i), i, {"type", "kind", "at"}, {"kind", "at"})
         if raw["kind"] not in ("equal", "different"):
-            raise r.fail("kind", "label_kind", f'{raw["kind"]!r} is not "equal" or "different"', given=shown(raw["kind"]))
+            raise r.fail("kind", "label_kind", f'{raw["kind"]!r} is not "equal" or "different"', given=quoted(raw["kind"]))
         at = self.reachable(r, "at", self.slot(r, "at", raw["at"]))
         if at.slot + 1 >= self.board.size(at.player, at.stand):
             raise r.fail("at", "label_no_neighbour", f"{at} has no right neighbour",
@@ -567,7 +567,7 @@ class EventParser:
         p = r.int("player", 0, len(self.table.players))
         stand = r.int("stand", 0, len(self.table.players[p].stands)) if "stand" in raw else None
         if raw["value"] not in (RED, YELLOW):
-            raise r.fail("value", "dealt_colour", f'{raw["value"]!r} is not "red" or "yellow"', given=shown(raw["value"]))
+            raise r.fail("value", "dealt_colour", f'{raw["value"]!r} is not "red" or "yellow"', given=quoted(raw["value"]))
         size = sum(self.table.players[p].stands) if stand is None else self.table.players[p].stands[stand]
         return Dealt(p, raw["value"], r.int("count", 0, size + 1), stand)
 

@@ -66,6 +66,15 @@ def error_at(where: str, path: JsonPath, event: int | None, code: str, message: 
     return TableError(f"{where}: {message}", code, {"path": list(path), **fields}, event=event)
 
 
+def quoted(raw: Any) -> str:
+    """A value of the file as a refusal's fields quote it: its repr, cut short when long, with no
+    words (the page shows it as it is, in any language; an error message says more: ``shown``)."""
+    if type(raw) is int and raw.bit_length() > 64:  # an int's repr refuses over 4,300 digits
+        return f"{'-' if raw < 0 else ''}2^64…"
+    text = repr(raw)
+    return text if len(text) <= 40 else f"{text[:30]}…"
+
+
 def address(player: int, stand: int, slot: int) -> dict[str, int]:
     """A wire's address as a refusal's fields give it (0-based, as the file writes it)."""
     return {"player": player, "stand": stand, "slot": slot}
@@ -124,4 +133,4 @@ class FieldReader:
         try:
             return parse_key(raw)
         except WireError as e:
-            raise self.fail(name, "not_a_sort_key", str(e), given=shown(raw)) from None
+            raise self.fail(name, "not_a_sort_key", str(e), given=quoted(raw)) from None

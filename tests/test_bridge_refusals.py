@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from bombbuster_core.bridge import TABLE_REFUSAL_CODES, handle
-from bombbuster_core.equipment import REFUSAL_CODES
+from bombbuster_core.equipment import CHARACTERS, REFUSAL_CODES
+from bombbuster_core.missions import MISSIONS
 from bombbuster_core.table_fields import TABLE_CODES
 
 from test_equipment import TWO_ONES, at, table
@@ -86,6 +87,12 @@ CASES = [
                                                                              {"stands": [5]}]},
      "stand_shape_unknown", {"path": ["players", 0, "stands", 0, "x_slot"], "given": "'red'", "allowed": ["any", "blue"]},
      None),
+    ("a mission number past any integer the page reads", {**table(None, []), "meta": {"mission": 10**30}},
+     "mission_unknown", {"path": ["meta"], "given": "2^64…", "low": MISSIONS[0], "high": MISSIONS[-1]}, None),
+    ("a long character name, quoted short", {**table(None, []), "players": [{"stands": [5], "character": "x" * 100},
+                                                                            {"stands": [5]}]},
+     "character_unknown", {"path": ["players", 0, "character"], "given": repr("x" * 100)[:30] + "…",
+                           "allowed": list(CHARACTERS)}, None),
     ("a yellow listed as blue", with_wires(yellow=[2]),
      "key_colour", {"path": ["wires", "yellow"], "key": "2", "colour": "yellow"}, None),
     ("my own wire that is not in play", with_me([1, 1, 1, 1, 2.5]),
