@@ -59,6 +59,10 @@ class TableError(ValueError):
         assert code in TABLE_CODES or code in eq.REFUSAL_CODES, code
         self.event, self.code, self.fields = event, code, fields
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Whole after pickling (an error from another process): the default rebuilds from the message alone.
+        return self.__class__, (str(self), self.code, self.fields), {"event": self.event}
+
 
 def error_at(where: str, path: JsonPath, event: int | None, code: str, message: str, /, **fields: Any) -> TableError:
     """The error of ``where`` (an event, a field: "event 3 (dual_cut) field 'target'") saying ``message``;

@@ -6,6 +6,7 @@ path of the place at fault), never English; the page words each code in its lang
 from __future__ import annotations
 
 import json
+import pickle
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from bombbuster_core.bridge import TABLE_REFUSAL_CODES, handle
 from bombbuster_core.equipment import CHARACTERS, REFUSAL_CODES
 from bombbuster_core.missions import MISSIONS
+from bombbuster_core.table import TableError, load_table
 from bombbuster_core.table_fields import TABLE_CODES
 
 from test_equipment import TWO_ONES, at, table
@@ -178,3 +180,12 @@ def test_every_code_is_listed() -> None:
     assert set(TABLE_REFUSAL_CODES) == {*TABLE_CODES, *REFUSAL_CODES}
     assert len(set(TABLE_REFUSAL_CODES)) == len(TABLE_REFUSAL_CODES)
     assert "table_invalid" not in TABLE_REFUSAL_CODES
+
+
+def test_a_refusal_survives_pickling_whole() -> None:
+    """An error raised in another process (a worker's task) reaches its caller with its code and fields."""
+    with pytest.raises(TableError) as raised:
+        load_table(table(None, [{**FAILED, "token": 1}]))
+    again = pickle.loads(pickle.dumps(raised.value))
+    assert (str(again), again.code, again.fields, again.event) == \
+        (str(raised.value), "token_equals_call", {"path": ["events", 0, "token"], "value": 1}, 0)
