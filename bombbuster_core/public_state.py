@@ -336,3 +336,10 @@ def public_state(table: Table) -> PublicState:
         advance(board, e)
         reader.step(i, e, board)
     return reader.state()
+
+
+def dial(table: Table) -> Dial | None:
+    """The dial after the table's events, for the readers that need only it (the ranking's stakes,
+    the Rewinder's advice); None where the mission moves it by rules the events do not record
+    (DIAL_UNREAD says why)."""
+    return public_state(table).dial

@@ -23,7 +23,7 @@ import pytest
 
 from bombbuster_core.analysis import analyze
 from bombbuster_core.board import Board
-from bombbuster_core.dial import Dial, dial
+from bombbuster_core.public_state import Dial, dial
 from bombbuster_core.missions import MISSIONS, mission as mission_preset, new_table
 from bombbuster_core.public_state import StateReader, public_state
 from bombbuster_core.sim.actions import UseCard

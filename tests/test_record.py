@@ -8,7 +8,7 @@ import pytest
 
 from bombbuster_core import equipment as eq
 from bombbuster_core.analysis import beliefs
-from bombbuster_core.dial import Dial
+from bombbuster_core.public_state import Dial
 from bombbuster_core.public_state import GOING_ON, PublicState, Result
 from bombbuster_core.engines.signatures import BlockSpec, Budget
 from bombbuster_core.facts import CountIn, Problem, Stand, compile_table

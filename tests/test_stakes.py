@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from bombbuster_core.dial import dial
+from bombbuster_core.public_state import dial
 from bombbuster_core.suggest import EQUIPMENT, Policy, SuggestError, suggest
 from bombbuster_core.table import load_table
 

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..dial import dial
+from ..public_state import dial
 from ..engines import DEFAULT
 from ..facts import compile_table
 from ..suggest import Policy as Ranking, suggest

@@ -35,7 +35,7 @@ class Policy:
     ``failure_token``: False for missions where a failed cut places no token
     (M58, constraint H): the failure then reveals only "not v".
     ``stakes``: the exact ranking weighs a failure by what it costs at the
-    table's dial (dial.py: at its last space a failure loses, so P(success)
+    table's dial (public_state.py: at its last space a failure loses, so P(success)
     alone ranks) and lists the futile moves last (ranking.py); False: the red
     cap alone, as before (a baseline to measure the change against:
     bench/stakes_gain.py).

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from ..beliefs import Beliefs
-from ..dial import dial
+from ..public_state import dial
 from ..facts import Pos, compile_table
 from ..table import SlotRef, Table
 from ..wires import RED, Value
@@ -34,7 +34,7 @@ class Position:
         self.red_keys = self.deck.keys_of_value(RED) | (
             self.deck.keys_of_value(table.red_value) if table.red_value is not None else frozenset())
         self.all_keys = frozenset(self.deck.copies)
-        # None where the dial is not followed (dial.py) or the policy does not weigh it
+        # None where the dial is not followed (public_state.py) or the policy does not weigh it
         now = dial(table) if policy.stakes else None
         self.failures_left = None if now is None else now.failures_left
         self.incomplete: list[str] = []  # searches cut short or not made, for the result

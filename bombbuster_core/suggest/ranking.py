@@ -7,7 +7,7 @@ calls, solo cuts, "reveal your reds"), the uncertain dual cuts ranked by the
 mode, the equipment uses, and last the futile moves (:func:`futile`: they
 cannot succeed and tell nothing, so any move that can succeed is better).
 Within a group :func:`rank_key` (exact mode) weighs a failure by what it
-costs at the dial (``failures_left``, dial.py): with a space to spare, the
+costs at the dial (``failures_left``, public_state.py): with a space to spare, the
 calls within the red cap first, most likely, then most informative, then in
 a seeded random order; at the dial's last space a failure loses the game as
 surely as a red, so the chance of not losing now, P(success), alone ranks
