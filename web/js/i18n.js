@@ -1,5 +1,6 @@
 // The page's languages: one message catalogue per language (js/i18n/LANG.json,
-// the same keys in each), chosen from the menu's switch (kept in localStorage)
+// the same keys in each, with the missions' summaries and rule tags beside it in
+// js/i18n/missions-LANG.json), chosen from the menu's switch (kept in localStorage)
 // or else from the browser's languages. t("menu.title") words a message, t(key, {name}) fills {name};
 // docs/i18n.md says how to add a language and what is not translated.
 
@@ -26,10 +27,16 @@ function savedLanguage() {
   }
 }
 
-async function load(code) {
-  const response = await fetch(new URL(`./i18n/${code}.json`, import.meta.url));
-  if (!response.ok) throw new Error(`${code}.json: HTTP ${response.status}`);
+async function loadFile(name) {
+  const response = await fetch(new URL(`./i18n/${name}.json`, import.meta.url));
+  if (!response.ok) throw new Error(`${name}.json: HTTP ${response.status}`);
   return response.json();
+}
+
+/** A language's words: its main catalogue and the missions' texts (missions-LANG.json: summaries, rule tags). */
+async function load(code) {
+  const [main, missions] = await Promise.all([loadFile(code), loadFile(`missions-${code}`)]);
+  return { ...main, ...missions };
 }
 
 const chosen = languageFor(savedLanguage(), navigator.languages || [navigator.language]);

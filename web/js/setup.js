@@ -11,7 +11,7 @@
 // and, from M31, each player's character: the table then lists its board and
 // the game follows it (docs/table-format.md, "Equipment on the board").
 import { h, toast } from "./ui.js";
-import { t, tn } from "./i18n.js";
+import { has, t, tn } from "./i18n.js";
 import { CARD_NAMES, CHARACTER_NAMES, DEFAULT_CHARACTER, drawCards } from "./equipment.js";
 import { colourOf, dealSizes, label, possibleKeys, range, standsPerPlayer, wireCount } from "./model.js";
 import { specialSlots } from "./layout.js";
@@ -129,6 +129,16 @@ function difficultyText(difficulty, mission, players) {
 
 function missionEntry(setup) {
   return setup.mission && setup.catalogue ? setup.catalogue.find((m) => m.mission === setup.mission) : null;
+}
+
+// The missions' summaries and rule tags in the page's language (js/i18n/missions-LANG.json); a mission
+// or tag the catalogue does not know yet (a newer core) keeps the core's English.
+function missionSummary(entry) {
+  return has(`mission.summary.${entry.mission}`) ? t(`mission.summary.${entry.mission}`) : entry.summary;
+}
+
+function missionRule(tag) {
+  return has(`mission.rule.${tag}`) ? t(`mission.rule.${tag}`) : tag.replace(/_/g, " ");
 }
 
 /** What the mission still needs from the table: {yellow: {values, in_play, range}, red, number}. */
@@ -316,8 +326,10 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
       h("option", { value: "", selected: !setup.mission }, catalogue ? t("setup.freeOption") : t("setup.loadingMissions")),
       (catalogue || []).map((m) => h("option", { value: String(m.mission), selected: m.mission === setup.mission },
         `${m.mission} · ${m.name}`))),
-      entry ? h("p.hint.mission-summary", {}, entry.summary) : null,
-      entry && entry.rules.length ? h("p.hint", {}, t("setup.rules", { rules: entry.rules.join(", ").replace(/_/g, " ") })) : null);
+      entry ? h("p.hint.mission-summary", {}, missionSummary(entry)) : null,
+      entry && entry.rules.length
+        ? h("p.hint.mission-rules", {}, t("setup.rules", { rules: entry.rules.map(missionRule).join(", ") }))
+        : null);
   };
 
   const playersSection = () => {
