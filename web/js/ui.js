@@ -123,7 +123,7 @@ export function tableRefusal(error, table) {
 // Fields that hold an index the page shows 1-based (players, stands, slots, and the players named by a card).
 const ONE_BASED = new Set(["player", "stand", "slot", "actor", "a_to", "b_to", "next", "characters"]);
 
-/** A refusal's fields as its catalogue entry's words. */
+/** A refusal's fields as its catalogue entry's words (on a live table, a host's: a list or a slot is checked as one). */
 function refusalWords(code, fields, table) {
   const seats = { players: (table && table.players) || [] };
   const player = (p) => (seats.players[p] ? seats.players[p].name : t("name.player", { player: Number(p) + 1 }));
@@ -135,15 +135,15 @@ function refusalWords(code, fields, table) {
   if (fields.entry !== undefined) words.entry = entry(fields.entry);
   if (fields.player !== undefined) words.player = player(fields.player);
   if (fields.stand !== undefined) words.stand = fields.player === undefined ? String(fields.stand + 1) : standName(seats, fields.player, fields.stand);
-  if (fields.slot) words.slot = slot(fields.slot);
+  if (fields.slot && typeof fields.slot === "object") words.slot = slot(fields.slot);
   for (const name of ["key", "nearest"]) if (fields[name] !== undefined) words[name] = label(fields[name]);
-  if (fields.keys) words.keys = fields.keys.map(label).join(", ");
+  if (Array.isArray(fields.keys)) words.keys = fields.keys.map(label).join(", ");
   if (fields.value !== undefined && fields.value !== null) words.value = value(fields.value);
-  if (fields.called) words.called = fields.called.map(value).join(", ");
+  if (Array.isArray(fields.called)) words.called = fields.called.map(value).join(", ");
   if (fields.colour) words.colour = value(fields.colour);
-  if (fields.allowed) words.allowed = (code === "equipment_event_card" ? fields.allowed.map(cardWords) : fields.allowed).join(", ");
+  if (Array.isArray(fields.allowed)) words.allowed = (code === "equipment_event_card" ? fields.allowed.map(cardWords) : fields.allowed).join(", ");
   for (const name of ["at", "after"]) if (fields[name] !== undefined && fields[name] !== null) words[name] = fields[name] + 1; // events
-  const path = fields.path || [];
+  const path = Array.isArray(fields.path) ? fields.path : [];
   const last = path[path.length - 1];
   if (code === "out_of_range" && ONE_BASED.has(last)) {
     for (const name of ["value", "low", "high"]) if (fields[name] !== null) words[name] = fields[name] + 1;
