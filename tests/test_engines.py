@@ -605,9 +605,9 @@ def test_brute_counts_its_search_before_making_it(seed: int, monkeypatch: pytest
         pass
     monkeypatch.setattr(brute, "splits", splits)
     monkeypatch.setattr(brute, "MAX_STEPS", steps)
-    assert brute._too_large(problem) is None
+    assert brute.too_large(problem) is None
     monkeypatch.setattr(brute, "MAX_STEPS", steps - 1)
-    assert brute._too_large(problem) == f"more than {steps - 1:,} steps of its search"
+    assert brute.too_large(problem) == f"more than {steps - 1:,} steps of its search"
 
 
 def _work(problem: Problem) -> tuple[int, list[int]]:

@@ -44,7 +44,7 @@ def _ways(copies: int, room: tuple[int, ...]) -> int:
     return ways[copies]
 
 
-def _too_large(problem: Problem) -> str | None:
+def too_large(problem: Problem) -> str | None:
     """Why the enumeration would pass its limits, decided before it starts (None: it will not).
 
     The search below tries, for each key in turn and each partial deal that got
@@ -88,7 +88,7 @@ def _too_large(problem: Problem) -> str | None:
 
 
 def analyze(problem: Problem) -> Beliefs:
-    why = _too_large(problem)
+    why = too_large(problem)
     if why is not None:
         raise TooLarge(f"too large for the brute engine: {why}; use --engine columns")
     keys = problem.keys

@@ -116,7 +116,7 @@ class Plan:
                 shift += 1
         self.run_tokens: dict[tuple[int, int], list[tuple[str, int, int]]] = {}
         for s, j, kind, count, t in prep.runs:
-            local = self._local((s, j))[1] if kind == "count" else min(self._local((s, j))[1], self._local((s, j + 1))[1])
+            local = self.local((s, j))[1] if kind == "count" else min(self.local((s, j))[1], self.local((s, j + 1))[1])
             self.run_tokens.setdefault((s, t), []).append((kind, local, count))
         self.full = sum(self.size[s] << self.shift[s] for s in prep.free)
         self.fills_mask = ((1 << shift) - 1) ^ ((1 << fills_start) - 1)
@@ -181,7 +181,7 @@ class Plan:
                 continue
             # Between the check's first and last key, after each key that moves its
             # fields or may fill ``at``: settle it early (see _resolve).
-            s, j = self._local(at)
+            s, j = self.local(at)
             flag, count = check.fields
             resolve = (self.shift[s], (1 << self.size[s].bit_length()) - 1, j, flag.shift,
                        count.shift, count.mask, count.cap, ~(check.mask << check.shift))
@@ -194,7 +194,7 @@ class Plan:
         # x = hi); the first such boundary follows a key x may hold, so only those are checked.
         for lo, hi in prep.orders:
             x, y = (lo, hi) if mirrored else (hi, lo)
-            (xs, xj), (ys, yj) = self._local(x), self._local(y)
+            (xs, xj), (ys, yj) = self.local(x), self.local(y)
             dx, dy = doms[xs][xj], doms[ys][yj]
             check = (self.shift[xs], (1 << self.size[xs].bit_length()) - 1, xj,
                      self.shift[ys], (1 << self.size[ys].bit_length()) - 1, yj)
@@ -202,7 +202,7 @@ class Plan:
                 if t < max(dy):
                     self.layers[t].orders.append(check)
 
-    def _local(self, pos: Pos) -> Pos:
+    def local(self, pos: Pos) -> Pos:
         """A slot in this direction's slot order."""
         s, j = pos
         return (s, self.size[s] - 1 - j) if self.mirrored else pos

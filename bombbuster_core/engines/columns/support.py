@@ -266,7 +266,7 @@ def _holding(plan: Plan, at: list[tuple[frozenset[Pos], int]], top: int, cur: St
     low = (1 << top) - 1
     stands = {s for slots, _ in at for s, _ in slots}
     fields = sum(((1 << plan.size[s].bit_length()) - 1) << plan.shift[s] for s in stands)
-    checks = [([(plan.shift[s], (1 << plan.size[s].bit_length()) - 1, plan._local((s, j))[1]) for s, j in slots],
+    checks = [([(plan.shift[s], (1 << plan.size[s].bit_length()) - 1, plan.local((s, j))[1]) for s, j in slots],
                bits) for slots, bits in at]
     keeps: dict[tuple[int, int], int] = {}  # the held stands' fills before and after -> bits kept
     out: State = {}
