@@ -2,7 +2,8 @@
 same {placeholders} in every language; every key the page's code asks for is in them, and every
 key in them is asked for somewhere (a literal key, or a key built from a template such as
 `field.${name}`); every reason code the core can emit has its entry (an inconsistent analysis's,
-a card advice's, a refused table's), and so has every mission's note on the dial."""
+a card advice's, a refused table's, a search's note of what it left out, why a player may use no
+card), and so has every mission's note on the dial."""
 from __future__ import annotations
 
 import ast
@@ -15,7 +16,8 @@ import pytest
 from bombbuster_core.analysis import REASON_CODES
 from bombbuster_core.bridge import TABLE_REFUSAL_CODES
 from bombbuster_core.equipment import REFUSAL_CODES as EQUIPMENT_REFUSAL_CODES
-from bombbuster_core.suggest.advice import ADVICE_CODES
+from bombbuster_core.suggest.advice import ADVICE_CODES, BARRED_CODES
+from bombbuster_core.suggest.notes import INCOMPLETE_CODES
 from bombbuster_core.table_fields import TABLE_CODES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,6 +94,23 @@ def test_every_card_advice_code_is_worded(language: str) -> None:
     worded = [code for code in ADVICE_CODES
               if f"advice.{code}" in words or {f"advice.{code}.one", f"advice.{code}.other"} <= set(words)]
     assert sorted(set(ADVICE_CODES) - set(worded)) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_incomplete_note_and_barred_code_is_worded(language: str) -> None:
+    """A note of what a search left out (suggest/notes.py INCOMPLETE_CODES) and why a player may
+    use no card (suggest/advice.py BARRED_CODES)."""
+    words = catalogue(language)
+    assert [code for code in INCOMPLETE_CODES if f"incomplete.{code}" not in words] == []
+    assert [code for code in BARRED_CODES if f"barred.{code}" not in words] == []
+
+
+def test_every_incomplete_note_code_is_given_somewhere() -> None:
+    """Each note code is given at an ``add("code", ...)`` in suggest/ (Notes.add takes a listed code
+    only); the barred codes are told apart by whether the character is out too (advice.barred_why)."""
+    source = " ".join(path.read_text(encoding="utf-8") for path in (ROOT / "bombbuster_core" / "suggest").glob("*.py"))
+    assert [code for code in INCOMPLETE_CODES if f'add("{code}"' not in source] == []
+    assert len(BARRED_CODES) == 2
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

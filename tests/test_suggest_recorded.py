@@ -20,7 +20,9 @@ the ``impossible`` record's error names what its event contradicts (explain.conf
 read in every mission whose events record it, and M41's failed tripwire calls and M48's failed
 yellow cuts move it (public_state.py), so more records are at the dial's last space; and with
 spaces left a futile move within the red cap is a pass again, ranked below the moves within the cap
-that can succeed, with its own why-text (greedy 3: the measured gain).  The tables themselves are stored, so the test
+that can succeed, with its own why-text (greedy 3: the measured gain).  Then (issue 32 item 4, the same day)
+the 18 records with an ``incomplete`` note gained ``incomplete_why`` beside it (each note's code and fields,
+suggest/notes.py); every other field of every record is as it was.  The tables themselves are stored, so the test
 does not depend on a generator's random stream; ``tests/data/make_suggest_recorded.py``
 made them and says what they cover.
 """

@@ -98,7 +98,7 @@ def suggest(table: Table, *, player: int | None = None, mode: str = "exact", pro
     listing = ranking.ordered(forced, calls, uses, mode, policy.red_cap, stakes, policy.stakes)
     result: dict[str, Any] = {"consistent": True, "player": player, "mode": mode, "worlds": root.worlds,
                               "red_cap": policy.red_cap, "analyses": position.analyses.runs,
-                              "incomplete": position.incomplete}
+                              **position.incomplete.json()}
     if mode == "entropy":
         result["branch_analyses"] = branch_runs
     result["suggestions"] = ranking.shown(listing, top, policy.red_cap, explain, stakes)

@@ -44,6 +44,16 @@ ADVICE_CODES = (
     "post_it_refused",
 )
 
+# Why a player may use none of the board's cards (missions.cards_barred: M17's Rhett, M28's Captain
+# Careless), beside the English `barred`: `barred_why` {code, fields: mission, player}; the second
+# code when their character is out of the game too.
+BARRED_CODES = ("captain_no_cards", "captain_no_equipment")
+
+
+def barred_why(mission: int | None, player: int, character_out: bool) -> Row:
+    """The code and fields of a player's ``barred`` (BARRED_CODES)."""
+    return {"code": BARRED_CODES[character_out], "fields": {"mission": mission, "player": player}}
+
 
 def because(code: str, why: str, **fields: Any) -> Row:
     """A card advice's reason: the English ``why`` and its ``code`` and ``fields`` (ADVICE_CODES)."""

@@ -66,9 +66,8 @@ class Detectors:
                 # Wires moved in or out: the v-wires need not be contiguous, which the bounds and
                 # joints below rely on.  Say so rather than rank on a wrong model.
                 # Addressed as every engine message is (0-based): the page names the stand its own way.
-                note = f"{kind}: not searched on player {q} stand {s} (moved wires)"
-                if note not in self.position.incomplete:
-                    self.position.incomplete.append(note)
+                self.position.incomplete.add("moved_wires", f"{kind}: not searched on player {q} stand {s} (moved wires)",
+                                             kind=kind, player=q, stand=s)
                 continue
             sid = run[0]
             uncut = [j for j in range(self.board.segments[sid].size) if (sid, j) not in self.board.cut]
@@ -106,7 +105,7 @@ class Detectors:
         done: set[Family] = set()
         while heap and len(accepted) < self.policy.per_kind:
             if self.over_budget():
-                self.position.incomplete.append(kind)
+                self.position.incomplete.add("search_budget", kind, kind=kind)
                 break
             _, _, _, (exact, family, w) = heapq.heappop(heap)
             if family in done:

@@ -35,9 +35,10 @@ from ..missions import cards_barred
 from ..table import SlotRef
 from ..wires import RED, Value, value_of
 from . import marks, radar
-from .advice import Context, OverBudget, Row, because, fraction_json
+from .advice import Context, OverBudget, Row, barred_why, because, fraction_json
 from .analyses import probability
 from .conditioning import Holding
+from .notes import Notes
 from .position import Position
 from .ranking import Suggestion, exact_key, futile, rank_key, value_name
 
@@ -54,7 +55,7 @@ LISTED_KIND = {"3": "triple_detector", "5": "super_detector", "10": "xy_ray", "d
                "triple_detector": "triple_detector", "xy_ray": "xy_ray"}
 SAME_EFFECT = {"general_radar": "8", "walkie_talkies": "2"}  # a character works as the card (rules §5)
 # Cards advised from the views alone (their own modules); the others read suggest's lists or the board too.
-VIEW_CARDS: dict[str, Callable[[Context, list[str]], Row]] = {
+VIEW_CARDS: dict[str, Callable[[Context, Notes], Row]] = {
     "8": radar.advise, "4": marks.post_it, "12": marks.label_equal, "1": marks.label_different,
     "2.2": marks.single_wire_label}
 NOTE_NO_BOARD = ('the table does not list its equipment (top-level "equipment"): no card advice; '
@@ -145,25 +146,26 @@ class Advisor:
                 later.append({**row, **because("turn_only", "usable on this player's turn only")})
                 continue
             self.ctx.start_card()
-            incomplete: list[str] = []
+            incomplete = Notes()
             try:
                 row.update(self.card(SAME_EFFECT.get(card, card), incomplete))
             except EngineLimit as e:
                 row.update({"verdict": "keep", "candidates": [], **because("not_computed", f"not computed: {e}", reason=str(e))})
-                incomplete.append(str(e))
-            row["incomplete"] = incomplete
+                incomplete.add("engine_limit", str(e), reason=str(e))
+            row.update(incomplete.json())
             row["analyses"] = self.ctx.card_runs()
             cards.append(row)
         return {"player": self.position.player, "moving": self.moving, "cards": cards, "your_turn_only": later,
-                **({"barred": barred[0]} if barred else {})}
+                **({"barred": barred[0], "barred_why": barred_why(self.position.table.mission, self.position.player,
+                                                                  barred[1])} if barred else {})}
 
-    def card(self, card: str, incomplete: list[str]) -> Row:
+    def card(self, card: str, incomplete: Notes) -> Row:
         """One card's advice (verdict, candidates, why), its shortfalls added to ``incomplete``."""
         if card in LISTED_KIND:
             return self.listed(LISTED_KIND[card])
         if card in VIEW_CARDS:
             return VIEW_CARDS[card](self.ctx, incomplete)
-        advisors: dict[str, Callable[[list[str]], Row]] = {
+        advisors: dict[str, Callable[[Notes], Row]] = {
             "9": self.stabilizer, "11.11": self.grappling_hook, "2": self.walkie_talkies, "9.9": self.fast_pass,
             "10.10": self.disintegrator, "6": self.rewinder, "11": self.coffee_mug, "7": self.batteries,
             "3.3": self.drop, "Y": self.false_bottom}
@@ -196,7 +198,7 @@ class Advisor:
                    else because("best_in_list", "its best use is in the suggestions list"))}
 
     # -- Stabilizer
-    def stabilizer(self, incomplete: list[str]) -> Row:
+    def stabilizer(self, incomplete: Notes) -> Row:
         """The dual cuts likeliest to succeed: with the Stabilizer a red neither explodes nor gets a
         token, and a failure does not move the dial (rules §5), so the red cap does not apply."""
         calls = sorted((c for c in self.moves if c.kind == "dual_cut"),
@@ -218,7 +220,7 @@ class Advisor:
                           "the dial", p_red=float(best.p_red), p_strike=float(best.p_strike))}
 
     # -- Grappling Hook, Walkie-Talkies
-    def grappling_hook(self, incomplete: list[str]) -> Row:
+    def grappling_hook(self, incomplete: Notes) -> Row:
         """Teammate wires ranked by P(its value is one the player holds): taken, it pairs with a
         wire already in hand (toward a solo cut or the Fast Pass); then by lower P(red)."""
         position = self.position
@@ -258,7 +260,7 @@ class Advisor:
                    because("pairs_keep", f"the best wire pairs with one in hand with P {float(rows[0][3]):.0%}: keep "
                            "until one surely does", p=float(rows[0][3])))}
 
-    def walkie_talkies(self, incomplete: list[str]) -> Row:
+    def walkie_talkies(self, incomplete: Notes) -> Row:
         """Own wires to give, by (value held once first) then P(the teammate holds that value):
         a lone wire the player cannot pair goes where it pairs.  The teammate then chooses the
         wire they give back (rules §5)."""
@@ -277,7 +279,7 @@ class Advisor:
         try:
             worlds = self.ctx.none_worlds(position.analyses, variants)
         except OverBudget:
-            incomplete.append("walkie-talkies: not computed (budget)")
+            incomplete.add("card_budget", "walkie-talkies: not computed (budget)", card="2")
             return {"verdict": "keep", "candidates": [], **because("budget", "not computed within the budget")}
         rows = []
         for (v, q), none in zip(pairs, worlds[1:]):
@@ -305,7 +307,7 @@ class Advisor:
                            "teammate chooses the wire they give back", p=float(p)))}
 
     # -- Fast Pass, Disintegrator
-    def fast_pass(self, incomplete: list[str]) -> Row:
+    def fast_pass(self, incomplete: Notes) -> Row:
         position = self.position
         root = position.analyses.beliefs()
         assert root is not None
@@ -325,7 +327,7 @@ class Advisor:
                 **(because("cuts_two", "cuts two wires with certainty") if now else
                    because("cuts_two_free", "cuts two wires with certainty; a free certain move does as well now"))}
 
-    def disintegrator(self, incomplete: list[str]) -> Row:
+    def disintegrator(self, incomplete: Notes) -> Row:
         """Per number: the wires it would cut (exact expectation over the view); the drawn token's
         law is assumed uniform over 1-12, since tables do not record the token supply."""
         position = self.position
@@ -348,7 +350,7 @@ class Advisor:
                    else because("nothing_to_cut", "no wire left to cut"))}
 
     # -- cards without odds
-    def rewinder(self, incomplete: list[str]) -> Row:
+    def rewinder(self, incomplete: Notes) -> Row:
         # Using it as soon as the dial has moved is never worse than later: the dial ends where it would,
         # and a used card may come back (Emergency Drop).  At its start it cannot move back (public_state.py).
         state = public_state(self.position.table)
@@ -366,7 +368,7 @@ class Advisor:
         return {"verdict": "keep", "candidates": [],
                 **because("dial_start", f"the dial is at its start ({allowed}): nothing to move back", left=left)}
 
-    def coffee_mug(self, incomplete: list[str]) -> Row:
+    def coffee_mug(self, incomplete: Notes) -> Row:
         cap = self.position.policy.red_cap
         if self.escape == "coffee_mug":
             return {"verdict": "use now", "candidates": [],
@@ -379,18 +381,18 @@ class Advisor:
         return {"verdict": "keep", "candidates": [],
                 **because("no_need_to_pass", "a certain move or a call within the red cap exists")}
 
-    def batteries(self, incomplete: list[str]) -> Row:
+    def batteries(self, incomplete: Notes) -> Row:
         used = [p for p, u in enumerate(self.state.character_used) if u]
         candidates = [{"player": p, "character": self.state.characters[p]} for p in used]
         return {"verdict": "use now" if used else "keep", "candidates": candidates,
                 **(because("batteries", f"re-enables {min(len(used), 2)} used character(s)", n=min(len(used), 2))
                    if used else because("no_character_used", "no character is used"))}
 
-    def drop(self, incomplete: list[str]) -> Row:
+    def drop(self, incomplete: Notes) -> Row:
         used = [c for c in self.state.board if c in self.state.used and c != "3.3"]
         return {"verdict": "use now" if used else "keep", "candidates": [{"card": c} for c in used],
                 **(because("drop", f"turns {len(used)} used card(s) face up again", n=len(used)) if used
                    else because("no_card_used", "no card is used"))}
 
-    def false_bottom(self, incomplete: list[str]) -> Row:
+    def false_bottom(self, incomplete: Notes) -> Row:
         return {"verdict": "use now", "candidates": [], **because("false_bottom", "adds 2 equipment cards at no cost")}

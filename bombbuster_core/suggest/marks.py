@@ -30,6 +30,7 @@ from ..wires import RED, value_of
 from .advice import INFO_NOW, Context, OverBudget, Row, because, fraction_json
 from .analyses import BATCH, Condition, combine, probability
 from .entropy import branch_entropy
+from .notes import Notes
 
 MarkFact = list[tuple[int, Condition]]  # a fact as a signed sum of slot conditions (disjoint: deal counts add)
 # The mark's JSON row and its fact: slot conditions, or a token recorded on the table (an x-count token)
@@ -41,7 +42,7 @@ class NoPostIt(Exception):
     """Why this table's Post-it is not advised (the message says)."""
 
 
-def post_it(ctx: Context, incomplete: list[str]) -> Row:
+def post_it(ctx: Context, incomplete: Notes) -> Row:
     """Card 4: a token of the mission's kind on one own blue wire: its value, its parity (uncut
     wires), or its count on the stand (x1-x3; cut wires too, rules.md §6)."""
     try:
@@ -73,9 +74,10 @@ def post_it(ctx: Context, incomplete: list[str]) -> Row:
             if count <= MAX_COUNT_TOKEN:
                 marks.append(({"target": ref.json(), "value": v, "count": count},
                               InfoToken(ref, Token("count", count))))
-    incomplete += [f"Post-it: stand {s + 1} holds a wire this view does not know, so its x-count tokens "
-                   "are not offered" for s in sorted(unknown)]
-    return scored_marks(ctx, "Post-it", marks, incomplete)
+    for s in sorted(unknown):
+        incomplete.add("count_unknown", f"Post-it: stand {s + 1} holds a wire this view does not know, so its "
+                       "x-count tokens are not offered", card="4", player=position.player, stand=s)
+    return scored_marks(ctx, "4", "Post-it", marks, incomplete)
 
 
 def post_it_token(ctx: Context) -> str:
@@ -105,17 +107,17 @@ def post_it_token(ctx: Context) -> str:
     return "parity" if "parity" in kinds else "count" if "count" in kinds else "value"
 
 
-def label_equal(ctx: Context, incomplete: list[str]) -> Row:
+def label_equal(ctx: Context, incomplete: Notes) -> Row:
     """Card 12: two adjacent own wires of one gameplay value."""
-    return scored_marks(ctx, "Label =", labels(ctx, True), incomplete)
+    return scored_marks(ctx, "12", "Label =", labels(ctx, True), incomplete)
 
 
-def label_different(ctx: Context, incomplete: list[str]) -> Row:
+def label_different(ctx: Context, incomplete: Notes) -> Row:
     """Card 1: two adjacent own wires of different gameplay values."""
-    return scored_marks(ctx, "Label ≠", labels(ctx, False), incomplete)
+    return scored_marks(ctx, "1", "Label ≠", labels(ctx, False), incomplete)
 
 
-def single_wire_label(ctx: Context, incomplete: list[str]) -> Row:
+def single_wire_label(ctx: Context, incomplete: Notes) -> Row:
     """Card 2.2: blue wires, cut or not, whose value this stand surely holds once (cut wires included).
     The x1 token's fact, as facts.py compiles a recorded one: the wire is not red and no other
     wire the token counts (facts.counted_wires: not the owner's own flipped wires) has its value:
@@ -137,7 +139,7 @@ def single_wire_label(ctx: Context, incomplete: list[str]) -> Row:
             if w != RED and probability(public, pos, keys):
                 fact.append((1, frozenset({(pos, keys)} | {(q, position.all_keys - keys) for q in others})))
         marks.append(({"target": ref.json(), "value": v}, fact))
-    return scored_marks(ctx, "Single Wire Label", marks, incomplete)
+    return scored_marks(ctx, "2.2", "Single Wire Label", marks, incomplete)
 
 
 def labels(ctx: Context, equal: bool) -> list[Mark]:
@@ -166,8 +168,9 @@ def same_value(ctx: Context, a: Pos, b: Pos) -> MarkFact:
     return out
 
 
-def scored_marks(ctx: Context, what: str, marks: list[Mark], incomplete: list[str]) -> Row:
-    """Each mark scored in public view; ranked by bits, then information."""
+def scored_marks(ctx: Context, card: str, what: str, marks: list[Mark], incomplete: Notes) -> Row:
+    """Each mark of ``card`` (its ID; ``what``: its English name) scored in public view; ranked by
+    bits, then information."""
     if not ctx.own_view:
         return {"verdict": "keep", "candidates": [],
                 **because("marks_own_view", f"the {what} marks the player's own wires: ask in that player's view "
@@ -186,10 +189,12 @@ def scored_marks(ctx: Context, what: str, marks: list[Mark], incomplete: list[st
         try:
             scored = score(ctx, fact) if isinstance(fact, list) else score_recorded(ctx, fact)
         except OverBudget:
-            incomplete.append(f"{what}: {len(marks) - done} of {len(marks)} marks not scored (budget)")
+            incomplete.add("marks_budget", f"{what}: {len(marks) - done} of {len(marks)} marks not scored (budget)",
+                           card=card, left=len(marks) - done, total=len(marks))
             break
         except Unsupported as refused:  # an x-count token under an engine without count facts
-            incomplete.append(f"{what}: {len(marks) - done} of {len(marks)} marks not scored: {refused}")
+            incomplete.add("marks_unsupported", f"{what}: {len(marks) - done} of {len(marks)} marks not scored: {refused}",
+                           card=card, left=len(marks) - done, total=len(marks), reason=str(refused))
             break
         if scored is not None:
             rows.append({**row, **scored})

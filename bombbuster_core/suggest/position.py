@@ -17,6 +17,7 @@ from ..facts import Pos, compile_table
 from ..table import SlotRef, Table
 from ..wires import RED, Value
 from .analyses import Analyses, possible
+from .notes import Notes
 from .policy import Policy
 
 
@@ -37,7 +38,7 @@ class Position:
         # None where the dial is not followed (public_state.py) or the policy does not weigh it
         now = dial(table) if policy.stakes else None
         self.failures_left = None if now is None else now.failures_left
-        self.incomplete: list[str] = []  # searches cut short or not made, for the result
+        self.incomplete = Notes()  # searches cut short or not made, for the result
         self._runs: dict[tuple[int, int], tuple[int, int] | None] = {}
 
     def pos(self, ref: SlotRef) -> Pos:

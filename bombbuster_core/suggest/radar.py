@@ -19,6 +19,7 @@ from ..facts import Pos
 from ..wires import Key
 from .advice import INFO_NOW, Context, OverBudget, Row, because, fraction_json
 from .analyses import Analyses, probability
+from .notes import Notes
 from .ranking import entropy_bits
 
 StandRef = tuple[int, int]  # (player, stand)
@@ -26,7 +27,7 @@ Stand = tuple[StandRef, frozenset[Pos]]  # a stand and the wires the radar count
 Law = list[tuple[tuple[bool, ...], Fraction]]  # answer vector (a yes/no per stand) -> probability
 
 
-def advise(ctx: Context, incomplete: list[str]) -> Row:
+def advise(ctx: Context, incomplete: Notes) -> Row:
     """The values to ask, best first, each with its per-stand odds and (when computed) answer law."""
     position = ctx.position
     deck = position.deck
@@ -40,7 +41,7 @@ def advise(ctx: Context, incomplete: list[str]) -> Row:
         yes_view = p_yes(ctx, position.analyses, view_root, stands, values)
         yes_public = p_yes(ctx, public, public_root, stands, values)
     except OverBudget:
-        incomplete.append("general radar: not computed (budget)")
+        incomplete.add("card_budget", "general radar: not computed (budget)", card="8")
         return {"verdict": "keep", "candidates": [], **because("budget", "not computed within the budget")}
     rows: list[Row] = [{"value": v, "yes": yes_view[v], "yes_public": yes_public[v],
                         "bound": sum(entropy_bits([p, 1 - p]) for p in yes_public[v])} for v in values]
@@ -53,7 +54,8 @@ def advise(ctx: Context, incomplete: list[str]) -> Row:
         try:
             law = answer_law(ctx, stands, deck.keys_of_value(r["value"]), r["yes_public"])
         except OverBudget:
-            incomplete.append(f"general radar: the joint law of value {r['value']} (budget)")
+            incomplete.add("radar_law_budget", f"general radar: the joint law of value {r['value']} (budget)",
+                           card="8", value=r["value"])
             r["bits_at_most"] = round(r["bound"], 6)
             continue
         r["law"] = law

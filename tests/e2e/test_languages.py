@@ -275,6 +275,40 @@ def test_the_card_advice_in_every_language(localized, server, language):
             assert text == worded[f"advice.{code}"], (code, text)
 
 
+def test_what_a_card_left_out_and_a_barred_captain_in_every_language(localized, server, language):
+    """A card's notes of what it left out and why the Captain may use no card (M17): worded from
+    the core's codes and fields (`incomplete_why`, `barred_why`), not shown as the core's English;
+    without the codes (an older core) the English stays."""
+    page = localized
+    open_app(page, server.url)
+    shown = page.evaluate("""async () => {
+      const { cardsSection } = await import(new URL("js/cardadvice.js", location.href));
+      const { CARD_NAMES } = await import(new URL("js/equipment.js", location.href));
+      const table = { players: [{ name: "Ann", stands: [6, 5] }, { name: "Bob", stands: [11] }] };
+      const screen = { table, playerName: (p) => table.players[p].name, slotName: (s) => `slot ${s.slot + 1}` };
+      const card = { card: "4", name: "Post-it", source: "card", verdict: "keep", candidates: [], why: "no wire", code: "",
+        incomplete: ["Post-it: 3 of 5 marks not scored (budget)", "Post-it: stand 2 holds a wire this view does not know, so its x-count tokens are not offered"] };
+      card.incomplete_why = [{ code: "marks_budget", fields: { card: "4", left: 3, total: 5 } },
+                             { code: "count_unknown", fields: { card: "4", player: 0, stand: 1 } }];
+      const advice = { player: 0, moving: true, cards: [card], your_turn_only: [], barred: "M17: Rhett (the Captain) cannot use the Equipment cards",
+        barred_why: { code: "captain_no_cards", fields: { mission: 17, player: 0 } } };
+      const hints = [...cardsSection({ kind: "done", advice }, screen).querySelectorAll(".hint")].map((p) => p.textContent);
+      return { hints, postIt: CARD_NAMES[4] };
+    }""")
+    post_it = shown["postIt"]
+    notes = [words(language, "incomplete.marks_budget", card=post_it, left=3, total=5),
+             words(language, "incomplete.count_unknown", card=post_it,
+                   stand=words(language, "name.stand", name="Ann", stand=2))]
+    assert shown["hints"] == [words(language, "barred.captain_no_cards", mission=17, name="Ann"),
+                              words(language, "cards.stopped", what="; ".join(notes))], shown
+    older = page.evaluate("""async () => {
+      const { cardsSection } = await import(new URL("js/cardadvice.js", location.href));
+      const advice = { player: 0, moving: true, cards: [], your_turn_only: [], barred: "M17: Rhett (the Captain) cannot use the Equipment cards" };
+      return cardsSection({ kind: "done", advice }, { table: { players: [] } }).querySelector(".hint").textContent;
+    }""")
+    assert older == "M17: Rhett (the Captain) cannot use the Equipment cards."
+
+
 def test_the_browser_language_is_read_by_its_base(new_context, server):
     """fr-CA is French, pt-BR (not spoken) falls through to the next preferred, else English."""
     for locale, expected in (("fr-CA", "fr"), ("de-CH", "de"), ("pt-BR", "en")):

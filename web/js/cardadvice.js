@@ -7,7 +7,7 @@ import { dialNoteWords, h } from "./ui.js";
 import { standName, valueLabel } from "./model.js";
 import { CARD_NAMES } from "./equipment.js";
 import { has, t, tn } from "./i18n.js";
-import { infoWords, riskText } from "./suggestions.js";
+import { incompleteNotes, infoWords, riskText } from "./suggestions.js";
 
 const SHOWN_CANDIDATES = 3;
 // A character that works as a card (rules §5: E1 as the General Radar, E2 as the Walkie-Talkies).
@@ -96,6 +96,13 @@ function reasonText(card, screen) {
   return `${t(key, { what: infoWords(figure) })}${card.verdict === "use now" ? "" : t("cards.keepIt")}`;
 }
 
+/** Why the player may use no card (M17's, M28's Captain): `barred_why`'s code and fields, else the core's English `barred`. */
+function barredText(advice, screen) {
+  const why = advice.barred_why;
+  if (!why || !has(`barred.${why.code}`)) return `${advice.barred}.`;
+  return t(`barred.${why.code}`, { mission: why.fields.mission, name: screen.playerName(why.fields.player) });
+}
+
 /** The best candidates first: the Disintegrator's by wires cut (the core lists them by number). */
 function shownCandidates(card) {
   const list = card.card === "10.10" ? [...card.candidates].sort((a, b) => b.expected_cut - a.expected_cut) : card.candidates;
@@ -113,7 +120,7 @@ export function cardsSection(state, screen) {
   const cards = advice.cards || [];
   const later = (advice.your_turn_only || []).map((c) => c.name || c.card);
   return h("div.sug-group.sug-cards", { dataset: { group: "cards" } }, head,
-    advice.barred ? h("p.hint", {}, `${advice.barred}.`) : null,
+    advice.barred ? h("p.hint.cards-barred", {}, barredText(advice, screen)) : null,
     cards.length ? null : h("p.hint", {}, t("cards.none")),
     h("ul.sug-list", {}, cards.map((card) => h("li.card-advice", {
       dataset: { card: card.card, source: card.source || "card", verdict: card.verdict },
@@ -124,6 +131,6 @@ export function cardsSection(state, screen) {
     reasonText(card, screen) ? h("p.sug-why", { dataset: { code: card.code || "" } }, reasonText(card, screen)) : null,
     card.candidates && card.candidates.length ? h("ol.card-candidates", {}, shownCandidates(card).map((c) => h("li", {}, candidateText(card, c, screen)))) : null,
     card.assumption ? h("p.hint", {}, card.assumption) : null,
-    card.incomplete && card.incomplete.length ? h("p.hint", {}, t("cards.stopped", { what: card.incomplete.join("; ") })) : null))),
+    card.incomplete && card.incomplete.length ? h("p.hint", {}, t("cards.stopped", { what: incompleteNotes(card.incomplete, card.incomplete_why, screen.table).join("; ") })) : null))),
     later.length ? h("p.hint", {}, t("cards.onYourTurn", { cards: later.join(", ") })) : null);
 }

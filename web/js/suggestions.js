@@ -26,7 +26,7 @@
 //   card the player may use now (cardadvice.js). It costs up to a few seconds
 //   more on a full table, so the list shows first.
 import { h, openSheet, pageMessage } from "./ui.js";
-import { t, tn } from "./i18n.js";
+import { has, t, tn } from "./i18n.js";
 import { standName, valueLabel } from "./model.js";
 import { CancelledError } from "./engine.js";
 import { CARD_NAMES, CHARACTER_NAMES, providers } from "./equipment.js";
@@ -92,10 +92,30 @@ export function riskText(p) {
   return `${Math.round(pc)}%`;
 }
 
-/** A note of `incomplete`: a kind ("double_detector") or the core's sentence, in the page's names. */
+/** A note of `incomplete` from an older core (no `incomplete_why`): a kind ("double_detector") or the core's sentence, in the page's names. */
 function incompleteText(note, table) {
   const [kind, ...rest] = note.split(": ");
   return `${KIND_NAMES[kind] || kind}${rest.length ? `: ${pageMessage(rest.join(": "), table)}` : ""}`;
+}
+
+/**
+ * The notes of an `incomplete` list (a suggestion list's or a card's) in the page's words: each
+ * from its code and fields in `why` (the core's `incomplete_why`, parallel to the notes:
+ * bombbuster_core/suggest/notes.py INCOMPLETE_CODES), else from the core's English note.
+ */
+export function incompleteNotes(notes, why, table) {
+  return notes.map((note, i) => {
+    const code = why && why[i] && why[i].code;
+    if (!code || !has(`incomplete.${code}`)) return incompleteText(note, table);
+    const f = why[i].fields || {};
+    return t(`incomplete.${code}`, {
+      ...f,
+      kind: f.kind === undefined ? undefined : KIND_NAMES[f.kind] || f.kind,
+      card: f.card === undefined ? undefined : CARD_NAMES[f.card] || f.card,
+      stand: f.stand === undefined ? undefined : standName(table, f.player, f.stand),
+      value: f.value === undefined ? undefined : valueLabel(f.value),
+    });
+  });
 }
 
 // Whether the player's last tap was in the panel (pointerdown for a finger, click for a key).
@@ -414,7 +434,7 @@ export class SuggestionsPanel {
       section(t("sug.equipment"), "equipment", equipment),
       cardsSection(this.cards, this.screen),
       result.incomplete && result.incomplete.length ? h("p.hint.sug-incomplete", {},
-        t("sug.incomplete", { what: result.incomplete.map((k) => incompleteText(k, this.screen.table)).join(", ") })) : null,
+        t("sug.incomplete", { what: incompleteNotes(result.incomplete, result.incomplete_why, this.screen.table).join(", ") })) : null,
       h("p.hint.sug-foot", {}, this.mode === "entropy"
         ? t("sug.footEntropy", { n: result.branch_analyses ?? 0 })
         : t("sug.foot")));
