@@ -307,6 +307,19 @@ def test_what_a_card_left_out_and_a_barred_captain_in_every_language(localized, 
       return cardsSection({ kind: "done", advice }, { table: { players: [] } }).querySelector(".hint").textContent;
     }""")
     assert older == "M17: Rhett (the Captain) cannot use the Equipment cards."
+    # The suggestion list's notes: a detector not searched on a stand whose wires moved, one cut short by the budget.
+    listed = page.evaluate("""async () => {
+      const { incompleteNotes } = await import(new URL("js/suggestions.js", location.href));
+      const { CARD_NAMES, CHARACTER_NAMES } = await import(new URL("js/equipment.js", location.href));
+      const table = { players: [{ name: "Ann", stands: [6, 5] }, { name: "Bob", stands: [11] }] };
+      const notes = incompleteNotes(["double_detector: not searched on player 0 stand 1 (moved wires)", "super_detector"],
+        [{ code: "moved_wires", fields: { kind: "double_detector", player: 0, stand: 1 } },
+         { code: "search_budget", fields: { kind: "super_detector" } }], table);
+      return { notes, double: CHARACTER_NAMES.double_detector, superDetector: CARD_NAMES[5] };
+    }""")
+    assert listed["notes"] == [
+        words(language, "incomplete.moved_wires", kind=listed["double"], stand=words(language, "name.stand", name="Ann", stand=2)),
+        words(language, "incomplete.search_budget", kind=listed["superDetector"])], listed
 
 
 def test_the_browser_language_is_read_by_its_base(new_context, server):
