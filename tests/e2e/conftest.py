@@ -18,6 +18,10 @@ import pytest
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 800}
+# Every wait of the browser tests is for a signal (a state the page shows); this cap only stops a
+# page that hangs.  Not a guess of how long the page takes: a busy 2-core machine (a tournament
+# beside the suite) made a 60 s wait for a tiny table's analysis fail (issue 30 item 8).
+SIGNAL_CAP_MS = 600_000
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run",
@@ -84,11 +88,13 @@ def block_outside(route):
 
 @pytest.fixture
 def new_context(browser):
-    """Factory: new_context(viewport=PHONE) → a context with outside requests blocked."""
+    """Factory: new_context(viewport=PHONE) → a context with outside requests blocked, whose waits
+    are capped by SIGNAL_CAP_MS only."""
     contexts = []
 
     def make(viewport=PHONE, **options):
         context = browser.new_context(viewport=viewport, accept_downloads=True, **options)
+        context.set_default_timeout(SIGNAL_CAP_MS)
         context.route("**/*", block_outside)
         contexts.append(context)
         return context

@@ -13,11 +13,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from conftest import PHONE
+from conftest import PHONE, SIGNAL_CAP_MS
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
-READY_TIMEOUT_MS = 120_000
 
 
 def open_app(page, url: str) -> None:
@@ -31,7 +30,7 @@ def engine_ready(page) -> None:
     catalogue is in) and its engine answers."""
     page.wait_for_function("window.bombbuster !== undefined")
     page.evaluate("window.bombbuster.ready")
-    page.wait_for_selector("#engine-status[data-state='ready']", state="attached", timeout=READY_TIMEOUT_MS)
+    page.wait_for_selector("#engine-status[data-state='ready']", state="attached")
 
 
 def cli(command: str, table: dict, *options: str) -> dict:
@@ -115,9 +114,9 @@ def saved_names(page) -> list[str]:
     return page.evaluate("async () => (await import('./js/storage.js')).listGames().map((g) => g.name)")
 
 
-def wait_until(page, expression: str, timeout_s: float = 60) -> None:
+def wait_until(page, expression: str, timeout_s: float = SIGNAL_CAP_MS / 1000) -> None:
     """Poll an expression that may return a Promise (wait_for_function treats a
-    Promise as truthy at once) until it is truthy."""
+    Promise as truthy at once) until it is truthy (the cap only stops a hung page)."""
     deadline = time.monotonic() + timeout_s
     while not page.evaluate(expression):
         if time.monotonic() > deadline:
@@ -186,20 +185,19 @@ def wait_events(page, count):
     and the suggestions have settled (their arrival moves what lies below)."""
     try:
         page.wait_for_function(
-            f"document.querySelectorAll('.log .events li').length === {count} || document.querySelector('.refusal')",
-            timeout=60_000)
+            f"document.querySelectorAll('.log .events li').length === {count} || document.querySelector('.refusal')")
     except Exception as error:  # say what the page was doing, not only "timeout"
         raise AssertionError(f"waiting for {count} events: {page.evaluate(PAGE_STATE)}") from error
     refusal = page.locator(".recorder .refusal")
     assert not refusal.count(), refusal.inner_text()
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
-    page.wait_for_function(SUGGESTIONS_SETTLED, timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
+    page.wait_for_function(SUGGESTIONS_SETTLED)
 
 
 def action(page, name):
     """Start recording an action: its button, opening "More actions" when it is not shown.
     First the suggestions settle: a list arriving above the recorder moves it under a tap."""
-    page.wait_for_function(SUGGESTIONS_SETTLED, timeout=60_000)
+    page.wait_for_function(SUGGESTIONS_SETTLED)
     button = page.locator(f".recorder button[data-action='{name}']")
     if not button.count():
         tap(page, ".recorder [data-action='more']")

@@ -112,7 +112,7 @@ def test_a_certain_call_names_its_condition_and_the_panel_says_whose_moves(new_c
     page, errors = phone(new_context)
     table = public(sample_table())  # a public game: Bob is to move after Ann's failed cut
     open_app(page, share_link(server.url, table))
-    page.wait_for_selector(".suggestions[data-state='ok'][data-player='1'] .suggestion", timeout=120_000)
+    page.wait_for_selector(".suggestions[data-state='ok'][data-player='1'] .suggestion")
     cli = cli_suggest(table, "--player", "1")
     conditional = [s for s in cli["suggestions"] if s["certain"] and s["p_legal"] < 1]
     assert conditional, "the sample's public view has calls that are certain only if Bob holds the value"
@@ -125,7 +125,7 @@ def test_a_certain_call_names_its_condition_and_the_panel_says_whose_moves(new_c
     # With my wires: the list stays mine while a teammate plays, and says so.
     page2, errors2 = phone(new_context)
     open_app(page2, share_link(server.url, sample_table()))
-    page2.wait_for_selector(".suggestions[data-state='ok'][data-player='0'] .suggestion", timeout=120_000)
+    page2.wait_for_selector(".suggestions[data-state='ok'][data-player='0'] .suggestion")
     assert page2.locator("#sug-whose").inner_text() == "Moves for Ann (you) · Bob plays now"
     assert page2.locator(".sug-players button[data-player='1'] .to-move").count() == 1
     assert not errors and not errors2
@@ -200,7 +200,7 @@ def test_a_game_opened_from_the_menu_is_the_one_a_reload_reopens(new_context, se
     page.locator(".saved-games .menu-item", has_text="Ann").tap()
     page.wait_for_function("document.getElementById('title').textContent.includes('Ann')")
     page.reload()
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=120_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert "Ann" in page.locator("#title").inner_text()
     assert not errors
 
@@ -212,7 +212,7 @@ def test_the_first_tap_after_editing_a_name_is_taken(new_context, server):
     page, errors = phone(new_context)
     open_app(page, server.url)
     tap(page, "[data-action='help-skip']")
-    page.wait_for_selector("#mission option[value='1']", state="attached", timeout=120_000)
+    page.wait_for_selector("#mission option[value='1']", state="attached")
     for p, name in [(1, "Bob"), (2, "Cy")]:
         page.locator(f"input[data-player='{p}']").tap()
         page.keyboard.type(name)
@@ -234,7 +234,7 @@ def record_refused_call(page):
     value(page, 11)
     value(page, False)
     value(page, 4)
-    page.wait_for_selector(".recorder .refusal", timeout=60_000)
+    page.wait_for_selector(".recorder .refusal")
     page.wait_for_selector(".toast.error")
 
 
@@ -277,7 +277,7 @@ def test_texts_name_seats_and_stands_as_the_page_does(new_context, server):
     table["events"] = table["events"] + [
         {"type": "move", "from": {"player": 1, "stand": 0, "slot": 5}, "to": {"player": 3, "stand": 0, "slot": 0}}]
     open_app(page, share_link(server.url, table))
-    page.wait_for_selector(".suggestions[data-state='ok'] .sug-incomplete", timeout=120_000)
+    page.wait_for_selector(".suggestions[data-state='ok'] .sug-incomplete")
     note = page.locator(".suggestions .sug-incomplete").inner_text()
     assert "Double Detector: not searched on Di (moved wires)" in note, note
     assert "player 3" not in note and "stand 1" not in note
@@ -372,7 +372,7 @@ def test_the_last_cut_shows_the_win_and_the_deal_is_known(new_context, server):
     value(page, 4)
     value(page, True)
     slot(page, 1, 3, stand=1).tap()
-    page.wait_for_selector(".game-over[data-result='won']", timeout=60_000)
+    page.wait_for_selector(".game-over[data-result='won']")
     page.wait_for_selector(".analysis-status.ok #worlds")
     box = page.locator(".game-over").bounding_box()
     assert box["y"] >= 0 and box["y"] + 30 <= PHONE["height"], f"the win banner is off screen: {box}"

@@ -158,7 +158,7 @@ def test_mission_1_played_to_the_win_on_a_phone(new_context, server):
     names = ["Ann", "Bob", "Cy", "Di"]
 
     tap(page, "[data-action='help-skip']")
-    page.wait_for_selector("#mission option[value='1']", state="attached", timeout=120_000)
+    page.wait_for_selector("#mission option[value='1']", state="attached")
     page.select_option("#mission", "1")
     for p, name in enumerate(names):
         field = page.locator(f"input[data-player='{p}']")
@@ -167,7 +167,7 @@ def test_mission_1_played_to_the_win_on_a_phone(new_context, server):
     for key in reversed(hands[0]):
         tap(page, f".keypad[aria-label='add my wire'] .key[data-key='{key}']")
     tap(page, "#start-game")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
 
     cut = [[False] * 6 for _ in range(4)]
     turn, events, failures = 0, 0, 0
@@ -218,7 +218,7 @@ def test_mission_1_played_to_the_win_on_a_phone(new_context, server):
         assert no_sideways_scroll(page)
         turn = (turn + 1) % 4
     banner = page.locator(".game-over[data-result='won']")
-    banner.wait_for(timeout=30_000)
+    banner.wait_for()
     assert "Mission won" in banner.inner_text()
     assert f"{failures} failure" in banner.inner_text()
     assert json.loads(page.locator("#validated").get_attribute("data-values")) == [1, 2, 3, 4, 5, 6]
@@ -247,7 +247,7 @@ def test_a_red_cut_explodes_the_bomb_on_a_phone(new_context, server):
     explode.tap()
     wait_events(page, 4)
     banner = page.locator(".game-over[data-result='lost'][data-cause='explosion']")
-    banner.wait_for(timeout=30_000)
+    banner.wait_for()
     assert "The bomb exploded at event 4" in banner.inner_text() and "detonator" not in banner.inner_text().lower()
     assert page.locator(".dial").get_attribute("data-failures") == "1"  # the explosion is no dial move
     assert page.locator("#turn").count() == 0
@@ -281,7 +281,7 @@ def test_an_own_flipped_wire_and_a_special_cut_explode_on_a_phone(new_context, s
     table = {"players": [{"name": "Ann", "stands": [{"size": 4, "flipped": 1}]}, {"name": "Bob", "stands": [4]}],
              "wires": {"blue": [1, 2]}, "events": []}
     open_app(page, share_link(server.url, table))
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     tap(page, ".recorder [data-action='dual_cut']")
     slot(page, 1, 0).tap()
     tap(page, ".recorder .option[data-value='1']")
@@ -340,7 +340,7 @@ def test_share_with_the_table_is_public_and_its_qr_code_decodes(new_context, ser
     page, errors = touch_phone(new_context)
     table = sample_table()
     open_app(page, share_link(server.url, table))
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     tap(page, "#menu-button")
     tap(page, ".menu-item[data-action='share']")
     page.wait_for_selector("#share-qr svg")
@@ -356,14 +356,14 @@ def test_share_with_the_table_is_public_and_its_qr_code_decodes(new_context, ser
     # A second phone opens it: it picks a seat and enters its own wires.
     other, other_errors = touch_phone(new_context)
     open_app(other, url)
-    other.wait_for_selector(".join-card", timeout=60_000)
+    other.wait_for_selector(".join-card")
     assert other.locator(".game").get_attribute("data-view") == "public"
     tap(other, ".join-seat[data-seat='1']")
     bob = [1, 2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
     for key in bob:
         tap(other, f"#sheet .keypad .key[data-key='{key}']")
     tap(other, "#sheet [data-action='join-done']")
-    other.wait_for_selector(".game[data-view='me'] .analysis-status.ok #worlds", timeout=60_000)
+    other.wait_for_selector(".game[data-view='me'] .analysis-status.ok #worlds")
     wait_until(other, "import('./js/storage.js').then((s) => s.storedGame(s.currentGameId())).then((g) => Boolean(g && g.table.me))")
     assert saved_game(other)["table"]["me"] == {"player": 1, "stands": [bob]}
     names = saved_names(other)
@@ -375,7 +375,7 @@ def test_share_with_the_table_is_public_and_its_qr_code_decodes(new_context, ser
     more.pop("me")
     link = other.evaluate("async (t) => (await import('./js/storage.js')).shareUrl(t)", more)
     other.evaluate("(h) => { location.hash = h; }", "#" + link.split("#", 1)[1])  # the same, already open tab
-    other.wait_for_function("document.querySelectorAll('.log .events li').length === 4", timeout=60_000)
+    other.wait_for_function("document.querySelectorAll('.log .events li').length === 4")
     wait_until(other, "import('./js/storage.js').then((s) => s.storedGame(s.currentGameId())).then((g) => g.table.events.length === 4)")
     saved = saved_game(other)["table"]
     assert saved["me"] == {"player": 1, "stands": [bob]} and len(saved["events"]) == 4
@@ -391,7 +391,7 @@ def test_share_with_the_table_is_public_and_its_qr_code_decodes(new_context, ser
 
 def test_export_with_my_wires_asks_first(page, server):
     open_app(page, share_link(server.url, sample_table()))
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     page.click("#menu-button")
     page.click(".menu-item[data-action='export']")
     assert "hidden wires" in page.locator("#sheet").inner_text()
@@ -407,7 +407,7 @@ def test_export_with_my_wires_asks_first(page, server):
 def test_readable_table_undo_and_games_list(new_context, server):
     page, errors = touch_phone(new_context)
     open_app(page, share_link(server.url, sample_table()))
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     # 1-based slot numbers on every stand; risk badges with a legend; the token drawn on its wire.
     assert slot(page, 1, 0).locator(".slot-num").inner_text() == "1"
     assert slot(page, 3, 11).locator(".slot-num").inner_text() == "12"
@@ -421,7 +421,7 @@ def test_readable_table_undo_and_games_list(new_context, server):
     # Possible deals: a short figure; the exact count behind a tap.
     assert "×" in page.locator("#worlds").inner_text()
     # Tapping a suggestion highlights its target slot.
-    page.wait_for_selector(".suggestions .suggestion:not([disabled])", timeout=60_000)
+    page.wait_for_selector(".suggestions .suggestion:not([disabled])")
     first = page.locator(".suggestions .suggestion:not([disabled])").first
     target = json.loads(first.get_attribute("data-targets"))[0]
     first.tap()
@@ -431,7 +431,7 @@ def test_readable_table_undo_and_games_list(new_context, server):
     page.evaluate("""async () => { const s = await import('./js/storage.js'); const g = s.loadGame(s.currentGameId());
       g.table.players[2].name = 'Bartholomew-Maximilian-Featherstonehaugh the Third'; await s.saveGame(g); }""")
     page.reload()
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=120_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert no_sideways_scroll(page)
     tap(page, ".recorder [data-action='dual_cut']")
     assert no_sideways_scroll(page)
@@ -477,11 +477,11 @@ def test_axe_finds_no_serious_violations(new_context, server, viewport):
     axe = tool("axe-core")
     page = new_context(viewport=viewport).new_page()
     open_app(page, server.url)
-    page.wait_for_selector("#mission option[value='1']", state="attached", timeout=120_000)
+    page.wait_for_selector("#mission option[value='1']", state="attached")
     assert page.evaluate(AXE, axe) == [], "setup screen"
     page.goto(share_link(server.url, sample_table()))
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=120_000)
-    page.wait_for_selector(".suggestions[data-state='ok']", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
+    page.wait_for_selector(".suggestions[data-state='ok']")
     assert page.evaluate(AXE, axe) == [], "table screen"
     page.click(".recorder [data-action='dual_cut']")
     assert page.evaluate(AXE, axe) == [], "recording"
@@ -497,17 +497,17 @@ def test_axe_finds_no_serious_violations(new_context, server, viewport):
 def test_keyboard_records_an_event_on_a_laptop(new_context, server):
     page = new_context(viewport=LAPTOP).new_page()
     open_app(page, share_link(server.url, sample_table()))
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     page.focus(".recorder [data-action='info_token']")
     page.keyboard.press("Enter")
     page.focus(".table .slot[data-player='2'][data-slot='0']")
     page.keyboard.press("Enter")
     page.focus(".recorder .option[data-value='1']")
     page.keyboard.press("Enter")
-    page.wait_for_function("document.querySelectorAll('.log .events li').length === 4", timeout=60_000)
+    page.wait_for_function("document.querySelectorAll('.log .events li').length === 4")
     # Tab reaches the menu button first, and Escape closes a sheet.
     page.reload()
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=120_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "menu-button"
     page.keyboard.press("Enter")

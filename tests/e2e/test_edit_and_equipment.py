@@ -39,7 +39,7 @@ def save(page):
 def open_sample(new_context, server, table=None):
     page, errors = touch_phone(new_context)
     open_app(page, share_link(server.url, table or sample_table()))
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     return page, errors
 
 
@@ -94,10 +94,10 @@ def test_edit_one_field_of_a_dual_cut_and_a_detector_then_undo(new_context, serv
 
     # Undo brings the old token back, Redo the edit.
     tap(page, ".recorder [data-action='undo']")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert export_table(page)["events"][2] == cut
     tap(page, ".recorder [data-action='redo']")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert export_table(page)["events"][2]["token"] == 3
 
     # An edit that makes the table impossible is refused with the engine's
@@ -147,7 +147,7 @@ def test_edit_one_field_of_a_dual_cut_and_a_detector_then_undo(new_context, serv
     assert page.locator(".player[data-player='2'] .token-mark[data-slot='2']").inner_text() == "2"
     assert not page.locator(".player[data-player='2'] .token-mark[data-slot='1']").count()
     tap(page, ".recorder [data-action='undo']")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert export_table(page)["events"][3] == detector
     assert not errors, errors
 
@@ -265,7 +265,7 @@ def test_mission_51_dial_on_the_page(new_context, server):
     open_app(page, server.url)
     table = page.evaluate("async () => await window.bombbuster.newTable({mission: 51, players: 4})")
     page.goto(share_link(server.url, table))
-    page.wait_for_selector(".analysis-status.ok #worlds, .analysis-status.error", timeout=120_000)
+    page.wait_for_selector(".analysis-status.ok #worlds, .analysis-status.error")
     assert "no event of its own" in page.locator("#dial-mission").inner_text()
     assert page.locator("#dial-note").inner_text() == "not followed here"
     assert not errors, errors
@@ -276,7 +276,7 @@ def test_mission_51_dial_on_the_page(new_context, server):
 
 def test_xy_ray_suggestion_names_both_values(new_context, server):
     page, errors = open_sample(new_context, server)
-    page.wait_for_selector(".suggestions[data-state='ok'][data-player='0'] .suggestion", timeout=120_000)
+    page.wait_for_selector(".suggestions[data-state='ok'][data-player='0'] .suggestion")
     ray = page.locator(".suggestions .suggestion.xy-ray").first
     values = json.loads(ray.get_attribute("data-value"))
     assert len(values) == 2

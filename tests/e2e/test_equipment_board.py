@@ -40,7 +40,7 @@ def offered(page):
 
 def start_mission_34(page):
     """Mission 34 for Ann, Bob, Cy, Di (red 5.5), watched in public: the cards tapped, Bob takes E3."""
-    page.wait_for_selector("#mission option[value='34']", state="attached", timeout=120_000)
+    page.wait_for_selector("#mission option[value='34']", state="attached")
     page.select_option("#mission", "34")
     for p, name in enumerate(["Ann", "Bob", "Cy", "Di"]):
         field = page.locator(f"input[data-player='{p}']")
@@ -62,13 +62,13 @@ def start_mission_34(page):
     page.select_option("select[data-character='1']", "triple_detector")
     assert page.locator("select[data-character='2'] option[value='triple_detector']").is_disabled()
     assert not page.locator("select[data-character='2'] option[value='xy_ray']").is_disabled()
-    page.wait_for_function("!document.querySelector('.setup .warn')", timeout=30_000)
+    page.wait_for_function("!document.querySelector('.setup .warn')")
     assert offenders(page, "equipment setup") == ([], [])
     assert page.evaluate(AXE, tool("axe-core")) == [], "equipment setup"
     screenshot(page, "phone-equipment-setup")
     tap(page, ".chip[data-me='none']")
     tap(page, "#start-game")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
 
 
 def test_the_board_from_setup_to_each_card_used(new_context, server):
@@ -90,7 +90,7 @@ def test_the_board_from_setup_to_each_card_used(new_context, server):
     assert {"rewinder", "emergency_batteries", "stabilizer", "label_equal", "super_detector", "radar", "coffee_mug"} & actions == set()
     assert {"double_detector", "triple_detector", "dual_cut"} <= actions
     # The suggestions search only what the player to move can use: Ann's Double Detector, no X or Y ray.
-    page.wait_for_selector(".suggestions[data-state='ok'] .suggestion", timeout=120_000)
+    page.wait_for_selector(".suggestions[data-state='ok'] .suggestion")
     kinds = set(page.eval_on_selector_all(".suggestions .suggestion", "items => items.map((i) => i.dataset.kind)"))
     assert "double_detector" in kinds and not kinds & {"xy_ray", "super_detector", "triple_detector"}, kinds
 
@@ -209,8 +209,8 @@ def test_the_board_from_setup_to_each_card_used(new_context, server):
     # (1) deleting Ann's cut leaves the Rewinder used while still locked;
     before = export_table(page)
     tap(page, ".log li[data-index='0'] [data-action='delete']")
-    page.wait_for_selector(".toast.error", timeout=60_000)
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".toast.error")
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert export_table(page)["events"] == before["events"]
     # (2) an edit of Bob's Triple Detector to card 3 (an edit offers every card on the board: the page
     # knows the board after the last event only): card 3 was still locked then, so the core refuses it.
@@ -221,7 +221,7 @@ def test_the_board_from_setup_to_each_card_used(new_context, server):
     tap(page, ".recorder .edit-field[data-field='card_triple'] [data-action='change']")
     tap(page, f".recorder .option[data-value='{json.dumps({'card': '3'}, separators=(',', ':'))}']")
     tap(page, ".recorder [data-action='save-edit']")
-    page.wait_for_selector(".recorder .refusal", timeout=60_000)
+    page.wait_for_selector(".recorder .refusal")
     refusal = page.locator(".recorder .refusal").inner_text()
     assert "locked" in refusal and "card" in refusal, refusal
     assert page.locator(".recorder .edit-form").count() == 1
@@ -233,7 +233,7 @@ def test_the_board_from_setup_to_each_card_used(new_context, server):
 def test_draw_for_us_and_a_game_that_does_not_follow_its_board(new_context, server):
     page, errors = touch_phone(new_context)
     open_app(page, server.url)
-    page.wait_for_selector("#mission option[value='3']", state="attached", timeout=120_000)
+    page.wait_for_selector("#mission option[value='3']", state="attached")
     page.select_option("#mission", "3")
     tap(page, ".chips[aria-label='drawn red'] .chip[data-key='5.5']")
     page.wait_for_selector(".equipment-setup")
@@ -245,10 +245,10 @@ def test_draw_for_us_and_a_game_that_does_not_follow_its_board(new_context, serv
     assert len(drawn) == 4 and len(set(drawn)) == 4 and set(drawn) <= set(pool)
     # "Don't follow the equipment": the table lists no board, as the page's games did before.
     tap(page, "[data-action='skip-equipment']")
-    page.wait_for_function("!document.querySelector('.setup .warn')", timeout=30_000)
+    page.wait_for_function("!document.querySelector('.setup .warn')")
     tap(page, ".chip[data-me='none']")
     tap(page, "#start-game")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     table = export_table(page)
     assert "equipment" not in table and all("character" not in p for p in table["players"])
     assert page.locator("#board").count() == 0 and page.locator("#unlocked").count() == 1
@@ -392,18 +392,15 @@ def test_setup_shows_the_mission_difficulty_measured_with_equipment(new_context,
     assert measured["cells"]["4"]["4"]["games"] >= 200  # the figure the test reads is a real measurement
     page, errors = touch_phone(new_context)
     open_app(page, server.url)
-    page.wait_for_selector("#mission option[value='4']", state="attached", timeout=120_000)
+    page.wait_for_selector("#mission option[value='4']", state="attached")
     assert page.locator(".difficulty").count() == 0  # free setup: no mission, no figure
     page.select_option("#mission", "4")
     for players in (4, 3, 5):
         tap(page, f".segmented[aria-label='player count'] button[data-value='{players}']")
-        page.wait_for_function(f"(document.querySelector('.difficulty') || {{}}).textContent === {json.dumps(expected(4, players))}",
-                               timeout=30_000)
+        page.wait_for_function(f"(document.querySelector('.difficulty') || {{}}).textContent === {json.dumps(expected(4, players))}")
     page.select_option("#mission", "49")  # greedy wins none: the sentence says why that is not the odds
-    page.wait_for_function(f"(document.querySelector('.difficulty') || {{}}).textContent === {json.dumps(expected(49, 5))}",
-                           timeout=30_000)
+    page.wait_for_function(f"(document.querySelector('.difficulty') || {{}}).textContent === {json.dumps(expected(49, 5))}")
     assert "a real team can do better" in expected(49, 5)
     page.select_option("#mission", "54")
-    page.wait_for_function(f"(document.querySelector('.difficulty') || {{}}).textContent === {json.dumps(expected(54, 4))}",
-                           timeout=30_000)
+    page.wait_for_function(f"(document.querySelector('.difficulty') || {{}}).textContent === {json.dumps(expected(54, 4))}")
     assert not errors, errors

@@ -18,7 +18,7 @@ def import_file(page, tmp_path, table, name="sample.bombbuster.json"):
 
 
 def wait_analysed(page):
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
 
 
 def test_import_export_round_trip(page, server, tmp_path):
@@ -67,7 +67,7 @@ def test_works_offline_after_one_visit(new_context, private_server, tmp_path):
     page = context.new_page()
     open_app(page, private_server.url)
     page.evaluate("navigator.serviceWorker.ready")
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
     import_file(page, tmp_path, sample_table())
     wait_analysed(page)
     expected_worlds = page.locator("#worlds").get_attribute("data-worlds")
@@ -75,7 +75,7 @@ def test_works_offline_after_one_visit(new_context, private_server, tmp_path):
     private_server.stop()
     context.set_offline(True)
     page.reload()
-    open_app_offline = page.wait_for_selector("#engine-status[data-state='ready']", state="attached", timeout=120_000)
+    open_app_offline = page.wait_for_selector("#engine-status[data-state='ready']", state="attached")
     assert open_app_offline
     wait_analysed(page)
     assert page.locator("#worlds").get_attribute("data-worlds") == expected_worlds

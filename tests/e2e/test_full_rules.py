@@ -108,7 +108,7 @@ def small_controls(page):
 
 
 def choose_mission(page, mission, names, drawn):
-    page.wait_for_selector("#mission option[value='1']", state="attached", timeout=120_000)
+    page.wait_for_selector("#mission option[value='1']", state="attached")
     page.select_option("#mission", str(mission))
     for p, name in enumerate(names):
         field = page.locator(f"input[data-player='{p}']")
@@ -120,12 +120,12 @@ def choose_mission(page, mission, names, drawn):
     # These games record equipment without naming its card: the board is not followed.
     skip_equipment(page)
     # The preset with the drawn values has arrived: no placeholder warning left.
-    page.wait_for_function("!document.querySelector('.setup .warn')", timeout=30_000)
+    page.wait_for_function("!document.querySelector('.setup .warn')")
 
 
 def skip_equipment(page):
     """Setup's "Don't follow the equipment" (shown once the mission's preset, with its pool, has come)."""
-    page.wait_for_selector("[data-action='skip-equipment'][aria-pressed='false']", timeout=30_000)
+    page.wait_for_selector("[data-action='skip-equipment'][aria-pressed='false']")
     tap(page, "[data-action='skip-equipment']")
 
 
@@ -152,7 +152,7 @@ def test_mission_9_equipment_by_taps(new_context, server):
     enter_my_wires(page, list(reversed(mine)))
     screenshot(page, "phone-mission-setup")
     tap(page, "#start-game")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     expected = []
 
     # Setup tokens: every teammate on their first blue wire.
@@ -229,7 +229,7 @@ def test_mission_9_equipment_by_taps(new_context, server):
     # Undo and redo the swap: my private sighting goes and comes back with it.
     tap(page, ".recorder [data-action='undo']")
     page.wait_for_function(f"document.querySelectorAll('.log .events li').length === {len(expected) - 1}")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert "seen" not in export_table(page)["me"]
     tap(page, ".recorder [data-action='redo']")
     wait_events(page, len(expected))
@@ -290,7 +290,7 @@ def test_mission_9_equipment_by_taps(new_context, server):
     (ARTIFACTS / "mission-9.table.json").write_text(json.dumps(table, indent=1))
     displayed_matches_cli(page, table)
     page.click("#view-toggle button[data-view='public']")
-    page.wait_for_selector(".game[data-view='public'] .analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".game[data-view='public'] .analysis-status.ok #worlds")
     displayed_matches_cli(page, {k: v for k, v in table.items() if k != "me"})
     assert not errors, errors
 
@@ -307,7 +307,7 @@ def test_mission_24_count_tokens_by_taps(new_context, server):
     choose_mission(page, 24, ["Ann", "Bob", "Cy", "Di"], {"red": red})
     tap(page, ".chip[data-me='none']")  # public: nobody's wires
     tap(page, "#start-game")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     expected = []
 
     def countable(p):
@@ -382,7 +382,7 @@ def test_mission_64_flipped_wires_and_a_grappling_hook(new_context, server):
             seen.append({"at": {"player": p, "stand": 0, "slot": j}, "value": stands[p][j]})
     screenshot(page, "phone-mission-64-setup")
     tap(page, "#start-game")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert slot(page, 0, 0).get_attribute("class").split().count("special-flipped") == 1
     expected = []
 
@@ -445,7 +445,7 @@ def test_mission_43_nano_and_equipment_by_taps(new_context, server):
     table["me"] = {"player": 0, "stands": [[w["key"] for w in truth.stands[0]]]}
     encoded = base64.urlsafe_b64encode(json.dumps(table).encode()).decode().rstrip("=")
     open_app(page, server.url + "#game=" + encoded)
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert page.locator(".nano-line").get_attribute("data-nano") == "4"
     expected = []
     blue = lambda k: gameplay(k) not in ("yellow", "red")  # noqa: E731
@@ -575,7 +575,7 @@ def test_mission_43_nano_and_equipment_by_taps(new_context, server):
     position(page, to)
     tap(page, ".recorder [data-action='save-edit']")
     page.wait_for_selector(".recorder:not(.active)")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert page.locator(".table .slot[data-player='0']").count() == 13
 
     exported = export_table(page)
@@ -606,7 +606,7 @@ def test_mission_20_x_slots_and_more_tokens(new_context, server):
     tap(page, f".keypad[aria-label='add my wire'] .key[data-key='{stands[0][12]}']")
     assert page.locator(".my-wires [data-action='x-wire']").inner_text() == f"X: {label_of(stands[0][12])}"
     tap(page, "#start-game")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert "special-x" in slot(page, 1, 12).get_attribute("class").split()
     expected = []
     cut = set()
@@ -743,7 +743,7 @@ def test_mission_setups_start_and_match_the_cli(new_context, server):
         if page.locator("#start-game").count() == 0:
             tap(page, "#menu-button")
             tap(page, ".menu-item[data-action='new']")
-        page.wait_for_selector("#mission option[value='1']", state="attached", timeout=120_000)
+        page.wait_for_selector("#mission option[value='1']", state="attached")
         page.select_option("#mission", str(mission))
         tap(page, f".segmented[aria-label='player count'] button[data-value='{players}']")
         choices = entries[mission]["choices"][str(players)]
@@ -758,10 +758,10 @@ def test_mission_setups_start_and_match_the_cli(new_context, server):
         if "number" in choices:
             tap(page, ".segmented[aria-label='number card'] button[data-value='5']")
         skip_equipment(page)
-        page.wait_for_function("!document.querySelector('.setup .warn')", timeout=30_000)
+        page.wait_for_function("!document.querySelector('.setup .warn')")
         tap(page, ".chip[data-me='none']")
         tap(page, "#start-game")
-        page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+        page.wait_for_selector(".analysis-status.ok #worlds")
         table = export_table(page)
         preset = new_table(mission, players, number_card=5 if "number" in choices else None,
                            **{colour: keys for colour, keys in drawn.items()})

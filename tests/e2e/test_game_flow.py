@@ -31,7 +31,7 @@ def percent(p: float) -> str:
 
 
 def wait_analysed(page):
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
 
 
 def event_count(page) -> int:

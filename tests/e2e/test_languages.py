@@ -73,7 +73,7 @@ def sheet(page, action: str, screens: Screens, name: str, ready: str = "#sheet:n
     page.click("#menu-button")
     screens.check("menu")
     page.click(f".menu-item[data-action='{action}']")
-    page.wait_for_selector(ready, timeout=120_000)
+    page.wait_for_selector(ready)
     screens.check(name)
     if page.locator("#sheet:not([hidden])").count():
         page.click("#sheet [data-action='close-sheet']")
@@ -102,9 +102,9 @@ def test_every_screen_in_every_language(localized, server, language):
 
     # A table with my wires (a share link): the table, the suggestions, the log.
     page.goto(share_link(server.url, sample_table()))
-    page.wait_for_selector("#engine-status[data-state='ready']", state="attached", timeout=120_000)
+    page.wait_for_selector("#engine-status[data-state='ready']", state="attached")
     wait_events(page, 3)
-    page.wait_for_selector(".suggestions .sug-list li", timeout=120_000)
+    page.wait_for_selector(".suggestions .sug-list li")
     screens.check("table")
     page.click("#worlds")
     screens.check("possible deals")
@@ -115,14 +115,14 @@ def test_every_screen_in_every_language(localized, server, language):
     page.click("#sheet [data-action='close-sheet']")
     slot(page, 1, 0).click()  # Bob's 1, below its token: certain
     page.click("#sheet [data-action='why']")
-    page.wait_for_selector("#sheet .why-list li, #sheet #why .hint", timeout=60_000)
+    page.wait_for_selector("#sheet .why-list li, #sheet #why .hint")
     screens.check("why")
     page.click("#sheet [data-action='close-sheet']")
     page.click("#view-toggle button[data-view='public']")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     screens.check("public view")
     page.click("#view-toggle button[data-view='me']")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
 
     # The recorder, step by step, and a refusal (Ann holds no 11).
     page.click(".recorder [data-action='more']")
@@ -138,7 +138,7 @@ def test_every_screen_in_every_language(localized, server, language):
     page.click(".recorder .option[data-value='false']")
     screens.check("recorder: token")
     page.click(".recorder .option[data-value='4']")
-    page.wait_for_selector(".recorder .refusal", timeout=60_000)
+    page.wait_for_selector(".recorder .refusal")
     screens.check("refusal")
     assert words(language, "refusal.impossibleEvent", event=4).split("{what}")[0] in page.locator(".refusal").inner_text()
     page.click(".recorder [data-action='cancel']")
@@ -158,7 +158,7 @@ def test_every_screen_in_every_language(localized, server, language):
     page.click(".menu-item[data-action='language']")
     with page.expect_navigation():
         page.click(f"#sheet [data-language='{other}']")
-    page.wait_for_selector("#engine-status[data-state='ready']", state="attached", timeout=120_000)
+    page.wait_for_selector("#engine-status[data-state='ready']", state="attached")
     assert page.evaluate("document.documentElement.lang") == other
     page.reload()
     page.wait_for_selector(".log .events li")
@@ -198,7 +198,7 @@ def test_coded_messages_in_every_language(localized, server, language):
     # Mission 51: the dial is not followed, and the page says why in its language.
     table = page.evaluate("async () => await window.bombbuster.newTable({mission: 51, players: 4})")
     page.goto(share_link(server.url, table))
-    note = page.wait_for_selector("#dial-mission", timeout=120_000)
+    note = page.wait_for_selector("#dial-mission")
     screens.check("dial note")
     said = words(language, "dial.unreadAt", mission=51, why=words(language, "dial.unread.m51"))
     assert note.inner_text() == said
@@ -209,13 +209,13 @@ def test_coded_messages_in_every_language(localized, server, language):
              "events": [{"type": "dual_cut", "actor": 0, "target": {"player": 1, "stand": 0, "slot": 6}, "value": 6,
                          "success": True, "actor_slot": {"stand": 0, "slot": 5}}]}
     page.goto(share_link(server.url, table))
-    why = page.wait_for_selector(".card-advice .sug-why[data-code='dial_unread']", timeout=120_000)
+    why = page.wait_for_selector(".card-advice .sug-why[data-code='dial_unread']")
     screens.check("the Rewinder's advice where the dial is not followed")
     assert why.inner_text() == words(language, "advice.dial_unread", reason=said)
 
     # A table whose card is used while still locked: refused with the core's code, worded here.
     page.goto(share_link(server.url, LOCKED_CARD_TABLE))
-    toast = page.wait_for_selector(".toast.error", timeout=120_000)
+    toast = page.wait_for_selector(".toast.error")
     screens.check("refused equipment use")
     card = words(language, "reason.card", id="1", name="Label ≠")
     reason = words(language, "reason.atEvent", event=1, what=words(language, "reason.card_locked", card=card, needs=2, unlock=1, cut=0))
@@ -229,7 +229,7 @@ def test_coded_messages_in_every_language(localized, server, language):
         page.goto(share_link(server.url, table))  # the link's hash changes: the last refusal's toast may still show
         said = words(language, "table.cannotUse", reason=words(language, "reason.atEvent", event=event, what=what))
         page.wait_for_function("(text) => [...document.querySelectorAll('.toast.error')].some((e) => e.innerText === text)",
-                               arg=said, timeout=120_000)
+                               arg=said)
         screens.check(f"refused table: {what}")
 
     # A handshake code that is not one (sdp.js's refusal has a code): said in the page's language.
@@ -239,7 +239,7 @@ def test_coded_messages_in_every_language(localized, server, language):
     page.click("[data-action='live-join']")
     said = words(language, "live.badCode", reason=words(language, "live.code.notCode"))
     page.wait_for_function("(text) => [...document.querySelectorAll('.toast.error')].some((e) => e.textContent === text)",
-                           arg=said, timeout=30_000)
+                           arg=said)
     screens.check("a code that is not one")
     page.click("#sheet [data-action='close-sheet']")
 
@@ -247,12 +247,12 @@ def test_coded_messages_in_every_language(localized, server, language):
     page.goto(share_link(server.url, sample_table()))
     wait_events(page, 3)
     page.evaluate("window.__storageFull = true")
-    page.wait_for_function(SUGGESTIONS_SETTLED, timeout=60_000)  # a list arriving above the recorder moves it under a click
+    page.wait_for_function(SUGGESTIONS_SETTLED)  # a list arriving above the recorder moves it under a click
     page.click(".recorder [data-action='info_token']")
     slot(page, 2, 0).click()
     page.wait_for_function(TAPS_TAKEN)  # the next click may land where the last did: the double-tap guard
     page.click(".recorder .option[data-value='1']")
-    notice = page.wait_for_selector("#save-problem", timeout=60_000)
+    notice = page.wait_for_selector("#save-problem")
     screens.check("storage full")
     assert words(language, "save.problem.why", reason=words(language, "saved.error.full")) in notice.inner_text()
 
@@ -265,7 +265,7 @@ def test_the_card_advice_in_every_language(localized, server, language):
     page = localized
     screens = Screens(page, language)
     open_app(page, share_link(server.url, advised_table()))
-    page.wait_for_selector(".sug-cards li.card-advice", timeout=120_000)
+    page.wait_for_selector(".sug-cards li.card-advice")
     screens.check("card advice")
     reasons = page.eval_on_selector_all(".card-advice .sug-why", "ps => ps.map((p) => [p.dataset.code, p.innerText])")
     assert reasons and all(text for _, text in reasons), reasons

@@ -117,8 +117,8 @@ def host_imports_the_table(host, tmp_path) -> None:
 
 
 def events_shown(page, count: int) -> None:
-    page.wait_for_function(f"document.querySelectorAll('.log .events li').length === {count}", timeout=60_000)
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_function(f"document.querySelectorAll('.log .events li').length === {count}")
+    page.wait_for_selector(".analysis-status.ok #worlds")
 
 
 def record_token(page, player: int, slot: int, value: int) -> None:
@@ -130,7 +130,7 @@ def record_token(page, player: int, slot: int, value: int) -> None:
 def wait_text(page, selector: str) -> str:
     """The text of a code box once it is shown; else what the sheet and the toasts said instead."""
     try:
-        return page.wait_for_selector(selector, timeout=30_000).input_value()
+        return page.wait_for_selector(selector).input_value()
     except Exception as error:
         said = page.evaluate("() => [document.querySelector('#sheet').innerText, window.__toasts]")
         raise AssertionError(f"no {selector}: {said}") from error
@@ -156,7 +156,7 @@ def handshake(host, joiner) -> None:
     host.fill("#live-answer", answer)
     host.click("[data-action='live-connect']")
     try:  # ICE checks on a busy 2-core machine running three engines can take a while
-        joiner.wait_for_selector("#live-bar[data-state='connected']", timeout=90_000)
+        joiner.wait_for_selector("#live-bar[data-state='connected']")
     except Exception as error:
         said = [page.evaluate("""() => [document.querySelector('#sheet').innerText, window.__toasts, window.__rtc,
             window.__errors, window.__liveSent.slice(-3).map((m) => m.data.slice(0, 200))]""") for page in (host, joiner)]
@@ -168,7 +168,7 @@ def public_analysis(page) -> dict:
     """The public view's analysis as the page shows it: the count of deals and every wire's distribution."""
     if page.locator("#view-toggle:not([hidden])").count():
         page.click("#view-toggle button[data-view='public']")
-    page.wait_for_selector(".game[data-view='public'] .analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".game[data-view='public'] .analysis-status.ok #worlds")
     return page.evaluate("""() => ({
       worlds: document.querySelector('#worlds').dataset.worlds,
       slots: [...document.querySelectorAll('.table .slot')].map((s) => [s.dataset.player, s.dataset.slot, s.dataset.dist]),
@@ -239,7 +239,7 @@ def test_live_table_on_three_phones(new_context, server, tmp_path):
     my_view(bob)
     bob.wait_for_selector(".analysis-status.ok #worlds")
     record_token(bob, *REFUSED_EVENT)
-    refusal = bob.wait_for_selector(".recorder .refusal", timeout=60_000).inner_text()
+    refusal = bob.wait_for_selector(".recorder .refusal").inner_text()
     assert "Refused by the host" in refusal and "Impossible" in refusal, refusal
     # The host sent its code and fields with its words, and Bob's phone words them (issue 32 item 4:
     # each phone in its language): the host's own wire is named as the host's, not as "your own".
@@ -310,5 +310,5 @@ def test_a_first_message_that_comes_before_the_answer_settles_is_heard(new_conte
     host.wait_for_function("""() => {
       const count = (texts, kind) => texts.filter((text) => JSON.parse(text).t === kind).length;
       return count(window.__received, 'hello') === count(window.__liveSent.map((m) => m.data), 'welcome');
-    }""", timeout=30_000)
+    }""")
     assert host_errors == [] and bob_errors == []

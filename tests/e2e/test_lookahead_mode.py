@@ -30,10 +30,10 @@ def test_lookahead_mode_shows_a_legal_pick_and_its_deals(new_context, server):
     # No certain move for Ann (a token of a value she does not hold), so the lookahead draws its deals.
     table["events"] = [{"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 12}, "value": 11}]
     open_app(page, share_link(server.url, table))
-    page.wait_for_selector(".suggestions[data-state='ok'][data-mode='exact'] .suggestion", timeout=120_000)
+    page.wait_for_selector(".suggestions[data-state='ok'][data-mode='exact'] .suggestion")
     started = time.perf_counter()
     tap(page, ".sug-modes button[data-mode='lookahead']")
-    page.wait_for_selector(".suggestions[data-state='ok'][data-mode='lookahead'] .suggestion", timeout=120_000)
+    page.wait_for_selector(".suggestions[data-state='ok'][data-mode='lookahead'] .suggestion")
     seconds = time.perf_counter() - started
     print(f"lookahead in the page (Chromium, phone size): {seconds:.2f} s")
     screenshot(page, "phone-lookahead")
@@ -53,6 +53,6 @@ def test_lookahead_mode_shows_a_legal_pick_and_its_deals(new_context, server):
     assert pick["value"] in held and all(t["player"] != 0 for t in pick["targets"])
     # For another player: a clear refusal, not a guess.
     tap(page, ".sug-players button[data-player='1']")
-    page.wait_for_selector(".suggestions[data-state='error'][data-mode='lookahead']", timeout=30_000)
+    page.wait_for_selector(".suggestions[data-state='error'][data-mode='lookahead']")
     assert "decides for you only" in page.inner_text(".suggestions .sug-status")
     assert not errors

@@ -56,7 +56,7 @@ def test_the_site_works_under_a_sub_path_and_offline_there(new_context, sub_path
     page = context.new_page()
     open_app(page, base)
     page.evaluate("navigator.serviceWorker.ready")
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=60_000)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
     assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.scope)") == base
 
     # The manifest: start URL and scope are the sub-path; every icon is a PNG of its stated size.
@@ -92,7 +92,7 @@ def test_the_site_works_under_a_sub_path_and_offline_there(new_context, sub_path
     httpd.server_close()
     context.set_offline(True)
     page.reload()
-    page.wait_for_selector("#engine-status[data-state='ready']", state="attached", timeout=120_000)
+    page.wait_for_selector("#engine-status[data-state='ready']", state="attached")
     wait_analysed(page)
     assert page.url.startswith(base)
     assert page.locator("#worlds").get_attribute("data-worlds") == expected_worlds

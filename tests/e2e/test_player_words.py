@@ -30,7 +30,7 @@ def test_no_bits_on_the_main_screen(page, server):
 
     open_app(page, share_link(server.url, advised_table()))
     wait_suggestions(page, player=0)
-    page.wait_for_selector(".sug-cards li.card-advice", timeout=120_000)
+    page.wait_for_selector(".sug-cards li.card-advice")
     shown = page.eval_on_selector_all(".suggestions .suggestion", """buttons => buttons.map((b) =>
         [Number(b.dataset.bits), b.querySelector('.sug-bits').innerText])""")
     assert shown

@@ -19,10 +19,10 @@ def open_review(page, url: str, table: dict, tmp_path: Path) -> None:
     path = tmp_path / "reviewed.bombbuster.json"
     path.write_text(json.dumps(table))
     page.set_input_files("#import-file", str(path))
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     page.click("#menu-button")
     page.click(".menu-item[data-action='review']")
-    page.wait_for_selector(".review[data-review='ready']", timeout=120_000)
+    page.wait_for_selector(".review[data-review='ready']")
 
 
 def test_review_marks_the_bad_call_and_tries_a_hypothetical(page, server, tmp_path):
@@ -54,7 +54,7 @@ def test_review_marks_the_bad_call_and_tries_a_hypothetical(page, server, tmp_pa
     page.select_option("[data-field='try-target']", str(targets.index((best["player"], best["stand"], best["slot"]))))
     page.select_option("[data-field='try-value']", json.dumps(entry["best"]["value"]))
     page.click("[data-action='review-try']")
-    page.wait_for_selector(".review-tried[data-state='done']", timeout=60_000)
+    page.wait_for_selector(".review-tried[data-state='done']")
     tried = page.locator(".review-tried").inner_text()
     assert "success 100%" in tried and "cost none" in tried
     page.click("#sheet button[aria-label='Close']")
@@ -78,7 +78,7 @@ def test_the_search_judges_my_decision_as_the_cli_does(page, server, tmp_path):
     while page.locator(".review-card").get_attribute("data-event") != str(event):
         page.click("[data-action='review-next']")
     page.click("[data-action='review-search']")
-    page.wait_for_selector(".review-search[data-state='done']", timeout=120_000)
+    page.wait_for_selector(".review-search[data-state='done']")
     said = page.locator(".review-search").inner_text()
     win = lambda p: f"{p * 100:.0f}%"  # noqa: E731  (the page's percent above 1 %)
     played = "not tried" if judged["played_win"] is None else win(judged["played_win"])

@@ -42,17 +42,16 @@ def open_table() -> dict:
 def test_search_mode_shows_the_merged_pick_cancels_and_prefills(new_context, server):
     page, errors = touch_phone(new_context)
     open_app(page, share_link(server.url, open_table()))
-    page.wait_for_selector(".suggestions[data-state='ok'][data-mode='exact'] .suggestion", timeout=120_000)
+    page.wait_for_selector(".suggestions[data-state='ok'][data-mode='exact'] .suggestion")
     assert page.evaluate("window.bombbuster.poolSize") == PHONE_POOL
     # Cancel while the workers search: every worker stops, the panel says so and offers to run again.
     tap(page, ".sug-modes button[data-mode='search']")
-    page.wait_for_function("/iterations/.test(document.querySelector('.sug-elapsed')?.textContent || '')",
-                           timeout=120_000)
+    page.wait_for_function("/iterations/.test(document.querySelector('.sug-elapsed')?.textContent || '')")
     tap(page, "[data-action='cancel-suggestions']")
     page.wait_for_selector(".suggestions[data-state='cancelled'][data-mode='search']", timeout=10_000)
     started = time.perf_counter()
     tap(page, "[data-action='run-suggestions']")
-    page.wait_for_selector(".suggestions[data-state='ok'][data-mode='search'] .suggestion", timeout=180_000)
+    page.wait_for_selector(".suggestions[data-state='ok'][data-mode='search'] .suggestion")
     print(f"search in the page (Chromium, phone size, {PHONE_POOL} workers): {time.perf_counter() - started:.2f} s")
     screenshot(page, "phone-search")
     body = ".suggestions .sug-body"
@@ -86,7 +85,7 @@ def test_search_mode_shows_the_merged_pick_cancels_and_prefills(new_context, ser
     page.click(".recorder [data-action='cancel']")
     # For another player: a clear refusal, not a guess.
     tap(page, ".sug-players button[data-player='1']")
-    page.wait_for_selector(".suggestions[data-state='error'][data-mode='search']", timeout=30_000)
+    page.wait_for_selector(".suggestions[data-state='error'][data-mode='search']")
     assert "decides for you only" in page.inner_text(".suggestions .sug-status")
     assert not errors
 
@@ -99,7 +98,7 @@ def test_the_page_budget_on_a_five_player_m8_early_decision(new_context, server)
     raw = game.table(game.turn)
     table = {**raw, "meta": {k: v for k, v in raw["meta"].items() if k != "sim"}}
     open_app(page, server.url)
-    page.wait_for_function("window.bombbuster && window.bombbuster.poolSize", timeout=120_000)
+    page.wait_for_function("window.bombbuster && window.bombbuster.poolSize")
     page.evaluate("window.bombbuster.ready")
     page.evaluate("t => window.bombbuster.search(t, {iterations: 2, fresh: true})", table)  # both workers warm
     seconds = {}

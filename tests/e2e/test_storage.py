@@ -46,7 +46,7 @@ def test_a_full_storage_is_said_on_screen_and_the_game_can_be_exported(new_conte
     record_new_token(page)
 
     # Said plainly, the recorder free again (not "Checking…"), the event in the log.
-    notice = page.wait_for_selector("#save-problem", timeout=30_000)
+    notice = page.wait_for_selector("#save-problem")
     assert "could not be saved" in notice.inner_text() and "storage for the page is full" in notice.inner_text()
     assert page.locator(".recorder [data-action='dual_cut']").is_visible()
     assert "Checking" not in page.locator(".recorder").inner_text()
@@ -136,7 +136,7 @@ def test_crafted_local_storage_of_older_pages_is_named_and_the_rest_kept(page, s
       localStorage.setItem('bombbuster.current', current);
     }""", [entries, old_game("good", "Old game"), current])
     page.reload()
-    notice = page.wait_for_selector("#storage-problems", timeout=60_000)
+    notice = page.wait_for_selector("#storage-problems")
     assert named in notice.inner_text()
     assert page.evaluate("localStorage.getItem('bombbuster.game.good')") is None  # moved over
     # The menu works and the readable game is kept with its undo step.
@@ -145,7 +145,7 @@ def test_crafted_local_storage_of_older_pages_is_named_and_the_rest_kept(page, s
     assert [page.locator("#sheet .saved-games .game-name").nth(i).inner_text()
             for i in range(page.locator("#sheet .saved-games .game-name").count())] == ["Old game"]
     page.click("#sheet .saved-games .menu-item")
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert page.locator(".log .events li").count() == 3
     page.click(".recorder [data-action='undo']")
     page.wait_for_function("document.querySelectorAll('.log .events li').length === 2")
@@ -156,14 +156,14 @@ def test_crafted_local_storage_of_older_pages_is_named_and_the_rest_kept(page, s
         page.wait_for_selector("#storage-problems", state="detached")
         assert page.evaluate("localStorage.getItem('bombbuster.game.bad')") is None
     page.reload()
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert not page.locator("#storage-problems").count()
     assert saved_names(page) == ["Old game"]
 
 
 def test_a_malformed_indexeddb_record_is_named_and_the_rest_kept(page, server):
     open_app(page, share_link(server.url, sample_table()))
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     wait_until(page, f"{SAVED_EVENTS}.then((n) => n === 3)")
     good = page.evaluate("import('./js/storage.js').then((s) => s.currentGameId())")
     good_name = saved_names(page)[0]
@@ -181,7 +181,7 @@ def test_a_malformed_indexeddb_record_is_named_and_the_rest_kept(page, server):
       };
     })""", good)
     page.reload()
-    notice = page.wait_for_selector("#storage-problems", timeout=60_000)
+    notice = page.wait_for_selector("#storage-problems")
     text = notice.inner_text()
     assert '"Broken" cannot be read' in text and "its table cannot be read" in text
     assert '"Lost steps" its undo history cannot be read' in text
@@ -191,7 +191,7 @@ def test_a_malformed_indexeddb_record_is_named_and_the_rest_kept(page, server):
              for i in range(page.locator("#sheet .saved-games .game-name").count())]
     assert sorted(names) == sorted(["Lost steps", good_name])  # "Broken" is named in the notice, not listed
     page.locator(f"#sheet .saved-games .menu-item[data-game='{good}']").click()
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     assert page.locator(".log .events li").count() == 3
     page.click("#storage-problems [data-action='remove-unreadable']")
     assert page.evaluate("import('./js/storage.js').then((s) => s.storedRecord('bad'))") is None
@@ -224,7 +224,7 @@ def test_a_share_link_that_inflates_past_the_limit_is_refused_before_it_is_infla
     link = server.url + "#game=z" + base64.urlsafe_b64encode(packed).decode().rstrip("=")
     page.context.add_init_script(COUNT_INFLATION)
     page.goto(link)  # the link is read at once, before the engine is ready: its message is a toast for 10 s
-    toast = page.wait_for_selector(".toast.error:has-text('refused')", timeout=60_000)
+    toast = page.wait_for_selector(".toast.error:has-text('refused')")
     assert "larger than 4 MB" in toast.inner_text()
     limit = page.evaluate("import('./js/storage.js').then((s) => s.SHARED_TABLE_LIMIT)")
     counted = page.evaluate("window.__inflation")

@@ -25,7 +25,7 @@ def wait_suggestions(page, player=None, mode="exact"):
     selector = f".suggestions[data-state='ok'][data-mode='{mode}']"
     if player is not None:
         selector += f"[data-player='{player}']"
-    page.wait_for_selector(selector + " .suggestion", timeout=120_000)
+    page.wait_for_selector(selector + " .suggestion")
 
 
 
@@ -234,7 +234,7 @@ def test_card_advice_follows_the_list_and_equals_the_cli(page, server):
     table = advised_table()
     open_app(page, share_link(server.url, table))
     wait_suggestions(page, player=0)
-    page.wait_for_selector(".sug-cards li.card-advice", timeout=120_000)
+    page.wait_for_selector(".sug-cards li.card-advice")
     moving = "· to play now" in page.locator("#sug-whose").inner_text()
     advice = cli("suggest", table, "--top", "all", "--player", "0", *([] if moving else ["--not-moving"]))["equipment"]
     shown = page.eval_on_selector_all(".sug-cards li.card-advice", "rows => rows.map((r) => [r.dataset.card, r.dataset.verdict, r.querySelectorAll('.card-candidates li').length])")

@@ -77,7 +77,7 @@ def test_the_page_records_and_shows_the_log_while_the_engine_starts(new_context,
         for route in held:
             route.continue_()
     engine_ready(page)
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     recorded = {**table, "events": [*table["events"], {"type": "info_token", "at": {"player": 3, "stand": 0, "slot": 11},
                                                          "value": 12}]}
     assert page.evaluate("table => window.bombbuster.analyze(table)", recorded)["consistent"]

@@ -16,11 +16,11 @@ TABLE = {"players": [{"name": "Ann", "stands": [4]}, {"name": "Bob", "stands": [
 def test_a_certain_wire_says_which_events_force_it(new_context, server):
     page, errors = touch_phone(new_context)
     open_app(page, share_link(server.url, TABLE))
-    page.wait_for_selector(".analysis-status.ok #worlds", timeout=60_000)
+    page.wait_for_selector(".analysis-status.ok #worlds")
     slot(page, 1, 0).tap()  # Bob's first wire: a 1, below his token 1
     why = page.locator("#sheet [data-action='why']")
     why.tap()
-    page.wait_for_selector("#sheet .why-list li", timeout=60_000)
+    page.wait_for_selector("#sheet .why-list li")
     expected = cli("explain", TABLE, "--slot", "1:0:0")
     assert expected["because"] == [{"event": 0, "type": "info_token", "text": "a 1 token on Bob's slot 2"}]
     # The same events as the CLI's, each named as the page's log names it, with its number in the log.
