@@ -772,6 +772,9 @@ export class GameScreen {
   }
 
   render() {
+    // A screen another has replaced (the setup, another game) is gone: an answer of its engine
+    // landing later must not draw it over the screen on show.
+    if (this.shown && !this.shown.isConnected) return;
     const scroll = window.scrollY;
     // An analysis landing can change the height of what is above the recorder
     // (the status row, a new token on the table): when the player has scrolled
@@ -781,6 +784,7 @@ export class GameScreen {
       h("div.top-area", {}, this.joinCard(), this.stateView(), this.statusBar()),
       this.tableView(), this.suggestionsView(), this.recorder(), this.eventLog());
     this.root.replaceChildren(screen);
+    this.shown = screen;
     markShown(screen);
     window.scrollTo(0, scroll);
     if (recorderTop !== null) window.scrollBy(0, this.root.querySelector(".recorder").getBoundingClientRect().top - recorderTop);

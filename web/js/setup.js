@@ -250,16 +250,17 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
     if (dropped.length) toast(t("setup.dropped", { wires: dropped.map(label).join(", ") }), "info", 6000);
   };
 
-  // The catalogue comes from the engine once it is ready.
+  // The catalogue comes from the engine once it is ready. What arrives later redraws the form only
+  // while it is on screen: a game opened meanwhile (a share link on a slow phone) keeps the screen.
   if (engine && engine.missions) {
-    engine.missions().then((catalogue) => { setup.catalogue = catalogue; rerender(); }, () => {
+    engine.missions().then((catalogue) => { setup.catalogue = catalogue; redrawIfShown(); }, () => {
       setup.catalogue = [];
-      rerender();
+      redrawIfShown();
     });
   }
 
   // The measured win rates are a static file of the site (cached offline by the service worker).
-  fetch("difficulty.json").then((r) => (r.ok ? r.json() : null)).then((d) => { setup.difficulty = d; rerender(); },
+  fetch("difficulty.json").then((r) => (r.ok ? r.json() : null)).then((d) => { setup.difficulty = d; redrawIfShown(); },
     () => {});
 
   /** Ask the engine for the mission's table (placeholders until the drawn values are complete). */
@@ -282,13 +283,13 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
       const keepSpecs = setup.preset && JSON.stringify(setup.preset.players) === JSON.stringify(table.players);
       setup.preset = table;
       if (!keepSpecs) resetSizes();
-      rerender();
+      redrawIfShown();
     }, (error) => {
       if (setup.presetKey !== key) return;
       setup.presetLoading = false;
       setup.preset = null;
       toast(t("setup.presetFailed", { reason: error.message }), "error", 8000);
-      rerender();
+      redrawIfShown();
     });
   };
 
