@@ -23,7 +23,8 @@ documented rules (:func:`greedy_turn`, :class:`~.base_policy.BasePolicy` choices
 - one's own flipped wire (M38/M56/M64) is cut as the caller's own wire of a
   successful call when the view makes it certainly that value (M38, where
   nobody else may cut it: also when it is the caller's last visible wire
-  of the value and the likeliest value of the flipped wire, P >= 1/2);
+  of the value and strictly the likeliest value of the flipped wire, P >= 1/2:
+  on a tie at 1/2 the visible wire is cut);
 - choices and setup tokens: :mod:`.base_policy`;
 - equipment (meta.sim.pending.equipment; :func:`greedy_equipment`, before the move above): the
   Disintegrator at once; the Rewinder when the dial is one space from the skull; Emergency
@@ -367,7 +368,7 @@ def _likeliest(view: View, sp: dict[str, Any]) -> tuple[tuple[Slot, ...] | None,
 
 def _own_flipped(view: View, pending: dict[str, Any] | None, action: Action) -> Action:
     """Cut one's own flipped wire on a call of its value when the view makes it certain (M38: also
-    the last visible wire of the value when the flipped wire is likeliest that value, P >= 1/2)."""
+    the last visible wire of the value when the flipped wire is strictly likeliest that value, P >= 1/2)."""
     if pending is None or not isinstance(action, DualCutAction) or not pending.get("own_flipped"):
         return action
     for own in pending["own_flipped"]:
@@ -376,9 +377,11 @@ def _own_flipped(view: View, pending: dict[str, Any] | None, action: Action) -> 
         if p >= CERTAIN:
             return DualCutAction(action.target, action.value, own)
         if view.sim().get("mission") == 38 and p >= 0.5 and view.holds(action.value) == 1:
-            board_values = [value_of(k) for _, k in view.my_uncut()]
-            likeliest = max(set(board_values) | {action.value}, key=lambda v: view.p_value(own, v))
-            if likeliest == action.value:
+            # Strictly the likeliest: on a tie (P = 1/2 each) the visible wire is cut.  Taking the first
+            # maximum of a set let the set's order decide, and a set holding "red" or "yellow" iterates
+            # in an order that changes with each process's string hashing (PYTHONHASHSEED).
+            others = {value_of(k) for _, k in view.my_uncut()} - {action.value}
+            if all(view.p_value(own, v) < p for v in others):
                 return DualCutAction(action.target, action.value, own)
     return action
 
