@@ -86,6 +86,15 @@ class EquipmentError(ValueError):
         assert code in REFUSAL_CODES, code
         self.field, self.code, self.fields = field, code, fields
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Whole after pickling (an error from another process): the default rebuilds from the message alone.
+        return _rebuilt_equipment_error, (self.field, str(self), self.code, self.fields)
+
+
+def _rebuilt_equipment_error(field: str, message: str, code: str, fields: dict[str, Any]) -> EquipmentError:
+    """An EquipmentError from its pickled parts (its fields are keywords, which pickling cannot pass)."""
+    return EquipmentError(field, message, code, **fields)
+
 
 class Need(Record):
     """One piece of equipment an event uses: the cards and characters that can provide it,
@@ -136,9 +145,24 @@ def card_id(raw: Any, field: str = "card") -> CardId:
         return raw
     if isinstance(raw, str) and raw in NAMED:
         return NAMED[raw]
-    shown = repr(raw) if isinstance(raw, str) and len(raw) <= 20 else type(raw).__name__
+    given = repr(raw) if isinstance(raw, str) and len(raw) <= 20 else None
+    shown = given or type(raw).__name__
+    # Another value than a short text is named by its JSON kind, which the page words in its language.
     raise EquipmentError(field, f"{shown} is not an equipment card ({', '.join(CARDS)})", "card_unknown",
-                         given=shown)
+                         given=given, kind=json_kind(raw))
+
+
+def json_kind(raw: Any) -> str:
+    """The kind of a JSON value, as the page words it: text, number, list, object, boolean or null."""
+    if raw is None:
+        return "null"
+    if isinstance(raw, bool):
+        return "boolean"
+    if isinstance(raw, (int, float)):
+        return "number"
+    if isinstance(raw, str):
+        return "text"
+    return "list" if isinstance(raw, list) else "object"
 
 
 class BoardState:

@@ -229,7 +229,7 @@ def _parse_me(raw: Any, table: Table) -> tuple[int | None, tuple[tuple[Key | Non
         return None, (), []
     players, deck = table.players, table.deck
     r = FieldReader(raw, "me", ("me",), None, {"player", "stands", "seen"}, {"player", "stands"})
-    p = r.int("player", 0, len(players))
+    p = r.index("player", len(players))
     stands = r.list("stands")
     sizes, shapes = players[p].stands, players[p].shapes
     if len(stands) != len(sizes):

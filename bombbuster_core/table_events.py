@@ -123,7 +123,7 @@ class EventParser:
             raise r.fail("card", "card_none", "name at least one card")
         user = getattr(event, "actor", None)
         if "actor" in spent:
-            user = r.int("actor", 0, len(self.table.players))
+            user = r.index("actor", len(self.table.players))
         if eq.CHARACTER in entries and user is None:
             raise r.fail("actor", "character_user_missing", 'a "character" use names the player whose character it is')
         try:
@@ -152,12 +152,12 @@ class EventParser:
         (``insert``: a place to insert at, one past the end allowed)."""
         fields = {"stand", "slot"} if player is not None else {"player", "stand", "slot"}
         sr = r.child(name, raw, fields | set(extra), fields)
-        p = player if player is not None else sr.int("player", 0, len(self.table.players))
-        s = sr.int("stand", 0, len(self.table.players[p].stands))
+        p = player if player is not None else sr.index("player", len(self.table.players))
+        s = sr.index("stand", len(self.table.players[p].stands))
         n = self.board.size(p, s)
         if not n and not insert:
             raise sr.fail("slot", "stand_empty", f"player {p} stand {s} holds no wire now", player=p, stand=s)
-        return SlotRef(p, s, sr.int("slot", 0, n + (1 if insert else 0)))
+        return SlotRef(p, s, sr.index("slot", n + (1 if insert else 0)))
 
     def wire(self, ref: SlotRef) -> Wire:
         return self.board.wire(ref.player, ref.stand, ref.slot)
@@ -223,7 +223,7 @@ class EventParser:
         return Token("value", self.value(r, name, raw))
 
     def actor(self, r: FieldReader) -> int:
-        return r.int("actor", 0, len(self.table.players))
+        return r.index("actor", len(self.table.players))
 
     def explosion(self, r: FieldReader, raw: Any, success: bool, *, forbidden: tuple[str, ...] = ()) -> bool:
         """The optional ``exploded`` flag; an explosion places no token and has no Stabilizer
@@ -533,12 +533,12 @@ class EventParser:
         else:
             source = self.reachable(r, "from", self.uncut(r, "from", self.slot(r, "from", raw["from"])))
         tr = r.child("to", raw["to"], {"player", "stand", "slot"}, {"player", "stand", "slot"})
-        p = tr.int("player", 0, len(self.table.players))
-        s = tr.int("stand", 0, len(self.table.players[p].stands))
+        p = tr.index("player", len(self.table.players))
+        s = tr.index("stand", len(self.table.players[p].stands))
         if source is not None and source.player == p:
             raise r.fail("to", "move_same_player", "a wire moves to another player's stand")
         room = self.board.size(p, s) + 1
-        return Move(source, SlotRef(p, s, tr.int("slot", 0, room)))
+        return Move(source, SlotRef(p, s, tr.index("slot", room)))
 
     def swap(self, raw: Any, where: str, i: int) -> Swap:
         r = FieldReader(raw, where, ("events", i), i, {"type", "a", "b", "a_to", "b_to"}, {"a", "b", "a_to", "b_to"})
@@ -547,14 +547,14 @@ class EventParser:
         if a.player == b.player:
             raise r.fail("b", "swap_same_player", "Walkie-Talkies swap wires between two players")
         # After the swap each stand holds as many wires as before.
-        a_to = r.int("a_to", 0, self.board.size(b.player, b.stand))
-        b_to = r.int("b_to", 0, self.board.size(a.player, a.stand))
+        a_to = r.index("a_to", self.board.size(b.player, b.stand))
+        b_to = r.index("b_to", self.board.size(a.player, a.stand))
         return Swap(a, b, a_to, b_to)
 
     def absent(self, raw: Any, where: str, i: int) -> Absent:
         r = FieldReader(raw, where, ("events", i), i, {"type", "player", "values", "stand"}, {"player", "values"})
-        p = r.int("player", 0, len(self.table.players))
-        stand = r.int("stand", 0, len(self.table.players[p].stands)) if "stand" in raw else None
+        p = r.index("player", len(self.table.players))
+        stand = r.index("stand", len(self.table.players[p].stands)) if "stand" in raw else None
         values = tuple(self.value(r, "values", v, red=True) for v in r.list("values"))
         if not values:
             raise r.fail("values", "values_empty", "name at least one value")
@@ -564,8 +564,8 @@ class EventParser:
 
     def dealt(self, raw: Any, where: str, i: int) -> Dealt:
         r = FieldReader(raw, where, ("events", i), i, {"type", "player", "stand", "value", "count"}, {"player", "value", "count"})
-        p = r.int("player", 0, len(self.table.players))
-        stand = r.int("stand", 0, len(self.table.players[p].stands)) if "stand" in raw else None
+        p = r.index("player", len(self.table.players))
+        stand = r.index("stand", len(self.table.players[p].stands)) if "stand" in raw else None
         if raw["value"] not in (RED, YELLOW):
             raise r.fail("value", "dealt_colour", f'{raw["value"]!r} is not "red" or "yellow"', given=quoted(raw["value"]))
         size = sum(self.table.players[p].stands) if stand is None else self.table.players[p].stands[stand]
@@ -644,7 +644,7 @@ class EventParser:
         if card == "11":
             if "next" not in raw:
                 raise r.fail("next", "coffee_mug_next", "the Coffee Mug names the next player")
-            return Equipment(card, actor, r.int("next", 0, len(self.table.players)))
+            return Equipment(card, actor, r.index("next", len(self.table.players)))
         if card == eq.FALSE_BOTTOM and ("added" in raw or listed):
             if "added" not in raw:
                 raise r.fail("added", "false_bottom_added_missing", "False Bottom adds 2 cards to the board: name them")
@@ -661,7 +661,7 @@ class EventParser:
             if "characters" not in raw:
                 raise r.fail("characters", "batteries_characters_missing", "Emergency Batteries name the 1 or 2 "
                              "players whose character they re-enable")
-            players = [r.int("characters", 0, len(self.table.players), p) for p in r.list("characters")]
+            players = [r.index("characters", len(self.table.players), p) for p in r.list("characters")]
             if not 1 <= len(players) <= 2 or len(set(players)) != len(players):
                 raise r.fail("characters", "batteries_characters_count",
                              "Emergency Batteries re-enable 1 or 2 different players' characters")

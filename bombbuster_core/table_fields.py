@@ -111,15 +111,21 @@ class FieldReader:
         path = (*self.path, name) + (() if index is None else (index,))
         return FieldReader(obj, where, path, self.event, allowed, required)
 
-    def int(self, name: str, lo: int, hi: int, raw: Any = None) -> int:
+    def int(self, name: str, lo: int, hi: int, raw: Any = None, *, index: bool = False) -> int:
+        """An integer in ``lo..hi-1``; ``index``: it is a 0-based index (a player, stand or slot),
+        which an out_of_range refusal says so that the page shows it 1-based, as it names them."""
         v = self.obj[name] if raw is None else raw
         if not isinstance(v, int) or isinstance(v, bool):
             raise self.fail(name, "expected_integer", f"expected an integer, got {shown(v)}")
         if not lo <= v < hi:
             # a value past 2**53 would not be exact in the page's JSON: it is given as null
             raise self.fail(name, "out_of_range", f"{shown(v)} is out of range ({lo}..{hi - 1})",
-                            value=v if abs(v) < 2**53 else None, low=lo, high=hi - 1)
+                            value=v if abs(v) < 2**53 else None, low=lo, high=hi - 1, index=index)
         return v
+
+    def index(self, name: str, count: int, raw: Any = None) -> int:
+        """A 0-based index below ``count`` (a player, a stand, a slot): see :meth:`int`."""
+        return self.int(name, 0, count, raw, index=True)
 
     def bool(self, name: str) -> bool:
         v = self.obj[name]

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bombbuster_core.bridge import TABLE_REFUSAL_CODES, handle
-from bombbuster_core.equipment import CHARACTERS, REFUSAL_CODES
+from bombbuster_core.equipment import CHARACTERS, REFUSAL_CODES, EquipmentError, card_id
 from bombbuster_core.missions import MISSIONS
 from bombbuster_core.table import TableError, load_table
 from bombbuster_core.table_fields import TABLE_CODES
@@ -49,15 +49,34 @@ def test_a_used_card_and_a_used_character_are_refused_with_their_codes() -> None
 
 def test_a_card_that_is_not_one_or_does_not_do_it_is_refused_with_its_code() -> None:
     error = refusal(table(["1", "8"], [{**LABEL, "card": "zz"}]))
-    assert (error["code"], error["fields"]) == ("card_unknown", {"given": "'zz'", "event": 0, "path": ["events", 0, "card"]})
+    assert (error["code"], error["fields"]) == ("card_unknown", {"given": "'zz'", "kind": "text", "event": 0, "path": ["events", 0, "card"]})
     error = refusal(table(["1", "8"], TWO_ONES + [{**LABEL, "card": "8"}]))
     assert (error["code"], error["fields"]) == ("card_not_providing", {"entry": "8", "event": 1, "path": ["events", 1, "card"]})
     error = refusal(table(["1", "8"], TWO_ONES + [{k: v for k, v in LABEL.items() if k != "card"}]))
     assert (error["code"], error["fields"]) == ("card_not_named", {"event": 1, "path": ["events", 1, "card"]})
     # The board's own list: a card that is not one keeps the equipment code it was refused with.
     error = refusal(table(["1", "13"], []))
-    assert (error["code"], error["fields"]) == ("card_unknown", {"given": "'13'", "event": None, "path": ["equipment", 1, "card"]})
+    assert (error["code"], error["fields"]) == ("card_unknown", {"given": "'13'", "kind": "text", "event": None, "path": ["equipment", 1, "card"]})
     assert "event" not in error
+
+
+@pytest.mark.parametrize("raw, kind", [(13, "number"), (1.5, "number"), (["1"], "list"), ({"card": "1"}, "object"),
+                                       (True, "boolean"), (None, "null"), ("x" * 21, "text")])
+def test_a_card_that_is_no_short_text_is_named_by_its_json_kind(raw: Any, kind: str) -> None:
+    """Not a Python type name ("dict", "NoneType"): a JSON kind the page words in its language."""
+    error = refusal(table(["1", raw], []))
+    assert (error["code"], error["fields"]) == ("card_unknown", {"given": None, "kind": kind, "event": None,
+                                                                 "path": ["equipment", 1, "card"]})
+
+
+def test_an_equipment_refusal_survives_pickling_whole() -> None:
+    """An EquipmentError raised in a worker's task reaches its caller with its field, code and fields."""
+    with pytest.raises(EquipmentError) as raised:
+        card_id(["1"], "added")
+    again = pickle.loads(pickle.dumps(raised.value))
+    assert isinstance(again, EquipmentError)
+    assert (str(again), again.field, again.code, again.fields) == \
+        (str(raised.value), "added", "card_unknown", {"given": None, "kind": "list"})
 
 
 def with_wires(**change: Any) -> dict[str, Any]:
@@ -106,7 +125,11 @@ CASES = [
                        "allowed": sorted(["type", "actor", "target", "value", "values", "success", "actor_slot", "keys",
                                           "token", "cut_value", "stabilizer", "exploded"])}, 0),
     ("a FieldReader shape error: a slot out of range", table(["1", "8"], [{**LABEL, "at": at(0, 9)}]),
-     "out_of_range", {"path": ["events", 0, "at", "slot"], "value": 9, "low": 0, "high": 4}, 0),
+     "out_of_range", {"path": ["events", 0, "at", "slot"], "value": 9, "low": 0, "high": 4, "index": True}, 0),
+    ("a count out of range is no index", table(None, [{"type": "info_token", "at": at(0, 0), "count": 9}]),
+     "out_of_range", {"path": ["events", 0, "count", "count"], "value": 9, "low": 1, "high": 3, "index": False}, 0),
+    ("a player out of range is an index", table(None, [{**DUAL, "actor": 5}]),
+     "out_of_range", {"path": ["events", 0, "actor"], "value": 5, "low": 0, "high": 1, "index": True}, 0),
     ("a FieldReader shape error: a missing field", table(None, [{k: v for k, v in DUAL.items() if k != "success"}]),
      "missing_field", {"path": ["events", 0], "field": "success"}, 0),
     ("a FieldReader shape error: not a list", table(None, [{**SUPER, "targets": 3}]),

@@ -120,9 +120,6 @@ export function tableRefusal(error, table) {
   return fields.event === null || fields.event === undefined ? text : t("reason.atEvent", { event: fields.event + 1, what: text });
 }
 
-// Fields that hold an index the page shows 1-based (players, stands, slots, and the players named by a card).
-const ONE_BASED = new Set(["player", "stand", "slot", "actor", "a_to", "b_to", "next", "characters"]);
-
 /** A refusal's fields as its catalogue entry's words (on a live table, a host's: a list or a slot is checked as one). */
 function refusalWords(code, fields, table) {
   const seats = { players: (table && table.players) || [] };
@@ -131,6 +128,7 @@ function refusalWords(code, fields, table) {
   const value = (v) => (v === "red" || v === "blue" ? t(`value.${v}`) : valueLabel(v));
   const entry = (name) => (name === "character" ? t("reason.entry.character") : name === "mission" ? t("reason.entry.mission") : cardWords(name));
   const words = { ...fields };
+  if (code === "card_unknown" && fields.given === null) words.given = t(`reason.card_kind.${fields.kind}`); // a JSON kind, not a text
   if (fields.card !== undefined) words.card = cardWords(fields.card);
   if (fields.entry !== undefined) words.entry = entry(fields.entry);
   if (fields.player !== undefined) words.player = player(fields.player);
@@ -144,8 +142,8 @@ function refusalWords(code, fields, table) {
   if (Array.isArray(fields.allowed)) words.allowed = (code === "equipment_event_card" ? fields.allowed.map(cardWords) : fields.allowed).join(", ");
   for (const name of ["at", "after"]) if (fields[name] !== undefined && fields[name] !== null) words[name] = fields[name] + 1; // events
   const path = Array.isArray(fields.path) ? fields.path : [];
-  const last = path[path.length - 1];
-  if (code === "out_of_range" && ONE_BASED.has(last)) {
+  // The core says when the value is a 0-based index (a player, stand or slot), shown 1-based as the page names them.
+  if (code === "out_of_range" && fields.index === true) {
     for (const name of ["value", "low", "high"]) if (fields[name] !== null) words[name] = fields[name] + 1;
   }
   words.place = place(path, fields.event);
