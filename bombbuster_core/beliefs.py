@@ -14,6 +14,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from fractions import Fraction
 
+    from typing import Any
+
     from .facts import Pos, Problem
     from .wires import Key
 
@@ -22,8 +24,45 @@ class Inconsistent(Exception):
     """No deal fits the facts."""
 
 
+# Each engine limit's code, with its fields (numbers and identifiers, never English), which the
+# page words in its language (``limit.CODE``, docs/i18n.md); the message is the CLI's English.
+LIMIT_CODES = (
+    "states_budget",            # states, budget: an analysis's estimated states (columns, a support run)
+    "sweep_budget",             # states (the sweep's share), budget: one sweep went past its share
+    "sample_budget",            # states, budget: the sampler's table
+    "brute_steps",              # limit: the brute engine's search steps
+    "brute_deals",              # limit: the brute engine's deals
+    "signatures_count",         # signatures (null: more than limit), limit: one block of stands
+    "signatures_decks",         # limit: partial decks of the blocks joined
+    "signatures_steps",         # limit: steps of the blocks' joins
+    "signatures_orders",        # (none): moved wires' order facts
+    "signatures_values",        # kinds (fact classes): x-count tokens, equal/different labels
+    "entropy_boolean_budget",   # branches, budget: the entropy mode's one boolean run
+    "entropy_branches_budget",  # branches, states, budget: the entropy mode's branch analyses
+)
+
+
 class EngineLimit(Exception):
-    """The problem exceeds the engine's budget; no approximate answer is given."""
+    """The problem exceeds the engine's budget; no approximate answer is given.  ``code`` (one
+    of LIMIT_CODES) and ``fields`` say which limit, for the page; the message is the CLI's."""
+
+    def __init__(self, message: str, code: str, /, **fields: Any):
+        super().__init__(message)
+        assert code in LIMIT_CODES, code
+        self.code, self.fields = code, fields
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Whole after pickling (a sweep's or a worker's refusal): the default rebuilds from the message alone.
+        return _rebuilt_limit, (type(self), str(self), self.code, self.fields)
+
+    def json(self) -> dict[str, Any]:
+        """The limit as a note, a reason or an error reply carries it: ``{code, fields}``."""
+        return {"code": self.code, "fields": self.fields}
+
+
+def _rebuilt_limit(kind: type[EngineLimit], message: str, code: str, fields: dict[str, Any]) -> EngineLimit:
+    """An EngineLimit (or subclass) from its pickled parts (fields are keywords, which pickling cannot pass)."""
+    return kind(message, code, **fields)
 
 
 class Unsupported(EngineLimit):

@@ -617,7 +617,9 @@ def handle(message: str, progress: Progress | None = None) -> str:
         return json.dumps({"id": request_id, "pending": {"tasks": e.tasks, "weights": e.weights, "digest": e.digest}})
     except TableError as e:
         return json.dumps({"id": request_id, "error": _table_refusal(e)})
-    except (RequestError, EngineChoiceError, EngineLimit, SuggestError, MissionError, json.JSONDecodeError,
+    except EngineLimit as e:  # its code and fields beside the English: the page words the limit (limit.CODE)
+        return json.dumps({"id": request_id, "error": {"message": str(e), **e.json()}})
+    except (RequestError, EngineChoiceError, SuggestError, MissionError, json.JSONDecodeError,
             StrictJSONError) as e:
         return json.dumps({"id": request_id, "error": {"message": str(e)}})
     except KeyboardInterrupt:  # e.g. raised by a progress callback to stop a long request

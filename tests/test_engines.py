@@ -13,6 +13,7 @@ keys, so those classes span many keys.
 from __future__ import annotations
 
 import os
+import pickle
 import random
 from fractions import Fraction
 
@@ -545,8 +546,11 @@ def test_budget_refuses_oversized_tables_quickly() -> None:
     table["players"] = [{"name": f"P{p}", "stands": [60, 60]} for p in range(5)]
     problem = compile_table(load_table(table))
     t0 = time.process_time()
-    with pytest.raises(EngineLimit, match=r"too large: about [\d,.]+ million states"):
+    with pytest.raises(EngineLimit, match=r"too large: about [\d,.]+ million states") as refused:
         columns.analyze(problem)
+    # its code and fields for the page (beliefs.LIMIT_CODES), numbers not words
+    assert refused.value.code == "states_budget" and refused.value.fields["budget"] == columns.BUDGET
+    assert refused.value.fields["states"] > columns.BUDGET
     assert time.process_time() - t0 < 5
     # the same with a token on every stand (no interchangeable stands left): refused at once
     tokens = tuple(SameValueCount((s, 0), frozenset((s, j) for j in range(60)), 8) for s in range(10))
@@ -560,8 +564,9 @@ def test_budget_argument() -> None:
     problem, _ = random_problem(random.Random(3))
     n = _estimate(problem)
     assert n > 1
-    with pytest.raises(EngineLimit, match="too large"):
+    with pytest.raises(EngineLimit, match="too large") as refused:
         columns.analyze(problem, budget=n - 1)
+    assert refused.value.json() == {"code": "states_budget", "fields": {"states": n, "budget": n - 1}}
     with pytest.raises(EngineLimit):
         columns.analyze_excluding(problem, [], budget=n - 1)
     assert exact_table(problem, lambda p: columns.analyze(p, budget=n)) == exact_table(problem, brute.analyze)
@@ -580,8 +585,9 @@ def test_brute_refuses_before_searching(monkeypatch: pytest.MonkeyPatch) -> None
 
     problem = compile_table(load_table(new_table(8, 4)))
     monkeypatch.setattr(brute, "splits", no_search)
-    with pytest.raises(brute.TooLarge, match="too large for the brute engine: more than 10,000,000 steps"):
+    with pytest.raises(brute.TooLarge, match="too large for the brute engine: more than 10,000,000 steps") as refused:
         brute.analyze(problem)
+    assert refused.value.json() == {"code": "brute_steps", "fields": {"limit": 10_000_000}}
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -607,7 +613,7 @@ def test_brute_counts_its_search_before_making_it(seed: int, monkeypatch: pytest
     monkeypatch.setattr(brute, "MAX_STEPS", steps)
     assert brute.too_large(problem) is None
     monkeypatch.setattr(brute, "MAX_STEPS", steps - 1)
-    assert brute.too_large(problem) == f"more than {steps - 1:,} steps of its search"
+    assert brute.too_large(problem) == ("brute_steps", f"more than {steps - 1:,} steps of its search")
 
 
 def _work(problem: Problem) -> tuple[int, list[int]]:
@@ -671,8 +677,11 @@ def test_the_budget_bounds_work_the_estimate_did_not_see() -> None:
                             for i, k in enumerate(keys)))
     estimate, done = _work(problem)
     assert estimate <= 36_000 and min(done) > 36_000 / 2
-    with pytest.raises(EngineLimit, match=r"too large: more than 18,000 states in one sweep \(budget 36,000\)"):
+    with pytest.raises(EngineLimit, match=r"too large: more than 18,000 states in one sweep \(budget 36,000\)") as refused:
         columns.analyze(problem, budget=36_000)
+    assert refused.value.json() == {"code": "sweep_budget", "fields": {"states": 18_000, "budget": 36_000}}
+    again = pickle.loads(pickle.dumps(refused.value))  # a sweep's refusal crosses the fork's pipe pickled
+    assert (type(again), str(again), again.json()) == (EngineLimit, str(refused.value), refused.value.json())
 
 
 def _children() -> set[int]:

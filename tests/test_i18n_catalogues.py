@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bombbuster_core.analysis import REASON_CODES
+from bombbuster_core.beliefs import LIMIT_CODES
 from bombbuster_core.bridge import TABLE_REFUSAL_CODES
 from bombbuster_core.equipment import REFUSAL_CODES as EQUIPMENT_REFUSAL_CODES
 from bombbuster_core.suggest.advice import ADVICE_CODES, BARRED_CODES
@@ -111,6 +112,21 @@ def test_every_incomplete_note_code_is_given_somewhere() -> None:
     source = " ".join(path.read_text(encoding="utf-8") for path in (ROOT / "bombbuster_core" / "suggest").glob("*.py"))
     assert [code for code in INCOMPLETE_CODES if f'add("{code}"' not in source] == []
     assert len(BARRED_CODES) == 2
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_engine_limit_code_is_worded(language: str) -> None:
+    """An engine limit (beliefs.LIMIT_CODES): an incomplete note's, a card not computed, an error reply."""
+    words = catalogue(language)
+    assert [code for code in LIMIT_CODES if f"limit.{code}" not in words] == []
+
+
+def test_every_engine_limit_code_is_given_somewhere() -> None:
+    """Each limit code is named where an engine (or the entropy mode) raises it (EngineLimit takes a listed code only)."""
+    core = ROOT / "bombbuster_core"
+    source = " ".join(path.read_text(encoding="utf-8") for path in [*(core / "engines").rglob("*.py"),
+                                                                     core / "suggest" / "entropy.py"])
+    assert [code for code in LIMIT_CODES if f'"{code}"' not in source] == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -63,13 +63,15 @@ def test_the_radar_answers_joint_law_left_out(every_card) -> None:
 
 
 def test_marks_an_engine_cannot_score(every_card) -> None:
-    """M24's x-count tokens under the signatures engine (no count facts): the engine's reason stays English."""
+    """M24's x-count tokens under the signatures engine (no count facts): the engine's limit as its code
+    and fields (the page words them), its English in the note only."""
     table = {"format": 1, "wires": {"blue": [1, 2, 3]}, "meta": {"mission": 24},
              "players": [{"name": "A", "stands": [6]}, {"name": "B", "stands": [6]}],
              "me": {"player": 0, "stands": [[1, 1, 1, 1, 2, 3]]}, "events": []}
     [(note, code, fields)] = notes(advice(suggest(load_table(table), policy=OPEN, engine="signatures"), "4"))
     assert code == "marks_unsupported" and note.startswith(f"Post-it: {fields['left']} of {fields['total']} marks")
-    assert fields["card"] == "4" and 0 < fields["left"] <= fields["total"] and fields["reason"] in note
+    assert fields["card"] == "4" and 0 < fields["left"] <= fields["total"] and "value relations" in note
+    assert fields["limit"] == {"code": "signatures_values", "fields": {"kinds": ["SameValueCount"]}}
 
 
 def test_count_tokens_not_offered_on_a_stand_with_a_wire_the_view_does_not_know(every_card) -> None:
@@ -86,11 +88,12 @@ def test_count_tokens_not_offered_on_a_stand_with_a_wire_the_view_does_not_know(
 
 def test_an_engine_limit_in_a_card(every_card, monkeypatch) -> None:
     def too_big(ctx: Any, incomplete: Any) -> Any:
-        raise EngineLimit("too many states")
+        raise EngineLimit("too many states", "states_budget", states=10**9, budget=10**8)
     monkeypatch.setitem(advisor.VIEW_CARDS, "4", too_big)
     post_it = advice(suggest(load_table(game(5003)), policy=OPEN), "4")
-    assert post_it["code"] == "not_computed"
-    assert notes(post_it) == [("too many states", "engine_limit", {"reason": "too many states"})]
+    limit = {"code": "states_budget", "fields": {"states": 10**9, "budget": 10**8}}
+    assert (post_it["code"], post_it["fields"]) == ("not_computed", {"limit": limit})
+    assert notes(post_it) == [("too many states", "engine_limit", {"limit": limit})]
 
 
 @pytest.mark.parametrize("mission, code", [(17, "captain_no_cards"), (28, "captain_no_equipment")])

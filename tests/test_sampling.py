@@ -448,8 +448,9 @@ def test_inconsistent_and_budget() -> None:
     with pytest.raises(Inconsistent):
         Sampler(p)
     big, _ = random_problem(random.Random(7))
-    with pytest.raises(sampling.EngineLimit):
+    with pytest.raises(sampling.EngineLimit) as refused:
         Sampler(big, budget=0)
+    assert refused.value.code == "sample_budget" and refused.value.fields["budget"] == 0
 
 
 def _stand(player: int, size: int):
@@ -463,8 +464,9 @@ def test_the_preparation_counts_its_states() -> None:
     count made while building it."""
     problem = _counted(range(3, 8))
     assert columns.estimated_states(columns.Plan(columns.Prepared(problem), False)) < 20_000
-    with pytest.raises(EngineLimit, match="too large: more than 20,000 states"):
+    with pytest.raises(EngineLimit, match="too large: more than 20,000 states") as refused:
         Sampler(problem, budget=20_000)
+    assert refused.value.code == "sweep_budget" and refused.value.fields["budget"] == 20_000
     assert Sampler(problem, budget=40_000).worlds == columns.analyze(problem).worlds
 
 

@@ -187,17 +187,21 @@ def test_browser_worker_tasks_fill_the_cache() -> None:
 def test_budget_stops_with_a_clear_error() -> None:
     problem = four_stands()
     # Stand 1 (two slots) has 10 signatures: counted exactly without generating them.
-    with pytest.raises(EngineLimit, match=r"\(10 signatures on player 1's stand 0\); use --engine columns"):
+    with pytest.raises(EngineLimit, match=r"\(10 signatures on player 1's stand 0\); use --engine columns") as refused:
         signatures.analyze(problem, cache=SignatureCache(), budget=Budget(max_signatures=5))
+    assert refused.value.json() == {"code": "signatures_count", "fields": {"signatures": 10, "limit": 5}}
     # With a count fact the count is not known in advance: generation stops past the budget.
     # (Stands 0-3 have 4, 10, 31 and 40 signatures.)
     counted = problem.with_count(CountIn(frozenset({(3, 0)}), frozenset({10, 20, 30, 40}), 0, 1))
-    with pytest.raises(EngineLimit, match=r"\(more than 35 signatures on player 3's stand 0\)"):
+    with pytest.raises(EngineLimit, match=r"\(more than 35 signatures on player 3's stand 0\)") as refused:
         signatures.analyze(counted, cache=SignatureCache(), budget=Budget(max_signatures=35))
-    with pytest.raises(EngineLimit, match="partial decks"):
+    assert refused.value.json() == {"code": "signatures_count", "fields": {"signatures": None, "limit": 35}}
+    with pytest.raises(EngineLimit, match="partial decks") as refused:
         signatures.analyze(problem, cache=SignatureCache(), budget=Budget(max_states=10))
-    with pytest.raises(EngineLimit, match="steps"):
+    assert refused.value.json() == {"code": "signatures_decks", "fields": {"limit": 10}}
+    with pytest.raises(EngineLimit, match="steps") as refused:
         signatures.analyze(problem, cache=SignatureCache(), budget=Budget(max_steps=100))
+    assert refused.value.json() == {"code": "signatures_steps", "fields": {"limit": 100}}
     # Every deal of 12 distinguishable tiles into stands of 1, 2, 4, 5: 12! / (1! 2! 4! 5!).
     assert signatures.analyze(problem, cache=SignatureCache()).worlds == 83160
 
@@ -216,7 +220,9 @@ def test_cli_prints_the_budget_error(tmp_path, capsys, monkeypatch) -> None:
                             "player 0's stand 0); use --engine columns"}
     reply = json.loads(bridge.handle(json.dumps({"id": 7, "method": "analyze",
                                                  "params": {"table": table, "engine": "signatures"}})))
-    assert reply == {"id": 7, "error": {"message": out["error"]}}
+    # the bridge's reply carries the limit's code and fields, which the page words (limit.CODE)
+    assert reply == {"id": 7, "error": {"message": out["error"], "code": "signatures_count",
+                                        "fields": {"signatures": 15, "limit": 3}}}
     signatures.configure(budget=Budget())
     assert cli.main(["analyze", str(path), "--engine", "signatures"]) == 0
     assert json.loads(capsys.readouterr().out)["worlds"] == 34650  # 12! / (4!)^3
@@ -235,4 +241,6 @@ def test_refuses_order_and_value_facts(fact: dict, named: str) -> None:
         with pytest.raises(Unsupported, match=named) as info:
             run()
         assert isinstance(info.value, EngineLimit) and "--engine columns" in str(info.value)
+        assert info.value.code == ("signatures_orders" if "orders" in fact else "signatures_values")
+        assert info.value.fields == ({} if "orders" in fact else {"kinds": [named]})
     signatures.analyze(problem.replace(orders=(), values=()), cache=SignatureCache())  # the same problem without them

@@ -355,6 +355,8 @@ def test_entropy_mode_has_one_budget_for_all_its_branches(tmp_path, capsys, monk
     reply = json.loads(handle(json.dumps({"id": 1, "method": "suggest",
                                           "params": {"table": table, "mode": "entropy", "state_budget": 250}})))
     assert reply["error"]["message"].startswith(refusal)
+    # beside the English, the limit's code and fields: the page words them (limit.CODE)
+    assert (reply["error"]["code"], reply["error"]["fields"]) == ("entropy_boolean_budget", {"branches": 127, "budget": 250})
     monkeypatch.setattr(columns, "BUDGET", math.inf)
     assert suggest(load_table(table), mode="entropy", top=20) == fits  # the CLI lists 20 by default
     # the counting runs, where the boolean run declines
@@ -365,8 +367,10 @@ def test_entropy_mode_has_one_budget_for_all_its_branches(tmp_path, capsys, monk
         assert json.loads(capsys.readouterr().out)["error"].startswith(counted)
     assert main(["suggest", str(path), "--state-budget", "1000"]) == 0  # the exact mode fits
     monkeypatch.setattr(columns, "BUDGET", 1000)
-    with pytest.raises(EngineLimit, match=counted):
+    with pytest.raises(EngineLimit, match=counted) as refused:
         suggest(load_table(table), mode="entropy")
+    assert refused.value.code == "entropy_branches_budget" and refused.value.fields["branches"] == 127
+    assert refused.value.fields["budget"] == 1000 and refused.value.fields["states"] > 1000
     monkeypatch.setattr(columns, "BUDGET", 10_000)
     shared = suggest(load_table(table), mode="entropy")
     monkeypatch.setattr(columns, "BUDGET", math.inf)

@@ -44,8 +44,9 @@ def _ways(copies: int, room: tuple[int, ...]) -> int:
     return ways[copies]
 
 
-def too_large(problem: Problem) -> str | None:
-    """Why the enumeration would pass its limits, decided before it starts (None: it will not).
+def too_large(problem: Problem) -> tuple[str, str] | None:
+    """Why the enumeration would pass its limits, decided before it starts (None: it will not):
+    the limit's code (beliefs.LIMIT_CODES) and the CLI's words.
 
     The search below tries, for each key in turn and each partial deal that got
     there, every split of the key's copies over the room left; its steps are those
@@ -63,7 +64,7 @@ def too_large(problem: Problem) -> str | None:
         steps += sum(n * _ways(copies, tuple(sorted(size - f for size, f in zip(sizes, fills))))
                      for fills, n in nodes.items())
         if steps > MAX_STEPS:
-            return f"more than {MAX_STEPS:,} steps of its search"
+            return "brute_steps", f"more than {MAX_STEPS:,} steps of its search"
         # fit[s][f]: the slots from f on stand s that may hold k, in a row (a run of k starts at the fill)
         fit = []
         for s, size in enumerate(sizes):
@@ -83,14 +84,16 @@ def too_large(problem: Problem) -> str | None:
             layer = after
         nodes = {fills: n for (fills, left), n in layer.items() if not left}
     if sum(nodes.values()) > MAX_DEALS:
-        return f"more than {MAX_DEALS:,} deals to enumerate"
+        return "brute_deals", f"more than {MAX_DEALS:,} deals to enumerate"
     return None
 
 
 def analyze(problem: Problem) -> Beliefs:
     why = too_large(problem)
     if why is not None:
-        raise TooLarge(f"too large for the brute engine: {why}; use --engine columns")
+        code, words = why
+        raise TooLarge(f"too large for the brute engine: {words}; use --engine columns", code,
+                       limit=MAX_STEPS if code == "brute_steps" else MAX_DEALS)
     keys = problem.keys
     sizes = [st.size for st in problem.stands]
     rows: list[list[int]] = [[] for _ in sizes]

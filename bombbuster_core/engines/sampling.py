@@ -123,7 +123,7 @@ class Sampler:
             n = estimated_states(plan, limit)
             if n > limit:
                 raise EngineLimit(f"too large to sample: about {about(n)} states "
-                                  f"(sampler budget {about(limit)})")
+                                  f"(sampler budget {about(limit)})", "sample_budget", states=n, budget=limit)
             self._build(prep, plan, Work(limit, limit))
         except Zero:
             raise Inconsistent from None

@@ -554,8 +554,8 @@ def _describe(problem: Problem, block: list[int]) -> str:
     return " + ".join(names)
 
 
-def _too_large(what: str) -> EngineLimit:
-    return EngineLimit(f"too large for the signatures engine ({what}); use --engine columns")
+def _too_large(what: str, code: str, **fields: Any) -> EngineLimit:
+    return EngineLimit(f"too large for the signatures engine ({what}); use --engine columns", code, **fields)
 
 
 def _signatures(problem: Problem, blocks: list[list[int]], specs: list[BlockSpec], budget: Budget,
@@ -573,11 +573,13 @@ def _signatures(problem: Problem, blocks: list[list[int]], specs: list[BlockSpec
     for spec, b in missing.items():  # refuse before generating anything when a count is known to be too large
         count = signature_count(spec)
         if count is not None and count > budget.max_signatures:
-            raise _too_large(f"{count} signatures on {_describe(problem, blocks[b])}")
+            raise _too_large(f"{count} signatures on {_describe(problem, blocks[b])}", "signatures_count",
+                             signatures=count, limit=budget.max_signatures)
     computed = executor.map(_phase1, [(spec, budget.max_signatures) for spec in missing])
     for (spec, b), sigs in zip(missing.items(), computed):
         if isinstance(sigs, str):
-            raise _too_large(f"{sigs} on {_describe(problem, blocks[b])}")
+            raise _too_large(f"{sigs} on {_describe(problem, blocks[b])}", "signatures_count", signatures=None,
+                             limit=budget.max_signatures)  # past the limit: how far, the phase-1 task's text says
         cache.put(spec, sigs)
         known[spec] = sigs
     return [known[spec] for spec in specs]
@@ -588,11 +590,12 @@ def _refuse_unmodelled(problem: Problem) -> None:
     between slots (of one stand or of two blocks), so such a problem is refused, never guessed."""
     if problem.orders:
         raise Unsupported("the signatures engine does not model order relations (Order facts: moved wires); "
-                          "use --engine columns")
+                          "use --engine columns", "signatures_orders")
     if problem.values:
         kinds = sorted({type(v).__name__ for v in problem.values})
         raise Unsupported(f"the signatures engine does not model value relations ({', '.join(kinds)} facts: "
-                          "x-count tokens, equal/different labels); use --engine columns")
+                          "x-count tokens, equal/different labels); use --engine columns", "signatures_values",
+                          kinds=kinds)
 
 
 def phase1_tasks(problem: Problem, budget: Budget | None = None, cache: SignatureCache | None = None) -> list[str]:
@@ -646,7 +649,8 @@ def _phase2(tables: list[Table], specs: list[BlockSpec], names: list[str], packi
 
     def check(table: Table, where: str) -> Table:
         if len(table) > budget.max_states:
-            raise _too_large(f"more than {budget.max_states} partial decks {where} {names[b]}")
+            raise _too_large(f"more than {budget.max_states} partial decks {where} {names[b]}", "signatures_decks",
+                             limit=budget.max_states)
         return table
 
     try:
@@ -661,7 +665,8 @@ def _phase2(tables: list[Table], specs: list[BlockSpec], names: list[str], packi
             beta, completions[b] = _join(tables[b], beta, packing, steps, keep=alpha[b], limit=budget.max_states)
             check(beta, "from")
     except _OverBudget:
-        raise _too_large(f"more than {budget.max_steps} steps, at {names[b]}") from None
+        raise _too_large(f"more than {budget.max_steps} steps, at {names[b]}", "signatures_steps",
+                         limit=budget.max_steps) from None
     completions[0] = {r: beta[packing.deck - r] for r in tables[0] if packing.deck - r in beta}
     return completions
 

@@ -174,7 +174,8 @@ def support_entropies(problem: Problem, conditions: list[Condition], positions: 
     except EngineLimit:  # the counting runs cost many times this one: they would not fit either
         raise EngineLimit(f"too large for the entropy mode: the boolean run of its {len(conditions)} branch "
                           f"analyses goes past the budget of {columns.about(columns.BUDGET)} states; use --mode "
-                          f"exact, or a larger --state-budget") from None
+                          f"exact, or a larger --state-budget", "entropy_boolean_budget",
+                          branches=len(conditions), budget=columns.BUDGET) from None
     if got is None:
         return None
     out: list[float | None] = []
@@ -210,7 +211,9 @@ def branch_budgets(problem: Problem, grouped: list[list[tuple[Condition, Terms]]
         if sum(estimates) > limit:
             raise EngineLimit(f"too large for the entropy mode: its {sum(map(len, grouped))} branch analyses would "
                               f"visit more than {columns.about(sum(estimates))} states (budget "
-                              f"{columns.about(limit)}); use --mode exact, or a larger --state-budget")
+                              f"{columns.about(limit)}); use --mode exact, or a larger --state-budget",
+                              "entropy_branches_budget", branches=sum(map(len, grouped)), states=sum(estimates),
+                              budget=limit)
     total = sum(estimates)
     return [limit * n / total for n in estimates]
 

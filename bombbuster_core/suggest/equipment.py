@@ -150,8 +150,9 @@ class Advisor:
             try:
                 row.update(self.card(SAME_EFFECT.get(card, card), incomplete))
             except EngineLimit as e:
-                row.update({"verdict": "keep", "candidates": [], **because("not_computed", f"not computed: {e}", reason=str(e))})
-                incomplete.add("engine_limit", str(e), reason=str(e))
+                # the limit's code and fields, not its English: the page words them (``limit.CODE``)
+                row.update({"verdict": "keep", "candidates": [], **because("not_computed", f"not computed: {e}", limit=e.json())})
+                incomplete.add("engine_limit", str(e), limit=e.json())
             row.update(incomplete.json())
             row["analyses"] = self.ctx.card_runs()
             cards.append(row)

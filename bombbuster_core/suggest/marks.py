@@ -194,7 +194,7 @@ def scored_marks(ctx: Context, card: str, what: str, marks: list[Mark], incomple
             break
         except Unsupported as refused:  # an x-count token under an engine without count facts
             incomplete.add("marks_unsupported", f"{what}: {len(marks) - done} of {len(marks)} marks not scored: {refused}",
-                           card=card, left=len(marks) - done, total=len(marks), reason=str(refused))
+                           card=card, left=len(marks) - done, total=len(marks), limit=refused.json())
             break
         if scored is not None:
             rows.append({**row, **scored})

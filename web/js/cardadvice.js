@@ -3,7 +3,7 @@
 // a verdict "use now" / "keep" (bridge `suggest` with `cards: true`;
 // docs/suggestions.md, "Equipment advice"). The list of calls comes first and
 // fast; the advice is a second request, shown when it lands.
-import { dialNoteWords, h } from "./ui.js";
+import { dialNoteWords, h, limitWords } from "./ui.js";
 import { standName, valueLabel } from "./model.js";
 import { CARD_NAMES } from "./equipment.js";
 import { has, t, tn } from "./i18n.js";
@@ -77,7 +77,8 @@ function coreWhy(card, screen) {
     kind: f.kind === undefined ? undefined : ESCAPES[f.kind] ? ESCAPES[f.kind]() : f.kind.replace(/_/g, " "),
     left: f.left === undefined ? undefined : f.left === 0 ? t("dial.next") : tn("dial.allowed", f.left),
     // dial_unread's reason is the mission's rule in the core's English: the page words the same note.
-    reason: card.code === "dial_unread" ? dialNoteWords(screen.state().dialNoteCode) || f.reason : f.reason,
+    reason: card.code === "dial_unread" ? dialNoteWords(screen.state().dialNoteCode) || f.reason
+      : f.limit ? limitWords(f.limit) || card.why : f.reason, // not_computed: the engine limit's code, worded here
   };
   return card.code === "batteries" || card.code === "drop" || card.code === "dial_moved"
     ? tn(`advice.${card.code}`, f.n ?? f.moved, fields) : t(`advice.${card.code}`, fields);

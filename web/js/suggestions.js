@@ -25,7 +25,7 @@
 //   followed by a second request with `cards: true`: the core's advice for each
 //   card the player may use now (cardadvice.js). It costs up to a few seconds
 //   more on a full table, so the list shows first.
-import { h, openSheet, pageMessage } from "./ui.js";
+import { engineErrorWords, h, limitWords, openSheet, pageMessage } from "./ui.js";
 import { has, t, tn } from "./i18n.js";
 import { standName, valueLabel } from "./model.js";
 import { CancelledError } from "./engine.js";
@@ -114,6 +114,7 @@ export function incompleteNotes(notes, why, table) {
       card: f.card === undefined ? undefined : CARD_NAMES[f.card] || f.card,
       stand: f.stand === undefined ? undefined : standName(table, f.player, f.stand),
       value: f.value === undefined ? undefined : valueLabel(f.value),
+      reason: f.limit === undefined ? f.reason : limitWords(f.limit) || incompleteText(note, table), // an engine limit's words
     });
   });
 }
@@ -234,7 +235,7 @@ export class SuggestionsPanel {
       this.adviseCards(key, table, player, mode, seq);
     } catch (error) {
       if (seq !== this.seq) return;
-      this.state = error instanceof CancelledError ? { kind: "cancelled", mode } : { kind: "error", message: error.message, mode };
+      this.state = error instanceof CancelledError ? { kind: "cancelled", mode } : { kind: "error", message: engineErrorWords(error, this.screen.table), mode };
     }
     if (this.abort === abort) this.abort = null;
     this.paint();
@@ -262,7 +263,7 @@ export class SuggestionsPanel {
       this.cards = { kind: "ok", advice: result.equipment };
     } catch (error) {
       if (seq !== this.seq) return;
-      this.cards = { kind: "error", message: pageMessage(error.message, this.screen.table) };
+      this.cards = { kind: "error", message: engineErrorWords(error, this.screen.table) };
     }
     this.paint();
   }
@@ -399,7 +400,7 @@ export class SuggestionsPanel {
       status = h("div.sug-status", {}, h("span", {}, t("sug.cancelled")),
         h("button.link", { dataset: { action: "run-suggestions" }, onclick: () => this.retry() }, t("status.again")));
     } else if (kind === "error") {
-      status = h("div.sug-status.bad", {}, t("sug.none", { reason: pageMessage(this.state.message, table) }));
+      status = h("div.sug-status.bad", {}, t("sug.none", { reason: this.state.message }));
     } else if (kind === "ok" && !this.state.result.consistent) {
       status = h("div.sug-status.bad", {}, t("sug.inconsistent"));
     } else if (kind === "ok") {

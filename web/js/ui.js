@@ -120,6 +120,22 @@ export function tableRefusal(error, table) {
   return fields.event === null || fields.event === undefined ? text : t("reason.atEvent", { event: fields.event + 1, what: text });
 }
 
+/**
+ * An engine limit (bombbuster_core/beliefs.py LIMIT_CODES: `{code, fields}`, numbers and no words)
+ * in the page's language, or null for a limit this page does not know.
+ */
+export function limitWords(limit) {
+  if (!limit || !limit.code || !has(`limit.${limit.code}`)) return null;
+  const f = limit.fields || {};
+  const count = (n) => (n === undefined || n === null ? n : scientific(n));
+  return t(`limit.${limit.code}`, { ...f, states: count(f.states), budget: count(f.budget), limit: count(f.limit) });
+}
+
+/** An error reply of the engine (an EngineError: an engine limit's carries its code and fields) in the page's language. */
+export function engineErrorWords(error, table = null) {
+  return limitWords(error) || pageMessage(error && error.message, table);
+}
+
 /** A refusal's fields as its catalogue entry's words (on a live table, a host's: a list or a slot is checked as one). */
 function refusalWords(code, fields, table) {
   const seats = { players: (table && table.players) || [] };

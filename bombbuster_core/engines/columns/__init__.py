@@ -252,7 +252,7 @@ def check_budget(forward: Plan, mirrored: Plan | None, budget: float | None = No
         n += estimated_states(mirrored, limit - n)
     if n > limit:
         raise EngineLimit(f"too large: about {about(n)} states (budget {about(limit)}); no legal deal comes "
-                          "near this; a larger budget may take minutes and GBs")
+                          "near this; a larger budget may take minutes and GBs", "states_budget", states=n, budget=limit)
     return limit
 
 

@@ -92,7 +92,8 @@ def supports(problem: Problem, variants: Sequence[tuple[Variant, Holds | None]],
         return None
     estimate = estimated_states(forward, budget) * WORK_PER_ESTIMATE
     if estimate > budget:  # refused at once, as a counting analysis is (the package's check_budget)
-        raise EngineLimit(f"too large: about {about(estimate)} states (budget {about(budget)})")
+        raise EngineLimit(f"too large: about {about(estimate)} states (budget {about(budget)})", "states_budget",
+                          states=estimate, budget=budget)
     work = Work(budget, budget)
     fwd, passes = _forward(forward, filters, work)
     L = prep.n_layers

@@ -38,7 +38,8 @@ class Work:
         self.visited += states
         if self.visited > self.limit:
             raise EngineLimit(f"too large: more than {about(self.limit)} states in one sweep (budget "
-                              f"{about(self.budget)}); a larger budget may take minutes and GBs")
+                              f"{about(self.budget)}); a larger budget may take minutes and GBs", "sweep_budget",
+                              states=self.limit, budget=self.budget)
 
 
 def _cost(layer: Layer) -> int:
