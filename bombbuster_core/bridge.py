@@ -103,7 +103,12 @@ MAX_MESSAGE_CHARS = MAX_CHARS + SWEEP_MAX_CHARS + 1_000_000
 
 
 class RequestError(ValueError):
-    pass
+    """A request the bridge refuses; ``why``: a code and its fields for the page, when it has them
+    (a table the simulator's search or lookahead cannot replay: sim/refusals.py)."""
+
+    def __init__(self, message: str, **why: Any):
+        super().__init__(message)
+        self.why = why
 
 
 # Every `code` a refused table carries in its error reply: the page words each from its catalogues
@@ -478,13 +483,15 @@ def _simulated(answer: Callable[[dict[str, Any], Progress | None], dict[str, Any
     object, and a SimError is the request's error."""
     def method(params: Any, progress: Progress | None) -> dict[str, Any]:
         from .sim.actions import SimError
+        from .sim.refusals import refusal_of
 
         if not isinstance(params, dict):
             raise RequestError("params: expected an object")
         try:
             return answer(params, progress)
         except SimError as e:
-            raise RequestError(str(e)) from None
+            refusal = refusal_of(e)  # a table the simulator cannot replay: its code and fields for the page
+            raise RequestError(str(e), **(refusal.json() if refusal is not None else {})) from None
 
     return method
 
@@ -619,7 +626,9 @@ def handle(message: str, progress: Progress | None = None) -> str:
         return json.dumps({"id": request_id, "error": _table_refusal(e)})
     except EngineLimit as e:  # its code and fields beside the English: the page words the limit (limit.CODE)
         return json.dumps({"id": request_id, "error": {"message": str(e), **e.json()}})
-    except (RequestError, EngineChoiceError, SuggestError, MissionError, json.JSONDecodeError,
+    except RequestError as e:  # a search's refusal carries its code and fields (search.refused.CODE)
+        return json.dumps({"id": request_id, "error": {"message": str(e), **e.why}})
+    except (EngineChoiceError, SuggestError, MissionError, json.JSONDecodeError,
             StrictJSONError) as e:
         return json.dumps({"id": request_id, "error": {"message": str(e)}})
     except KeyboardInterrupt:  # e.g. raised by a progress callback to stop a long request

@@ -154,9 +154,7 @@ def entry(raw: Any, table: Table, index: int, *, move: Any = None, engine: str =
     else:
         row["not_scored"] = reason
     if search > 0:
-        row["search"] = searched(raw, index, played, search, seed, search_work) if own else {
-            "searched": False, "reason": "the search decides from the player's own wires: it runs at the decisions "
-                                         "of the table's player ('me')"}
+        row["search"] = searched(raw, index, played, search, seed, search_work) if own else _not_own_view()
     return row
 
 
@@ -212,6 +210,14 @@ def _check_search(iterations: Any, seed: Any, work: Any) -> None:
                           f"{MAX_WORK}, not {work!r}")
 
 
+def _not_own_view() -> dict[str, Any]:
+    """The search at another player's decision: it decides from the table's own player's wires only."""
+    from .sim.refusals import Refusal, reason_fields  # only a review that asks for a search loads the simulator
+
+    return {"searched": False, **reason_fields(Refusal("the search decides from the player's own wires: it runs at "
+                                                       "the decisions of the table's player ('me')", "not_own_view"))}
+
+
 def searched(raw: dict[str, Any], index: int, move: Call | None, iterations: int, seed: int,
              work: int | None = None) -> dict[str, Any]:
     """The search's judgement of decision ``index`` (the page's Search mode: sim/search_advice.py, the
@@ -224,15 +230,18 @@ def searched(raw: dict[str, Any], index: int, move: Call | None, iterations: int
     the policy plays greedy without a search."""
     # Imported here: only a review that asks for a search loads the simulator.
     from .sim.actions import SimError
+    from .sim.refusals import reason_fields, refusal_of
     from .sim.search_advice import search
 
     try:
         bound = {} if work is None else {"work": work}
         result = search({"table": prefix(raw, index, public=False), "iterations": iterations, "seed": seed, **bound})
     except SimError as e:
-        return {"searched": False, "reason": str(e)}
+        refusal = refusal_of(e)
+        return {"searched": False, **(reason_fields(refusal) if refusal is not None else {"reason": str(e)})}
     if not result.get("consistent", True) or not result["searched"]:
-        return {"searched": False, "reason": result.get("reason") or result.get("error", "")}
+        return {"searched": False, "reason": result.get("reason") or result.get("error", ""),
+                **({"reason_why": result["reason_why"]} if "reason_why" in result else {})}
     rows = result["suggestions"]
     pick = rows[result["pick"]]
     tried = None if move is None else next(

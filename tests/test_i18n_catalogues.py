@@ -16,6 +16,7 @@ import pytest
 from bombbuster_core.analysis import REASON_CODES
 from bombbuster_core.beliefs import LIMIT_CODES
 from bombbuster_core.bridge import TABLE_REFUSAL_CODES
+from bombbuster_core.sim.refusals import SEARCH_REFUSAL_CODES
 from bombbuster_core.equipment import REFUSAL_CODES as EQUIPMENT_REFUSAL_CODES
 from bombbuster_core.suggest.advice import ADVICE_CODES, BARRED_CODES
 from bombbuster_core.suggest.notes import INCOMPLETE_CODES
@@ -127,6 +128,21 @@ def test_every_engine_limit_code_is_given_somewhere() -> None:
     source = " ".join(path.read_text(encoding="utf-8") for path in [*(core / "engines").rglob("*.py"),
                                                                      core / "suggest" / "entropy.py"])
     assert [code for code in LIMIT_CODES if f'"{code}"' not in source] == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_search_refusal_code_is_worded(language: str) -> None:
+    """Why the search did not run or the search/lookahead refused a table (sim/refusals.py)."""
+    words = catalogue(language)
+    assert [code for code in SEARCH_REFUSAL_CODES if f"search.refused.{code}" not in words] == []
+
+
+def test_every_search_refusal_code_is_given_somewhere() -> None:
+    """Each search refusal code is given where the refusal is made (Refusal takes a listed code only)."""
+    core = ROOT / "bombbuster_core"
+    source = " ".join(path.read_text(encoding="utf-8") for path in [
+        *(core / "sim").glob("*.py"), core / "review.py"] if path.name != "refusals.py")
+    assert [code for code in SEARCH_REFUSAL_CODES if f'"{code}"' not in source] == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -318,15 +318,20 @@ def test_the_search_judges_the_players_decision_as_the_search_mode_does(searched
     assert [{k: v for k, v in e.items() if k != "search"} for e in one] == review(table)["decisions"]
     judged_in_public = [e["search"] for e in review(public(table), search=2)["decisions"] if "search" in e]
     assert judged_in_public and all(not s["searched"] and "own wires" in s["reason"] for s in judged_in_public)
+    assert all(s["reason_why"] == {"code": "not_own_view", "fields": {}} for s in judged_in_public)
 
 
 def test_a_certain_move_and_a_rule_the_simulator_does_not_play_say_why_not_searched() -> None:
     rows = review(M4, search=4)["decisions"]
     certain = [e for e in rows if e["best"]["certain"]]
-    assert certain and all(e["search"] == {"searched": False, "reason": "a certain move"} for e in certain)
+    # beside the CLI's English, the code and fields the page words (sim/refusals.py SEARCH_REFUSAL_CODES)
+    assert certain and all(e["search"] == {"searched": False, "reason": "a certain move",
+                                           "reason_why": {"code": "certain_move", "fields": {}}} for e in certain)
     unplayed = {**M4, "meta": {**M4.get("meta", {}), "rules": ["unknown-rule"]}}
     refused = [e["search"] for e in review(unplayed, search=4)["decisions"] if "search" in e]
     assert refused and all(not s["searched"] and "unknown-rule" in s["reason"] for s in refused)
+    assert all(s["reason_why"] == {"code": "rules_not_played", "fields": {"mode": "search", "rules": ["unknown-rule"]}}
+               for s in refused)
 
 
 def test_a_review_without_a_search_leaves_the_simulator_unloaded(tmp_path: Path) -> None:
@@ -363,7 +368,8 @@ def test_a_card_use_of_mine_gets_the_searchs_judgement_too() -> None:
                  and x.get("table", x)["events"][13]["type"] == "equipment")
     row = entry(table, load_table(table), 13, search=4)
     assert row["view"] == "player" and "not_scored" in row
-    assert row["search"] == {"searched": False, "reason": "a single candidate move"}
+    assert row["search"] == {"searched": False, "reason": "a single candidate move",
+                             "reason_why": {"code": "single_candidate", "fields": {}}}
 
 
 @pytest.mark.parametrize("params, message", [

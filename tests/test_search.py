@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import pickle
 
 import pytest
 
@@ -18,6 +19,7 @@ from bombbuster_core.bridge import handle
 from bombbuster_core.sim.actions import SimError, action_from_json
 from bombbuster_core.sim.ismcts import IsmctsPolicy, pick
 from bombbuster_core.sim.greedy import GreedyPolicy
+from bombbuster_core.sim.replay import replay_refusal
 from bombbuster_core.sim.view import View
 from bombbuster_core.sim.search_advice import MAX_ITERATIONS, merged, search
 from tests.test_lookahead import greedy_game, open_game
@@ -131,6 +133,7 @@ def test_a_certain_move_is_greedys_without_a_search() -> None:
             break
     result = search({"table": page_table(view.raw), "iterations": 20})
     assert result["searched"] is False and result["reason"] == "a certain move" and result["iterations"] == 0
+    assert result["reason_why"] == {"code": "certain_move", "fields": {}}  # the page words it (search.refused.CODE)
     assert len(result["suggestions"]) == 1 and result["suggestions"][0]["certain"]
     assert picked(result, game.turn) == GreedyPolicy(random.Random(0)).move(view)
 
@@ -150,6 +153,11 @@ def test_refusals_as_the_lookaheads() -> None:
         search({"table": absent})
     with pytest.raises(SimError, match="search: the simulator does not play the rule"):
         search({"table": {**raw, "meta": {**raw["meta"], "rules": ["parity_tokens"]}}})
+    # the bridge's error reply carries the refusal's code and fields, which the page words
+    reply = json.loads(handle(json.dumps({"id": 1, "method": "search", "params": {"table": absent}})))
+    assert (reply["error"]["code"], reply["error"]["fields"]) == (
+        "event_not_played", {"mode": "search", "event": len(absent["events"]) - 1, "type": "absent"})
+    assert reply["error"]["message"].startswith("search: event")
 
 
 def test_a_mission_with_rules_of_its_own_is_not_searched() -> None:
@@ -157,6 +165,9 @@ def test_a_mission_with_rules_of_its_own_is_not_searched() -> None:
     raw = page_table(game.table(0))
     result = search({"table": {**raw, "meta": {**raw["meta"], "mission": 9}}, "iterations": 5})
     assert result["searched"] is False and "mission 9" in result["reason"]
+    assert result["reason_why"] == {"code": "mission_own_rules", "fields": {"mission": 9}}
+    again = pickle.loads(pickle.dumps(replay_refusal({**raw, "meta": {**raw["meta"], "mission": 9}})))
+    assert (str(again), again.json()) == (result["reason"], result["reason_why"])
 
 
 def ask(params) -> dict:

@@ -70,6 +70,7 @@ from ..engines.sampling import Sampler
 from ..facts import compile_table
 from ..record import Record
 from .actions import UseCard, tupled
+from .refusals import Refusal
 from .replay import Replay, replay_refusal
 from .greedy import GreedyPolicy, choice, greedy_equipment, greedy_turn
 from .rollout import exact_move, exact_moves, outcome_value
@@ -138,19 +139,24 @@ def select(node: Node, moves: list[Action], c: float) -> Action:
     return max(moves, key=bound)  # the first of equal bounds
 
 
+# The view's sampler refused: the search plays greedy's move (here and for a view the search cannot restore).
+TOO_LARGE = Refusal("the view is too large for the sampler's budget", "view_too_large")
+
+
 class Searched(Record):
     """A decision: the move, the root's candidate moves (greedy's first) and the root after the search
-    (None: no search, ``reason`` says why), from the legal ranking ``ranked`` (suggest's JSON)."""
+    (None: no search, ``reason`` says why, its code for the page), from the legal ranking ``ranked``
+    (suggest's JSON)."""
 
     __slots__ = ("action", "moves", "root", "ranked", "reason")
     action: Action
     moves: list[Action]
     root: Node | None
     ranked: list[dict[str, Any]]
-    reason: str | None
+    reason: Refusal | None
 
     def __init__(self, action: Action, moves: list[Action], root: Node | None, ranked: list[dict[str, Any]],
-                 reason: str | None):
+                 reason: Refusal | None):
         super().__init__(action, moves, root, ranked, reason)
 
 
@@ -193,25 +199,27 @@ class IsmctsPolicy(GreedyPolicy):
         plain = greedy_turn(view, pending, ranked, choice, self.rng if use is None else self.search_rng)
         greedy = use if use is not None else plain
 
-        def unsearched(reason: str) -> Searched:
+        def unsearched(reason: Refusal) -> Searched:
             return Searched(greedy, [greedy], None, ranked, reason)
 
         if pending is None or pending["kind"] != "turn":
-            return unsearched("not a turn of the game (a choice or a setup decision)")
+            return unsearched(Refusal("not a turn of the game (a choice or a setup decision)", "not_a_turn"))
         refusal = replay_refusal(view.raw)
         if refusal is not None:
             return unsearched(refusal)
         if use is None and any(s["certain"] for s in ranked):
-            return unsearched("a certain move")  # greedy_turn plays a certain move first: it cannot fail
+            # greedy_turn plays a certain move first: it cannot fail
+            return unsearched(Refusal("a certain move", "certain_move"))
         if self.endgame is not None and len(view.my_uncut()) + len(view.teammates_uncut()) > self.endgame:
-            return unsearched(f"more than {self.endgame} wires uncut: the search waits for the endgame")
+            return unsearched(Refusal(f"more than {self.endgame} wires uncut: the search waits for the endgame",
+                                      "before_endgame", endgame=self.endgame))
         moves = self.candidates(view, pending, ranked, greedy, plain)
         if len(moves) == 1:
-            return unsearched("a single candidate move")
+            return unsearched(Refusal("a single candidate move", "single_candidate"))
         try:
             sampler = Sampler(compile_table(view.table))
         except EngineLimit:
-            return unsearched("the view is too large for the sampler's budget")
+            return unsearched(TOO_LARGE)
         root = self.search(view, sampler, moves)
         stats = [(root.children[a].visits, root.children[a].total) if a in root.children else (0, 0.0) for a in moves]
         return Searched(moves[pick(stats, self.z)], moves, root, ranked, None)

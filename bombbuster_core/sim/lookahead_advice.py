@@ -46,6 +46,7 @@ from .actions import SimError
 from .game import SUPPORTED_TAGS, Game
 from .lookahead import DEALS, DEPTH, WIDTH, LookaheadPolicy
 from .replay import Replay
+from .refusals import Refusal
 from .view import RED_CAP, View, own_tables
 
 TYPE_CHECKING = False
@@ -84,20 +85,24 @@ def count_param(params: dict[str, Any], name: str, default: int, top: int) -> in
 def check_playable(raw: dict[str, Any], mode: str = "lookahead") -> None:
     """Refuse what the simulator cannot replay (module docstring); ``mode`` names the asker in the messages."""
     if not isinstance(raw.get("me"), dict):
-        raise SimError(f"{mode} decides for the table's 'me' player: the table needs 'me' (your own wires)")
+        raise SimError(Refusal(f"{mode} decides for the table's 'me' player: the table needs 'me' (your own wires)",
+                               "needs_me", mode=mode))
     for p, pl in enumerate(raw["players"]):
         if any(not isinstance(size, int) for size in pl["stands"]):
-            raise SimError(f"{mode}: player {p} has an X or flipped stand: a page's table of such a mission cannot "
-                           "be replayed (its events do not give the mission's state)")
+            raise SimError(Refusal(f"{mode}: player {p} has an X or flipped stand: a page's table of such a mission "
+                                   "cannot be replayed (its events do not give the mission's state)", "stand_special",
+                                   mode=mode, player=p))
     if raw.get("nano") or "counts_as_red" in raw["wires"]:
-        raise SimError(f"{mode}: a page's table with Nano or counts-as-red Number cards cannot be replayed (its "
-                       "events do not give the mission's state)")
+        raise SimError(Refusal(f"{mode}: a page's table with Nano or counts-as-red Number cards cannot be replayed "
+                               "(its events do not give the mission's state)", "nano_or_counts_red", mode=mode))
     tags = sorted(set(raw.get("meta", {}).get("rules", ())) - SUPPORTED_TAGS)
     if tags:
-        raise SimError(f"{mode}: the simulator does not play the rule(s) {', '.join(tags)}")
+        raise SimError(Refusal(f"{mode}: the simulator does not play the rule(s) {', '.join(tags)}",
+                               "rules_not_played", mode=mode, rules=tags))
     for i, e in enumerate(raw["events"]):
         if e["type"] not in PLAYED_EVENTS:
-            raise SimError(f"{mode}: event {i} ({e['type']}) is beyond the base game the simulator plays")
+            raise SimError(Refusal(f"{mode}: event {i} ({e['type']}) is beyond the base game the simulator plays",
+                                   "event_not_played", mode=mode, event=i, type=e["type"]))
 
 
 def within_work(params: dict[str, Any], table: Table, count: int, turns: int) -> int:

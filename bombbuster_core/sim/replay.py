@@ -11,6 +11,7 @@ from ..missions import BASE_MISSIONS
 from ..wires import YELLOW, key_json, value_of
 from .actions import SimError
 from .game import Game
+from .refusals import Refusal
 from .table_files import detectors_used
 
 TYPE_CHECKING = False
@@ -38,17 +39,18 @@ NOT_REPLAYED = {
 }
 
 
-def replay_refusal(raw: dict[str, Any]) -> str | None:
-    """Why :class:`Replay` cannot replay this table file (None: it can)."""
+def replay_refusal(raw: dict[str, Any]) -> Refusal | None:
+    """Why :class:`Replay` cannot replay this table file (None: it can), with its code for the page."""
     meta = raw.get("meta", {})
     mission = meta.get("mission")
     if mission in BASE_MISSIONS:
         return None
     if mission in NOT_REPLAYED:
-        return f"mission {mission}: {NOT_REPLAYED[mission]}, so the replay cannot rebuild its game"
+        return Refusal(f"mission {mission}: {NOT_REPLAYED[mission]}, so the replay cannot rebuild its game",
+                       "mission_cards_hidden", mission=mission)
     if not isinstance(meta.get("sim"), dict) or not isinstance(meta["sim"].get("state"), dict):
-        return (f"mission {mission} has rules of its own: the replay rebuilds its game only from the "
-                "simulator's own view (meta.sim)")
+        return Refusal(f"mission {mission} has rules of its own: the replay rebuilds its game only from the "
+                       "simulator's own view (meta.sim)", "mission_own_rules", mission=mission)
     return None
 
 

@@ -54,8 +54,9 @@ from ..analysis import analyze, beliefs
 from ..beliefs import EngineLimit, Inconsistent
 from ..table import load_table
 from .actions import SimError, action_json
-from .ismcts import HORIZON, ITERATIONS, IsmctsPolicy, Searched, pick
+from .ismcts import HORIZON, ITERATIONS, TOO_LARGE, IsmctsPolicy, Searched, pick
 from .lookahead_advice import check_playable, checked_fields, count_param, restored_view, within_work
+from .refusals import Refusal, reason_fields
 from .view import RED_CAP, View, action_of, own_tables
 
 TYPE_CHECKING = False
@@ -88,14 +89,14 @@ def search(params: dict[str, Any], progress: Callable[[int, int], None] | None =
     result = {"consistent": True, "player": player, "mode": "search", "red_cap": RED_CAP, "seed": seed,
               "horizon": horizon, "iterations": 0, "searched": False, "pick": 0, "suggestions": []}
     if not View(raw, player).my_uncut():
-        return {**result, "reason": "every wire of yours is cut: no move to make"}
+        return {**result, **reason_fields(Refusal("every wire of yours is cut: no move to make", "no_move"))}
     policy = IsmctsPolicy(random.Random(seed), iterations=iterations, horizon=horizon, progress=progress)
     with own_tables():  # the table is valid: a refusal from here on is of a table the search built
         try:
             view = restored_view(raw, player)
         except EngineLimit:
             plain = policy.decide(View(raw, player), None)  # the base game's greedy, no search
-            decision = plain.replace(reason="the view is too large for the sampler's budget")
+            decision = plain.replace(reason=TOO_LARGE)
         else:
             decision = policy.decide(view, view.pending())
     return {**result, **_statistics(decision, player)}
@@ -115,7 +116,7 @@ def _statistics(decision: Searched, player: int) -> dict[str, Any]:
     out = {"searched": root is not None, "iterations": root.visits if root is not None else 0,
            "pick": decision.moves.index(decision.action), "suggestions": rows}
     if decision.reason is not None:
-        out["reason"] = decision.reason
+        out.update(reason_fields(decision.reason))
     return out
 
 

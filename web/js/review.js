@@ -4,7 +4,7 @@
 // chance given up), marks the costliest, and tries another move there (a hypothetical: the bridge
 // scores it on the table as it stood; nothing is written into the game). Reviews are kept per game
 // and per log, for the page's life.
-import { coreReason, h, openSheet } from "./ui.js";
+import { coreReason, engineErrorWords, h, openSheet, searchRefusalWords } from "./ui.js";
 import { describeEvent, possibleKeys, slotName, valueLabel, valuesOr } from "./model.js";
 import { has, t } from "./i18n.js";
 import { SEARCH } from "./suggestions.js";
@@ -51,7 +51,7 @@ export function showReview(pool, game) {
     render(pool, table, body, result);
   }, (error) => {
     body.dataset.review = "error";
-    body.replaceChildren(h("p.error", {}, t("review.failed", { reason: error.message })));
+    body.replaceChildren(h("p.error", {}, t("review.failed", { reason: engineErrorWords(error, table) })));
   });
 }
 
@@ -109,14 +109,14 @@ function searchForm(pool, table, decision) {
     pool.request("review", { table, event: decision.event, search: SEARCH.iterations, search_work: SEARCH.work }).then((judged) => {
       const s = judged.search;
       answer.dataset.state = "done";
-      answer.textContent = !s.searched ? t("review.notSearched", { reason: s.reason })
+      answer.textContent = !s.searched ? t("review.notSearched", { reason: searchRefusalWords(s.reason_why, table) || s.reason })
         : t("review.searched", {
           games: s.iterations, move: moveText(table, s.pick), win: percent(s.pick.win),
           played: s.played_win === null ? t("review.playedNotTried") : percent(s.played_win),
         });
     }, (error) => {
       answer.dataset.state = "error";
-      answer.textContent = error.message;
+      answer.textContent = engineErrorWords(error, table);
     });
   };
   return h("div.review-search-row", {},
@@ -152,7 +152,7 @@ function tryForm(pool, table, decision) {
         : t("review.tried", { move: moveText(table, tried.tried), odds: odds(tried.tried), cost: tried.cost > 0 ? percent(tried.cost) : t("edit.none") });
     }, (error) => {
       answer.dataset.state = "error";
-      answer.textContent = error.message;
+      answer.textContent = engineErrorWords(error, table);
     });
   };
   return h("details.review-try", {},

@@ -25,7 +25,7 @@
 //   followed by a second request with `cards: true`: the core's advice for each
 //   card the player may use now (cardadvice.js). It costs up to a few seconds
 //   more on a full table, so the list shows first.
-import { engineErrorWords, h, limitWords, openSheet, pageMessage } from "./ui.js";
+import { engineErrorWords, h, limitWords, openSheet, pageMessage, searchRefusalWords } from "./ui.js";
 import { has, t, tn } from "./i18n.js";
 import { standName, valueLabel } from "./model.js";
 import { CancelledError } from "./engine.js";
@@ -466,7 +466,7 @@ export class SuggestionsPanel {
     const workers = result.seeds.length;
     const foot = result.searched
       ? tn("sug.searchFoot", workers, { iterations: result.iterations, horizon: result.horizon })
-      : t("sug.noSearchFoot", { reason: result.reason });
+      : t("sug.noSearchFoot", { reason: searchRefusalWords(result.reason_why, this.screen.table) || result.reason });
     return h(`div.sug-body${stale ? ".stale" : ""}`, {
       "aria-busy": stale ? "true" : null, dataset: { iterations: String(result.iterations), searched: String(result.searched) },
     },

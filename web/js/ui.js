@@ -133,7 +133,25 @@ export function limitWords(limit) {
 
 /** An error reply of the engine (an EngineError: an engine limit's carries its code and fields) in the page's language. */
 export function engineErrorWords(error, table = null) {
-  return limitWords(error) || pageMessage(error && error.message, table);
+  return limitWords(error) || searchRefusalWords(error, table) || pageMessage(error && error.message, table);
+}
+
+/**
+ * Why the search did not run, or why the search or lookahead refused a table
+ * (bombbuster_core/sim/refusals.py SEARCH_REFUSAL_CODES: `{code, fields}`), in the page's
+ * language, or null for a refusal this page does not know.
+ */
+export function searchRefusalWords(why, table = null) {
+  if (!why || !why.code || !has(`search.refused.${why.code}`)) return null;
+  const f = why.fields || {};
+  const players = (table && table.players) || [];
+  return t(`search.refused.${why.code}`, {
+    ...f,
+    mode: f.mode === undefined ? undefined : t(`mode.${f.mode}`),
+    player: f.player === undefined ? undefined : players[f.player] ? players[f.player].name : t("name.player", { player: f.player + 1 }),
+    event: f.event === undefined ? undefined : f.event + 1, // events as the log numbers them
+    rules: Array.isArray(f.rules) ? f.rules.join(", ") : f.rules,
+  });
 }
 
 /** A refusal's fields as its catalogue entry's words (on a live table, a host's: a list or a slot is checked as one). */
