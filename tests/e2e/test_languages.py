@@ -182,6 +182,8 @@ CUT = {"type": "dual_cut", "actor": 0, "target": {"player": 1, "stand": 0, "slot
 CUT_TWICE_TABLE = {**LOCKED_CARD_TABLE, "equipment": [], "events": [CUT, {**CUT, "actor_slot": {"stand": 0, "slot": 1}}]}
 SLOT_OUT_OF_RANGE_TABLE = {**LOCKED_CARD_TABLE, "events": [
     {**LOCKED_CARD_TABLE["events"][0], "at": {"player": 0, "stand": 0, "slot": 9}}]}
+# A board card that is a list, not a card's ID: named by its JSON kind in the page's words (no event at fault).
+LIST_CARD_TABLE = {**LOCKED_CARD_TABLE, "equipment": [{"card": "1"}, {"card": ["8"]}], "events": []}
 
 
 def test_coded_messages_in_every_language(localized, server, language):
@@ -225,9 +227,11 @@ def test_coded_messages_in_every_language(localized, server, language):
     bob_slot_1 = words(language, "name.slot", stand="Bob", slot=1)
     refused = [(CUT_TWICE_TABLE, 2, words(language, "reason.slot_cut", slot=bob_slot_1)),
                (SLOT_OUT_OF_RANGE_TABLE, 1, words(language, "reason.out_of_range", place="at.slot", value=10, low=1, high=5))]
+    refused.append((LIST_CARD_TABLE, None, words(language, "reason.card_unknown", given=words(language, "reason.card_kind.list"))))
     for table, event, what in refused:
         page.goto(share_link(server.url, table))  # the link's hash changes: the last refusal's toast may still show
-        said = words(language, "table.cannotUse", reason=words(language, "reason.atEvent", event=event, what=what))
+        reason = what if event is None else words(language, "reason.atEvent", event=event, what=what)
+        said = words(language, "table.cannotUse", reason=reason)
         page.wait_for_function("(text) => [...document.querySelectorAll('.toast.error')].some((e) => e.innerText === text)",
                                arg=said)
         screens.check(f"refused table: {what}")
