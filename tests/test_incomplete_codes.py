@@ -103,3 +103,10 @@ def test_the_captain_barred_from_the_cards(mission: int, code: str, every_card) 
     assert captain["barred"] and captain["barred_why"] == {"code": code, "fields": {"mission": mission, "player": 0}}
     teammate = suggest(load_table(table), player=1)["equipment"]
     assert "barred" not in teammate and "barred_why" not in teammate
+
+
+def test_the_disintegrators_assumption_has_its_code(every_card) -> None:
+    """The Disintegrator's assumption (a uniform draw): its English for the CLI, a code and fields the page words."""
+    disintegrator = advice(suggest(load_table(game(5003)), policy=OPEN), "10.10")
+    assert disintegrator["assumption"].startswith("the drawn token is uniform over the numbers 1-12")
+    assert disintegrator["assumption_why"] == {"code": "uniform_draw", "fields": {"low": 1, "high": 12}}

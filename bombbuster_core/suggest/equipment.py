@@ -347,6 +347,7 @@ class Advisor:
                 "expected_cut": float(mean), "expected_cut_exact": fraction_json(mean)["exact"],
                 "assumption": "the drawn token is uniform over the numbers 1-12: the table does not record the "
                               "token supply; a yellow token (rules [U]) is not modelled",
+                "assumption_why": {"code": "uniform_draw", "fields": {"low": 1, "high": 12}},  # the page's words
                 **(because("no_risk", f"no risk: it cuts {float(mean):.2f} wires on average", mean=float(mean)) if mean
                    else because("nothing_to_cut", "no wire left to cut"))}
 

@@ -58,6 +58,12 @@ const ESCAPES = {
 const pct = (p) => `${Math.round(p * 100)}%`;
 const pct1 = (p) => `${(p * 100).toFixed(1)}%`;
 
+/** A card's assumption (the Disintegrator's draw) from the core's `assumption_why` code, else its English. */
+function assumptionText(card) {
+  const why = card.assumption_why;
+  return why && has(`assumption.${why.code}`) ? t(`assumption.${why.code}`, why.fields || {}) : card.assumption;
+}
+
 /** A card's reason from the core's `code` and `fields` (bombbuster_core/suggest/advice.py ADVICE_CODES), else its English `why`. */
 function coreWhy(card, screen) {
   if (!card.code || !has(`advice.${card.code}`)) return card.why;
@@ -131,7 +137,7 @@ export function cardsSection(state, screen) {
       h(`span.verdict.${card.verdict === "use now" ? "use" : "keep"}`, {}, card.verdict === "use now" ? t("cards.useNow") : t("cards.keep"))),
     reasonText(card, screen) ? h("p.sug-why", { dataset: { code: card.code || "" } }, reasonText(card, screen)) : null,
     card.candidates && card.candidates.length ? h("ol.card-candidates", {}, shownCandidates(card).map((c) => h("li", {}, candidateText(card, c, screen)))) : null,
-    card.assumption ? h("p.hint", {}, card.assumption) : null,
+    card.assumption ? h("p.hint", {}, assumptionText(card)) : null,
     card.incomplete && card.incomplete.length ? h("p.hint", {}, t("cards.stopped", { what: incompleteNotes(card.incomplete, card.incomplete_why, screen.table).join("; ") })) : null))),
     later.length ? h("p.hint", {}, t("cards.onYourTurn", { cards: later.join(", ") })) : null);
 }
