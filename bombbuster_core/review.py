@@ -170,6 +170,7 @@ def _score(row: dict[str, Any], label: str, raw: Any, index: int, actor: int, ow
                           explain=False, analyses=analyses)
     except EngineLimit as e:
         row["not_scored"] = f"the position is too large to rank: {e}"
+        row["not_scored_why"] = e.json()  # the limit's code and fields: the page words them (limit.CODE)
         return
     except SuggestError as e:
         row["not_scored"] = str(e)

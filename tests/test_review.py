@@ -388,3 +388,14 @@ def test_cli_search_option(tmp_path: Path, searched_game) -> None:
     code, out, _ = run_review(tmp_path, table, "--search", "4", "--seed", "1")
     assert code == 0 and out == review(table, search=4, seed=1)["decisions"]
     assert next(e for e in out if e["event"] == index)["search"]["searched"]
+
+
+def test_a_position_too_large_to_rank_gives_the_engine_limits_code(monkeypatch) -> None:
+    """Past the state budget a decision is not scored: the CLI's English, and the limit's code and fields the page words."""
+    from bombbuster_core.engines import columns
+
+    monkeypatch.setattr(columns, "BUDGET", 1500)  # the whole table fits; the earlier positions (fewer facts) do not
+    rows = [row for row in review(M4)["decisions"] if "not_scored" in row]
+    assert rows and all(row["not_scored"].startswith("the position is too large to rank: too large")
+                        and row["not_scored_why"]["code"] in ("states_budget", "sweep_budget")
+                        and row["not_scored_why"]["fields"]["budget"] == 1500 for row in rows)

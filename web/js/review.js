@@ -4,7 +4,7 @@
 // chance given up), marks the costliest, and tries another move there (a hypothetical: the bridge
 // scores it on the table as it stood; nothing is written into the game). Reviews are kept per game
 // and per log, for the page's life.
-import { coreReason, engineErrorWords, h, openSheet, searchRefusalWords } from "./ui.js";
+import { coreReason, engineErrorWords, h, limitWords, openSheet, searchRefusalWords } from "./ui.js";
 import { describeEvent, possibleKeys, slotName, valueLabel, valuesOr } from "./model.js";
 import { has, t } from "./i18n.js";
 import { SEARCH } from "./suggestions.js";
@@ -81,7 +81,7 @@ function render(pool, table, body, result) {
         h("dt", {}, t("review.played")), h("dd", { dataset: { field: "played" } }, `${moveText(table, d.played)} ${odds(d.played)}`),
         h("dt", {}, t("review.best")), h("dd", { dataset: { field: "best" } }, d.best ? `${moveText(table, d.best)} ${odds(d.best)}` : "—"),
         h("dt", {}, t("review.cost")), h("dd", { dataset: { field: "cost" } }, d.not_scored
-          ? t("review.notScored", { reason: d.not_scored })
+          ? t("review.notScored", { reason: limitWords(d.not_scored_why) || d.not_scored })
           : d.cost > 0 ? t("review.givenUp", { p: percent(d.cost) }) : t("edit.none"))),
       d.view === "player" && !d.not_scored ? searchForm(pool, table, d) : null,
       d.not_scored && d.actor === null ? null : tryForm(pool, table, d));
@@ -148,7 +148,7 @@ function tryForm(pool, table, decision) {
     pool.request("review", { table, event: decision.event, move }).then((tried) => {
       answer.dataset.state = "done";
       answer.textContent = tried.not_scored
-        ? t("review.notScoredTried", { reason: tried.not_scored })
+        ? t("review.notScoredTried", { reason: limitWords(tried.not_scored_why) || tried.not_scored })
         : t("review.tried", { move: moveText(table, tried.tried), odds: odds(tried.tried), cost: tried.cost > 0 ? percent(tried.cost) : t("edit.none") });
     }, (error) => {
       answer.dataset.state = "error";
