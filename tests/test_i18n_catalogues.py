@@ -10,6 +10,7 @@ import ast
 import json
 import re
 from pathlib import Path
+from typing import Iterable
 
 import pytest
 
@@ -34,6 +35,17 @@ LITERAL = re.compile(r"\"([a-z][\w-]*(?:\.[\w-]+)+)\"")
 
 def catalogue(language: str) -> dict[str, str]:
     return json.loads((CATALOGUES / f"{language}.json").read_text(encoding="utf-8"))
+
+
+def unworded(language: str, prefix: str, codes: Iterable[str]) -> list[str]:
+    """The codes the language's catalogue has no ``PREFIX.CODE`` key for."""
+    words = catalogue(language)
+    return [code for code in codes if f"{prefix}.{code}" not in words]
+
+
+def source_of(paths: Iterable[Path]) -> str:
+    """The files' text, joined: where a test looks for the sites that give a code."""
+    return " ".join(path.read_text(encoding="utf-8") for path in paths)
 
 
 def page_sources() -> list[Path]:
@@ -86,8 +98,7 @@ def test_every_key_in_the_catalogue_is_asked_for() -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_reason_code_of_the_core_is_worded(language: str) -> None:
-    words = catalogue(language)
-    assert [code for code in REASON_CODES if f"reason.{code}" not in words] == []
+    assert unworded(language, "reason", REASON_CODES) == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -102,15 +113,14 @@ def test_every_card_advice_code_is_worded(language: str) -> None:
 def test_every_incomplete_note_and_barred_code_is_worded(language: str) -> None:
     """A note of what a search left out (suggest/notes.py INCOMPLETE_CODES) and why a player may
     use no card (suggest/advice.py BARRED_CODES)."""
-    words = catalogue(language)
-    assert [code for code in INCOMPLETE_CODES if f"incomplete.{code}" not in words] == []
-    assert [code for code in BARRED_CODES if f"barred.{code}" not in words] == []
+    assert unworded(language, "incomplete", INCOMPLETE_CODES) == []
+    assert unworded(language, "barred", BARRED_CODES) == []
 
 
 def test_every_incomplete_note_code_is_given_somewhere() -> None:
     """Each note code is given at an ``add("code", ...)`` in suggest/ (Notes.add takes a listed code
     only); the barred codes are told apart by whether the character is out too (advice.barred_why)."""
-    source = " ".join(path.read_text(encoding="utf-8") for path in (ROOT / "bombbuster_core" / "suggest").glob("*.py"))
+    source = source_of((ROOT / "bombbuster_core" / "suggest").glob("*.py"))
     assert [code for code in INCOMPLETE_CODES if f'add("{code}"' not in source] == []
     assert len(BARRED_CODES) == 2
 
@@ -118,38 +128,33 @@ def test_every_incomplete_note_code_is_given_somewhere() -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_engine_limit_code_is_worded(language: str) -> None:
     """An engine limit (beliefs.LIMIT_CODES): an incomplete note's, a card not computed, an error reply."""
-    words = catalogue(language)
-    assert [code for code in LIMIT_CODES if f"limit.{code}" not in words] == []
+    assert unworded(language, "limit", LIMIT_CODES) == []
 
 
 def test_every_engine_limit_code_is_given_somewhere() -> None:
     """Each limit code is named where an engine (or the entropy mode) raises it (EngineLimit takes a listed code only)."""
     core = ROOT / "bombbuster_core"
-    source = " ".join(path.read_text(encoding="utf-8") for path in [*(core / "engines").rglob("*.py"),
-                                                                     core / "suggest" / "entropy.py"])
+    source = source_of([*(core / "engines").rglob("*.py"), core / "suggest" / "entropy.py"])
     assert [code for code in LIMIT_CODES if f'"{code}"' not in source] == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_search_refusal_code_is_worded(language: str) -> None:
     """Why the search did not run or the search/lookahead refused a table (sim/refusals.py)."""
-    words = catalogue(language)
-    assert [code for code in SEARCH_REFUSAL_CODES if f"search.refused.{code}" not in words] == []
+    assert unworded(language, "search.refused", SEARCH_REFUSAL_CODES) == []
 
 
 def test_every_search_refusal_code_is_given_somewhere() -> None:
     """Each search refusal code is given where the refusal is made (Refusal takes a listed code only)."""
     core = ROOT / "bombbuster_core"
-    source = " ".join(path.read_text(encoding="utf-8") for path in [
-        *(core / "sim").glob("*.py"), core / "review.py"] if path.name != "refusals.py")
+    source = source_of(path for path in [*(core / "sim").glob("*.py"), core / "review.py"] if path.name != "refusals.py")
     assert [code for code in SEARCH_REFUSAL_CODES if f'"{code}"' not in source] == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_table_refusal_code_is_worded(language: str) -> None:
     """A refused table's code (bridge.TABLE_REFUSAL_CODES: equipment refusals and the table reader's)."""
-    words = catalogue(language)
-    assert [code for code in TABLE_REFUSAL_CODES if f"reason.{code}" not in words] == []
+    assert unworded(language, "reason", TABLE_REFUSAL_CODES) == []
 
 
 def test_every_equipment_refusal_code_is_given_somewhere() -> None:
@@ -211,8 +216,7 @@ def test_every_mission_note_on_the_dial_is_worded(language: str) -> None:
     table = source[source.index("const DIAL_UNREAD = {"):source.index("const RESULT_UNREAD")]
     missions = re.findall(r"^\s+(\d+): ", table, re.M)
     assert len(missions) >= 20
-    words = catalogue(language)
-    assert [m for m in missions if f"dial.unread.m{m}" not in words] == []
+    assert unworded(language, "dial.unread", [f"m{m}" for m in missions]) == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -221,14 +225,12 @@ def test_every_handshake_code_refusal_is_worded(language: str) -> None:
     source = (ROOT / "web" / "js" / "live" / "sdp.js").read_text(encoding="utf-8")
     codes = re.findall(r'new CodeError\((?:"[^"]*"|`[^`]*`), "(\w+)"', source)
     assert codes and len(codes) == source.count("new CodeError(")
-    words = catalogue(language)
-    assert [code for code in codes if f"live.code.{code}" not in words] == []
+    assert unworded(language, "live.code", codes) == []
 
 
 def test_every_card_advice_code_is_emitted_somewhere() -> None:
     """No code without a reason that gives it (suggest/*.py: because("code", ...))."""
-    sources = " ".join(path.read_text(encoding="utf-8") for path in (ROOT / "bombbuster_core" / "suggest").glob("*.py")
-                       if path.name != "advice.py")
+    sources = source_of(path for path in (ROOT / "bombbuster_core" / "suggest").glob("*.py") if path.name != "advice.py")
     assert [code for code in ADVICE_CODES if f'"{code}"' not in sources] == []
 
 
