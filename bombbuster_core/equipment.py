@@ -11,7 +11,10 @@ locked -> unlocked -> used (rules.md §5):
   Bottom (Y) once 2 yellows are;
 * each card and each character is spent once; Emergency Batteries (7)
   re-enable 1-2 used characters, Emergency Drop (3.3) turns every used card
-  face up again, False Bottom adds 2 cards to the board.
+  face up again, False Bottom adds 2 cards to the board;
+* in M12 ("Wrapped in Red Tape") a Number card covers each card at setup: the
+  card unlocks once its own cuts are made AND 2 wires of its Number card's
+  value are cut (:data:`COVER_NEEDS`, :meth:`BoardState.unlocked`).
 
 Spending says nothing about wires, so the engines never see it: it is
 bookkeeping the parser checks (a card not on the board, still locked or
@@ -74,7 +77,19 @@ NAMED: dict[str, CardId] = {"rewinder": "6", "emergency_batteries": "7", "coffee
 # with the refusal's ``fields``; the English message stays for the CLI.
 REFUSAL_CODES = ("card_unknown", "card_count", "card_not_providing", "mission_not_named", "mission_grants_none",
                  "character_used", "card_not_on_board", "card_used", "card_locked", "card_on_board",
-                 "character_not_used", "card_not_named")
+                 "character_not_used", "card_not_named", "card_covered", "card_locked_covered",
+                 "card_locked_covered_yellow")
+
+# M12 "Wrapped in Red Tape": the cuts of its covering Number card's value a card also needs.  rules.md is
+# silent on M12; the reading comes from third-party summaries of the card (a Korean mission list and a
+# JS implementation's "equipment_double_lock", both quoting the publisher's FAQ) and is marked [U] in
+# docs/table-format.md.  Readings kept here, in one place:
+# * a card unlocks when BOTH hold: its own cuts (2 of its value; 4 for a double-numbered card; 2
+#   yellows for False Bottom) and COVER_NEEDS wires of its Number card's value;
+# * a Number card of the card's own value is met by the same cuts (the FAQ: one pair unlocks both), so
+#   such a card needs max(own, COVER_NEEDS) cuts of that value: a double-numbered card still needs 4;
+# * the cards False Bottom adds during play were not on the board at setup: no Number card covers them.
+COVER_NEEDS = 2
 
 
 class EquipmentError(ValueError):
@@ -173,10 +188,12 @@ class BoardState:
     ``cards`` None: the table does not list its board, so nothing is followed and a
     ``card`` entry is only checked to do what its event does.  ``rules``: the tags of the
     table's mission (None: it names none), which say what a ``"mission"`` entry may provide.
+    ``covers``: M12's covering Number card of each card on the board at setup (card -> value; empty
+    in every other mission).
     """
 
     def __init__(self, cards: tuple[CardId, ...] | None, characters: tuple[str, ...], cut: dict[Value, int],
-                 rules: frozenset[str] | None = None):
+                 rules: frozenset[str] | None = None, covers: dict[CardId, int] | None = None):
         self.followed = cards is not None
         self.rules = rules
         self.board: list[CardId] = list(cards or ())
@@ -184,10 +201,20 @@ class BoardState:
         self.characters = characters
         self.character_used = [False] * len(characters)
         self.cut = cut
+        self.covers: dict[CardId, int] = dict(covers or {})
 
-    def unlocked(self, card: CardId) -> bool:
+    def own_unlocked(self, card: CardId) -> bool:
+        """The card's own cuts are made (rules.md §5)."""
         c = CARDS[card]
         return self.cut.get(c.unlock, 0) >= c.needs
+
+    def uncovered(self, card: CardId) -> bool:
+        """No Number card covers the card any more (M12: COVER_NEEDS of its value cut), or none ever did."""
+        cover = self.covers.get(card)
+        return cover is None or self.cut.get(cover, 0) >= COVER_NEEDS
+
+    def unlocked(self, card: CardId) -> bool:
+        return self.own_unlocked(card) and self.uncovered(card)
 
     def spend(self, needs: list[Need], given: list[str], actor: int | None) -> None:
         """Spend one provider per need: ``given`` lists the event's ``card`` entries."""
@@ -256,12 +283,27 @@ class BoardState:
         if card in self.used:
             raise EquipmentError("card", f"{name} is already used", "card_used", card=card)
         if not self.unlocked(card):
-            c = CARDS[card]
-            what = "yellow wires" if c.unlock == YELLOW else f"wires of value {c.unlock}"
-            raise EquipmentError("card", f"{name} is still locked: it needs {c.needs} {what} cut, "
-                                         f"{self.cut.get(c.unlock, 0)} are", "card_locked",
-                                 card=card, needs=c.needs, unlock=c.unlock, cut=self.cut.get(c.unlock, 0))
+            self._refuse_locked(card, name)
         self.used.add(card)
+
+    def _refuse_locked(self, card: CardId, name: str) -> None:
+        """Why ``card`` cannot be used yet: the cuts it still misses (its own, its Number card's, or both)."""
+        c = CARDS[card]
+        what = "yellow wires" if c.unlock == YELLOW else f"wires of value {c.unlock}"
+        own = dict(needs=c.needs, unlock=c.unlock, cut=self.cut.get(c.unlock, 0))
+        if self.uncovered(card):
+            raise EquipmentError("card", f"{name} is still locked: it needs {c.needs} {what} cut, {own['cut']} are",
+                                 "card_locked", card=card, **own)
+        cover = self.covers[card]
+        covered = dict(cover=cover, cover_needs=COVER_NEEDS, cover_cut=self.cut.get(cover, 0))
+        needed = (f"{COVER_NEEDS} wires of value {cover} cut for the Number card {cover} covering it (M12), "
+                  f"{covered['cover_cut']} are")
+        if self.own_unlocked(card):
+            raise EquipmentError("card", f"{name} is still covered: it needs {needed}", "card_covered",
+                                 card=card, **covered)
+        code = "card_locked_covered_yellow" if c.unlock == YELLOW else "card_locked_covered"
+        raise EquipmentError("card", f"{name} is still locked: it needs {c.needs} {what} cut ({own['cut']} are) "
+                                     f"and {needed}", code, card=card, **own, **covered)
 
     def add_cards(self, added: list[CardId]) -> None:
         """False Bottom: two more cards join the board."""
@@ -292,7 +334,13 @@ class BoardState:
         def state(card: CardId) -> str:
             return "used" if card in self.used else "unlocked" if self.unlocked(card) else "locked"
 
-        return {"cards": [{"card": c, "name": CARDS[c].name, "state": state(c)} for c in self.board],
+        def entry(card: CardId) -> dict[str, Any]:
+            out: dict[str, Any] = {"card": card, "name": CARDS[card].name, "state": state(card)}
+            if card in self.covers:  # M12: its Number card, and whether its cuts are made (the card is removed)
+                out.update(cover=self.covers[card], covered=not self.uncovered(card))
+            return out
+
+        return {"cards": [entry(c) for c in self.board],
                 "characters": [{"character": ch, "name": CHARACTERS[ch], "used": used}
                                for ch, used in zip(self.characters, self.character_used)]}
 

@@ -50,8 +50,14 @@ MISSIONS = range(1, 67)
 PLAYERS = range(2, 6)
 # Missions with no rules of their own beyond their tags (None: a wire set, a page's own table): their
 # game is the base game, which the simulator's replay plays exactly (sim/game.py).  The others have
-# rules of their own (the dial and the result of every mission: public_state.py).
+# rules of their own (the dial and the result of every mission: public_state.py).  M12's rule (a Number
+# card covers each Equipment card: EQUIPMENT_COVERED) is recorded in the table itself and followed by
+# the equipment board (equipment.py), which the base game's replay takes from the table: it stays here.
 BASE_MISSIONS = frozenset({None, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 19, 25, 30, 42, 50, 66})
+# Missions whose Equipment cards are each covered by a Number card at setup (M12): the table records its
+# value as ``equipment[i].cover`` and the board follows it (equipment.py COVER_NEEDS gives the rule and its
+# readings); meta.equipment says so (``covers``: the Number cards' range) for the page to ask for them.
+EQUIPMENT_COVERED = frozenset({12})
 # Missions whose Captain (seat 1) may not use the board's Equipment cards: why, and whether their
 # character is out of the game too.  M17 (rules.md §6 "Rhett cannot use equipment"; the card says
 # "Equipment cards", so his character stays); M28, the card: the Captain's character card goes
@@ -79,7 +85,8 @@ def failure_explodes(number: int | None, player: int) -> str | None:
     return FAILURE_EXPLODES.get(number) if player == 0 and number is not None else None
 
 
-_NUMBER_RANGE = (1, 12)  # Number cards (M11)
+_NUMBER_RANGE = (1, 12)  # Number cards (M11's, M12's)
+NUMBER_CARDS = range(_NUMBER_RANGE[0], _NUMBER_RANGE[1] + 1)  # the box holds one Number card of each value
 
 
 class MissionError(ValueError):
@@ -427,12 +434,14 @@ def equipment_pool(m: Mission, players: int) -> dict[str, Any]:
         characters = list(eq.CHARACTERS) if "new_characters" in tags else [eq.DEFAULT_CHARACTER]
     out = {"count": players, "pool": pool, "removed": sorted(removed, key=float), "added": added,
            "characters": characters}
+    if m.number in EQUIPMENT_COVERED:
+        out["covers"] = {"range": list(_NUMBER_RANGE)}
     if "new_characters" in tags:
         out["note"] = "the Captain keeps the Double Detector; other players may take E1-E4"
     return out
 
 
-def _equipment(m: Mission, players: int, raw: Sequence[Any]) -> list[dict[str, str]]:
+def _equipment(m: Mission, players: int, raw: Sequence[Any]) -> list[dict[str, Any]]:
     """The cards drawn for the board, checked against the mission's pool."""
     pool = equipment_pool(m, players)
     cards: list[str] = []
@@ -451,6 +460,22 @@ def _equipment(m: Mission, players: int, raw: Sequence[Any]) -> list[dict[str, s
         raise MissionError(f"mission {m.number} equipment: {pool['count']} cards are drawn with {players} players, "
                            f"got {len(cards)}")
     return [{"card": c} for c in cards]
+
+
+def _covers(m: Mission, raw: Any, count: int) -> list[int]:
+    """M12: the value of the Number card covering each card drawn (in the same order), checked."""
+    where = f"mission {m.number} covers"
+    if not isinstance(raw, (list, tuple)):
+        raise MissionError(f"{where}: expected a list of Number card values, got {shown(raw)}")
+    lo, hi = _NUMBER_RANGE
+    for v in raw:
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            raise MissionError(f"{where}: {shown(v)} is not a Number card ({lo}–{hi})")
+    if len(set(raw)) != len(raw):
+        raise MissionError(f"{where}: a value is listed twice (the box has one Number card of each)")
+    if len(raw) != count:
+        raise MissionError(f"{where}: one Number card covers each of the {count} Equipment cards, got {len(raw)}")
+    return list(raw)
 
 
 # ---------------------------------------------------------------- building a table
@@ -512,14 +537,17 @@ def _keys(m: Mission, draw: Draw, raw: Any) -> list[int]:
 
 
 def new_table(number: Any, players: Any, *, yellow: Sequence[Any] | None = None, red: Sequence[Any] | None = None,
-              number_card: Any = None, equipment: Sequence[Any] | None = None) -> dict[str, Any]:
+              number_card: Any = None, equipment: Sequence[Any] | None = None,
+              covers: Sequence[Any] | None = None) -> dict[str, Any]:
     """The format-1 table (no events) that mission ``number`` with ``players`` players starts from.
 
     ``yellow`` / ``red``: the drawn sort keys (all m candidates for a "k of m"
     pool); absent, the lowest values of the card's range stand in and are
     named in ``meta.placeholders``.  ``number_card``: M11's face-up Number.
     ``equipment``: the card IDs drawn for the board (``meta.equipment`` says how many and
-    from which pool); absent, the table does not list its board.
+    from which pool); absent, the table does not list its board.  ``covers``: M12's Number card
+    covering each of those cards (its value, in the same order); absent, placeholders 1, 2, ...
+    stand in (``meta.placeholders``).
     """
     m = mission(number)
     _check_players(m, players)
@@ -564,6 +592,18 @@ def new_table(number: Any, players: Any, *, yellow: Sequence[Any] | None = None,
     elif number_card is not None:
         raise MissionError(f"mission {m.number} number: only mission 11 has a Number card counted as red")
 
+    board = None if equipment is None else _equipment(m, players, equipment)
+    if m.number not in EQUIPMENT_COVERED or board is None:
+        if covers is not None:
+            why = "name the Equipment cards they cover" if board is None else "only mission 12 covers its equipment"
+            raise MissionError(f"mission {m.number} covers: {why}")
+    else:
+        if covers is None:  # the lowest values stand in, as for the other values drawn at the table
+            covers = list(range(_NUMBER_RANGE[0], _NUMBER_RANGE[0] + len(board)))
+            placeholders.append("covers")
+        for entry, value in zip(board, _covers(m, covers, len(board))):
+            entry["cover"] = value
+
     in_play = 4 * m.blue + sum(d.count for d in m.wires[players])
     nano = m.nano.get(players, 0)
     per_player = stands_per_player(players)
@@ -578,8 +618,8 @@ def new_table(number: Any, players: Any, *, yellow: Sequence[Any] | None = None,
     }
     if nano:
         table["nano"] = nano
-    if equipment is not None:
-        table["equipment"] = _equipment(m, players, equipment)
+    if board is not None:
+        table["equipment"] = board
     table["events"] = []
     return table
 
@@ -625,7 +665,8 @@ def _meta(m: Mission, players: int, placeholders: list[str], per_player: list[in
     notes = []
     if placeholders:
         meta["placeholders"] = placeholders
-        named = {YELLOW: "the yellow values", RED: "the red values", "number": "the Number card counted as red"}
+        named = {YELLOW: "the yellow values", RED: "the red values", "number": "the Number card counted as red",
+                 "covers": "the Number cards covering the equipment"}
         notes.append(f"Placeholders: {' and '.join(named[p] for p in placeholders)} are the lowest the card allows; "
                      "replace them with the ones drawn at the table.")
     if m.dealt:

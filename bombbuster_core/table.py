@@ -15,7 +15,7 @@ from . import equipment as eq
 from .board import FLIP, FLIP_HIGH, FLIP_LOW, FLIP_PAIR, PLAIN, SPECIAL_SLOTS, X_ANY, X_BLUE
 from .events import (Absent, Dealt, Detector, Disintegrator, DualCut, Equipment, Event, FastPass, InfoToken, Label,
                      Move, MultiCut, Radar, RevealRed, SlotRef, SoloCut, Swap, Token, Tripwire, cut_by, exploded)
-from .missions import MISSIONS
+from .missions import EQUIPMENT_COVERED, MISSIONS, NUMBER_CARDS
 from .table_events import EventParser
 from .table_fields import FieldReader, TableError, address, quoted
 from .table_model import Player, Table, Use
@@ -49,8 +49,9 @@ def load_table(obj: Any) -> Table:
         held = f"the stands hold {dealt - nano} wires" + (f" and Nano {nano}" if nano else "")
         raise top.fail("players", "wire_count_mismatch", f"{held} but {deck.in_play} are in play",
                        stands=dealt - nano, nano=nano, in_play=deck.in_play)
-    table = Table(players, deck, None, (), (), nano, red_value,
-                  equipment=_parse_equipment(top) if "equipment" in obj else None, mission=_parse_mission(top))
+    mission = _parse_mission(top)
+    cards, covers = _parse_equipment(top, mission) if "equipment" in obj else (None, ())
+    table = Table(players, deck, None, (), (), nano, red_value, equipment=cards, mission=mission, covers=covers)
     me, my_stands, seen_raw = _parse_me(obj.get("me"), table)
     table = table.replace(me=me, my_stands=my_stands)
     parser = EventParser(table, seen_raw)
@@ -72,11 +73,15 @@ def _parse_mission(top: FieldReader) -> int | None:
     return number
 
 
-def _parse_equipment(top: FieldReader) -> tuple[eq.CardId, ...]:
-    """``"equipment": [{"card": ID}, ...]``: the cards on the board at the start."""
+def _parse_equipment(top: FieldReader, mission: int | None) -> tuple[tuple[eq.CardId, ...],
+                                                                      tuple[tuple[eq.CardId, int], ...]]:
+    """``"equipment": [{"card": ID}, ...]``: the cards on the board at the start, and in M12 the Number
+    card covering each (``"cover"``: its value, missions.EQUIPMENT_COVERED; equipment.py reads the rule)."""
     cards: list[eq.CardId] = []
+    covers: list[tuple[eq.CardId, int]] = []
+    covered = mission in EQUIPMENT_COVERED
     for i, raw in enumerate(top.list("equipment")):
-        r = top.child("equipment", raw, {"card"}, {"card"}, i)
+        r = top.child("equipment", raw, {"card", "cover"}, {"card"}, i)
         try:
             card = eq.card_id(raw["card"])
         except eq.EquipmentError as e:
@@ -88,7 +93,27 @@ def _parse_equipment(top: FieldReader) -> tuple[eq.CardId, ...]:
             raise r.fail("card", "card_listed_twice",
                          f"card {card} ({eq.CARDS[card].name}) is listed twice: the box has one of each", card=card)
         cards.append(card)
-    return tuple(cards)
+        if covered:
+            covers.append((card, _parse_cover(r, card, mission, covers)))
+        elif "cover" in raw:
+            raise r.fail("cover", "cover_not_mission", "only mission 12 covers its Equipment cards with Number "
+                         f"cards (this table's mission: {shown(mission)})", card=card, mission=mission)
+    return tuple(cards), tuple(covers)
+
+
+def _parse_cover(r: FieldReader, card: eq.CardId, mission: int | None,
+                 covers: list[tuple[eq.CardId, int]]) -> int:
+    """The value of the Number card covering ``card`` (M12): one card of each value 1-12 in the box."""
+    if "cover" not in r.obj:
+        raise r.fail("cover", "cover_missing", f"mission {mission}: a Number card covers card {card} "
+                     f"({eq.CARDS[card].name}) from the setup: give its value ({NUMBER_CARDS[0]}-{NUMBER_CARDS[-1]})",
+                     card=card, mission=mission, low=NUMBER_CARDS[0], high=NUMBER_CARDS[-1])
+    value = r.int("cover", NUMBER_CARDS[0], NUMBER_CARDS[-1] + 1)
+    other = next((c for c, v in covers if v == value), None)
+    if other is not None:
+        raise r.fail("cover", "cover_listed_twice", f"the Number card {value} already covers card {other} "
+                     f"({eq.CARDS[other].name}): the box has one of each", value=value, card=other)
+    return value
 
 
 _SHAPES = {("x_slot", "any"): X_ANY, ("x_slot", "blue"): X_BLUE, ("flipped", 1): FLIP, ("flipped", 2): FLIP_PAIR,

@@ -49,7 +49,7 @@ class EventParser:
         self.seen: list[tuple[Wire, Key]] = []
         self.uses: list[Use] = []
         self.board_cards = eq.BoardState(table.equipment, tuple(p.character for p in table.players), self.cut_count,
-                                         table.mission_rules())
+                                         table.mission_rules(), dict(table.covers))
         self.seen_raw: dict[int | None, list[tuple[int, Any]]] = {}
         for i, entry in enumerate(seen_raw):
             r = seen_reader(entry, i)

@@ -44,10 +44,11 @@ class Table(Record):
     counts as red; ``nano`` M43's pool size; ``equipment`` the cards on the board at the start
     (None: not listed, so not followed); ``uses`` what each event spent; ``mission`` the mission
     card's number from ``meta.mission`` (None: not given), read for the dial (public_state.py) and for
-    the equipment uses the mission grants (equipment.py)."""
+    the equipment uses the mission grants (equipment.py); ``covers`` M12's covering Number card of each
+    card on the board, as (card, value) pairs in the board's order (empty in other missions)."""
 
     __slots__ = ("players", "deck", "me", "my_stands", "events", "nano", "red_value", "seen", "equipment", "uses",
-                 "mission")
+                 "mission", "covers")
     players: tuple[Player, ...]
     deck: Deck
     me: int | None  # observer's player index; None = public view
@@ -59,13 +60,15 @@ class Table(Record):
     equipment: tuple[eq.CardId, ...] | None
     uses: tuple[Use, ...]
     mission: int | None
+    covers: tuple[tuple[eq.CardId, int], ...]
 
     def __init__(self, players: tuple[Player, ...], deck: Deck, me: int | None,
                  my_stands: tuple[tuple[Key | None, ...], ...], events: tuple[Event, ...], nano: int = 0,
                  red_value: int | None = None, seen: tuple[tuple[Wire, Key], ...] = (),
                  equipment: tuple[eq.CardId, ...] | None = None, uses: tuple[Use, ...] = (),
-                 mission: int | None = None):
-        super().__init__(players, deck, me, my_stands, events, nano, red_value, seen, equipment, uses, mission)
+                 mission: int | None = None, covers: tuple[tuple[eq.CardId, int], ...] = ()):
+        super().__init__(players, deck, me, my_stands, events, nano, red_value, seen, equipment, uses, mission,
+                         covers)
 
     def deal(self) -> tuple[list[Segment], list[list[list[Wire]]]]:
         """The deal's segments and every stand's wires at the deal (board.py)."""
@@ -102,7 +105,8 @@ class Table(Record):
         if self.equipment is None:
             return None
         cut: dict[Value, int] = {}
-        state = eq.BoardState(self.equipment, tuple(p.character for p in self.players), cut, self.mission_rules())
+        state = eq.BoardState(self.equipment, tuple(p.character for p in self.players), cut, self.mission_rules(),
+                              dict(self.covers))
         for event, use in zip(self.events, self.uses):
             eq.apply(state, event, use.cards, use.user)
             for v in cut_values(event):

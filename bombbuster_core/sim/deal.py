@@ -170,16 +170,19 @@ def deal_equipment(game: Game, rng: random.Random, on: bool = True, cards: list[
     chars = characters if characters is not None else [
         eq.DEFAULT_CHARACTER if p == 0 or "new_characters" not in game.tags else rng.choice(list(eq.CHARACTERS))
         for p in range(game.players)]
+    # M12: a Number card covers each card, drawn after the cards and characters (the other missions' draws
+    # are unchanged) from all 12, as the mission uses no other Number card: one of each value in the box
+    covers = dict(zip(drawn, rng.sample(NUMBERS, len(drawn)))) if "covers" in pool else {}
     if not on:
         return
-    game.setup["equipment"] = [{"card": c} for c in drawn]
+    game.setup["equipment"] = [{"card": c, **({"cover": covers[c]} if c in covers else {})} for c in drawn]
     game.pool = [c for c in pool["pool"] if c not in drawn]
     if pool["characters"]:
         game.characters = list(chars)
         for p, ch in enumerate(chars):
             if ch != eq.DEFAULT_CHARACTER:
                 game.setup["players"][p] = {**game.setup["players"][p], "character": ch}
-    game.board = eq.BoardState(tuple(drawn), tuple(game.characters), game.card_cut)
+    game.board = eq.BoardState(tuple(drawn), tuple(game.characters), game.card_cut, covers=covers)
     if game.queue and game.queue[0]["kind"] == "turn":  # the first turn opened before the characters were known
         d = game.queue[0]
         game.queue[0] = {**d, **game.turn_decision(d["player"], d.get("restrict"))}

@@ -163,12 +163,13 @@ class TableFiles:
 
     def take_board(self, b: eq.BoardState) -> None:
         """The equipment board as a table file's events leave it (Table.equipment_board): the cards
-        used, the characters spent, the cuts that unlock, and the mission's cards not on the board
+        used, the characters spent, the cuts that unlock (M12: with the Number cards covering them), and
+        the mission's cards not on the board
         (what False Bottom draws from).  Restored games play their cards from it."""
         # the game counts no revealed red (no card unlocks by red)
         self.card_cut = {v: n for v, n in b.cut.items() if v != RED}
         self.characters = list(b.characters)
-        self.board = eq.BoardState(tuple(b.board), b.characters, self.card_cut)
+        self.board = eq.BoardState(tuple(b.board), b.characters, self.card_cut, covers=b.covers)
         self.board.used, self.board.character_used = set(b.used), list(b.character_used)
         self.detectors_used = {p for p, (ch, used) in enumerate(zip(b.characters, b.character_used))
                                if used and ch == eq.DEFAULT_CHARACTER}
