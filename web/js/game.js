@@ -882,7 +882,7 @@ export class GameScreen {
    */
   boardStrip() {
     const board = this.board;
-    const cards = board ? board.cards : this.table.equipment.map((entry) => ({ card: entry.card, name: cardName(entry.card), state: "unknown" }));
+    const cards = board ? board.cards : this.table.equipment.map((entry) => ({ card: entry.card, name: cardName(entry.card), state: "unknown", cover: entry.cover }));
     const STATE_WORDS = { locked: t("board.locked"), unlocked: t("board.ready"), used: t("board.used"), unknown: "…" };
     const characters = this.table.players.map((player, p) => ({
       player, character: characterOf(this.table, p), used: Boolean(board && board.characters[p] && board.characters[p].used),
@@ -892,7 +892,10 @@ export class GameScreen {
       h("div.state-row", {}, h("span.state-label", {}, t("board.title")),
         cards.length ? h("ul.board-cards", {}, cards.map((c) => h(`li.board-card.${c.state}`, {
           dataset: { card: c.card, state: c.state }, "aria-label": t("board.cardLabel", { card: c.card, name: c.name, state: STATE_WORDS[c.state] }),
-        }, h("b", {}, c.card), h("span.card-name", {}, c.name), h("span.card-state", {}, STATE_WORDS[c.state]))))
+        }, h("b", {}, c.card), h("span.card-name", {}, c.name),
+        // M12: the Number card over the card, struck through once its pair is cut (the core's `covered`)
+        c.cover === undefined ? null : h(`span.card-cover${c.covered === false ? ".removed" : ""}`, { dataset: { cover: String(c.cover) } }, t("board.cover", { value: c.cover })),
+        h("span.card-state", {}, STATE_WORDS[c.state]))))
           : h("span", {}, t("board.none"))),
       h("div.state-row", {}, h("span.state-label", {}, allDouble ? t("board.doubles") : t("board.characters")),
         h("ul.board-cards.characters", {}, characters.map((c, p) => h(`li.board-card.${c.used ? "used" : "unlocked"}`, {

@@ -8,8 +8,10 @@
 // wires unknown) and the teammates' flipped wires I see (me.seen). A mission
 // with equipment asks which cards were drawn for the board (tapped, or drawn
 // at random by the page; meta.equipment gives how many and from which pool)
-// and, from M31, each player's character: the table then lists its board and
-// the game follows it (docs/table-format.md, "Equipment on the board").
+// and, from M31, each player's character; in M12 the Number card laid over each
+// card (meta.equipment.covers; drawn too by "Draw them for us"): the table then
+// lists its board and the game follows it (docs/table-format.md, "Equipment on
+// the board").
 import { h, toast } from "./ui.js";
 import { has, t, tn } from "./i18n.js";
 import { CARD_NAMES, CHARACTER_NAMES, DEFAULT_CHARACTER, drawCards } from "./equipment.js";
@@ -87,6 +89,7 @@ function defaultSetup() {
     presetKey: null,
     presetLoading: false, // a request for presetKey's table is in flight
     equipment: [], // the card IDs drawn for the board
+    covers: {}, // M12: card ID → the value of the Number card covering it (meta.equipment.covers)
     skipEquipment: false, // "Don't follow the equipment": the table lists no board, as before
     characters: {}, // player → character (E1–E4 from M31); absent: the Double Detector
   };
@@ -98,14 +101,21 @@ function equipmentPool(setup) {
   return meta && meta.equipment && meta.equipment.count > 0 ? meta.equipment : null;
 }
 
-/** Whether the board is settled: the drawn cards all tapped, or not followed. */
+/** Whether the board is settled: the drawn cards all tapped (M12: each with its Number card), or not followed. */
 function equipmentComplete(setup) {
   const pool = equipmentPool(setup);
-  return !pool || setup.skipEquipment || setup.equipment.length === pool.count;
+  return !pool || setup.skipEquipment || (setup.equipment.length === pool.count && coversComplete(setup));
+}
+
+/** M12: every card drawn has the Number card covering it (the core refuses a board without). */
+function coversComplete(setup) {
+  const pool = equipmentPool(setup);
+  return !pool || !pool.covers || setup.equipment.every((card) => setup.covers[card] !== undefined);
 }
 
 function resetEquipment(setup) {
   setup.equipment = [];
+  setup.covers = {};
   setup.skipEquipment = false;
   setup.characters = {};
 }
@@ -261,7 +271,7 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
 
   // The measured win rates are a static file of the site (cached offline by the service worker).
   fetch("difficulty.json").then((r) => (r.ok ? r.json() : null)).then((d) => { setup.difficulty = d; redrawIfShown(); },
-    () => {});
+    () => {}).then(() => { document.body.dataset.difficulty = "handled"; }); // the answer's redraw is done (e2e waits)
 
   /** Ask the engine for the mission's table (placeholders until the drawn values are complete). */
   const loadPreset = () => {
@@ -463,8 +473,10 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
         return h("button.chip.card-chip", {
           dataset: { card }, "aria-pressed": String(on), disabled: setup.skipEquipment,
           onclick: () => {
-            if (on) picked.splice(picked.indexOf(card), 1);
-            else if (picked.length < pool.count) picked.push(card);
+            if (on) {
+              picked.splice(picked.indexOf(card), 1);
+              delete setup.covers[card];
+            } else if (picked.length < pool.count) picked.push(card);
             else return toast(t("setup.alreadyCards", { n: pool.count }));
             rerender();
           },
@@ -473,18 +485,52 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
       h("div.options", {},
         h("button.secondary", {
           dataset: { action: "draw-equipment" }, disabled: setup.skipEquipment,
-          onclick: () => { setup.equipment = drawCards(pool.pool, pool.count); rerender(); },
+          onclick: () => {
+            setup.equipment = drawCards(pool.pool, pool.count);
+            // M12: a Number card drawn for each card, one of each value in the box
+            setup.covers = {};
+            if (pool.covers) {
+              const values = drawCards(range(pool.covers.range[0], pool.covers.range[1]), setup.equipment.length);
+              setup.equipment.forEach((card, i) => { setup.covers[card] = values[i]; });
+            }
+            rerender();
+          },
         }, t("setup.drawForUs")),
         h("button.secondary", {
           dataset: { action: "skip-equipment" }, "aria-pressed": String(setup.skipEquipment),
           onclick: () => { setup.skipEquipment = !setup.skipEquipment; rerender(); },
         }, setup.skipEquipment ? t("setup.follow") : t("setup.dontFollow"))),
       setup.skipEquipment ? h("p.hint", {}, t("setup.notFollowed")) : null,
+      pool.covers && !setup.skipEquipment && picked.length ? coversRows(pool) : null,
       characters.length > 1 ? h("div.characters", {},
         h("h3", {}, t("board.characters")),
         pool.note ? h("p.hint", {}, pool.note) : null,
         range(0, setup.playerCount - 1).map(characterRow)) : null,
-      equipmentComplete(setup) ? null : h("p.hint.warn", {}, t("setup.tapCards", { n: pool.count })));
+      equipmentComplete(setup) ? null : h("p.hint.warn", {}, setup.equipment.length === pool.count
+        ? t("setup.coversMissing") : t("setup.tapCards", { n: pool.count })));
+  };
+
+  /** M12: the Number card laid over each card drawn (its value); one card of each value in the box. */
+  const coversRows = (pool) => {
+    const [lo, hi] = pool.covers.range;
+    return h("div.covers", {},
+      h("h3", {}, t("setup.coversTitle")),
+      h("p.hint", {}, t("setup.coversHint")),
+      setup.equipment.map((card) => {
+        const taken = Object.entries(setup.covers).filter(([other]) => other !== card).map(([, value]) => value);
+        return h("label.row", {}, h("span.label", {}, `${card} ${CARD_NAMES[card] || ""}`),
+          h("select.special", {
+            dataset: { cover: card }, "aria-label": t("setup.coverOf", { card, name: CARD_NAMES[card] || "" }),
+            onchange: (event) => {
+              if (event.target.value === "") delete setup.covers[card];
+              else setup.covers[card] = Number(event.target.value);
+              rerender();
+            },
+          }, h("option", { value: "", selected: setup.covers[card] === undefined }, t("setup.coverNone")),
+          range(lo, hi).map((value) => h("option", {
+            value: String(value), selected: setup.covers[card] === value, disabled: taken.includes(value),
+          }, String(value)))));
+      }));
   };
 
   const standsSection = () => {
@@ -619,7 +665,8 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
     if (nano) table.nano = nano;
     if (equipmentPool(setup) && !setup.skipEquipment) {
       // In the pool's order (as printed), whatever order they were tapped in.
-      table.equipment = equipmentPool(setup).pool.filter((card) => setup.equipment.includes(card)).map((card) => ({ card }));
+      table.equipment = equipmentPool(setup).pool.filter((card) => setup.equipment.includes(card))
+        .map((card) => (setup.covers[card] === undefined ? { card } : { card, cover: setup.covers[card] }));
       table.players.forEach((player, p) => {
         const character = setup.characters[p];
         if (p > 0 && character && character !== DEFAULT_CHARACTER) player.character = character;
@@ -646,7 +693,10 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
   const start = async (event) => {
     if (setup.mission && !drawnComplete(setup)) return toast(t("setup.drawnFirst"), "error");
     if (setup.mission && (setup.presetLoading || !setup.preset)) return toast(t("setup.stillLoading"), "error");
-    if (!equipmentComplete(setup)) return toast(t("setup.tapEquipment", { n: equipmentPool(setup).count }), "error");
+    if (!equipmentComplete(setup)) {
+      return toast(coversComplete(setup) || setup.equipment.length !== equipmentPool(setup).count
+        ? t("setup.tapEquipment", { n: equipmentPool(setup).count }) : t("setup.coversFirst"), "error");
+    }
     const stands = standsOfSetup(setup);
     const wires = wiresOf(setup);
     const dealt = stands.flat().reduce((a, spec) => a + sizeOf(spec), 0) + nanoOf(setup);
