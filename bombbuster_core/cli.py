@@ -141,6 +141,9 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p_new.add_argument("--equipment", type=sort_keys, metavar="IDS",
                        help="comma-separated printed IDs of the equipment cards drawn, e.g. 1,8,9.9,Y "
                             "(meta.equipment lists the mission's pool)")
+    p_new.add_argument("--covers", type=number_cards, metavar="VALUES",
+                       help="mission 12: the Number card over each --equipment card, in the same order, e.g. 7,3,12 "
+                            "(default: placeholders)")
     p_ex = sub.add_parser("explain", help="the fewest recorded events that force a wire's value (or rule one out)")
     p_ex.add_argument("table", help="table file, format 1 (JSON)")
     p_ex.add_argument("--slot", type=slot_ref, required=True, metavar="P:S:J",
@@ -240,12 +243,18 @@ def sort_keys(raw: str) -> list[str]:
     return [k.strip() for k in raw.split(",")] if raw.strip() else []
 
 
+def number_cards(raw: str) -> list[Any]:
+    """Comma-separated Number card values: integers where they are digits; the rest stay as given for
+    new_table to refuse by name."""
+    return [int(k) if k.isdigit() else k for k in sort_keys(raw)]
+
+
 def _new(args: argparse.Namespace) -> int:
     from .missions import MissionError, new_table
 
     try:
         table = new_table(args.mission, args.players, yellow=args.yellow, red=args.red, number_card=args.number,
-                          equipment=args.equipment)
+                          equipment=args.equipment, covers=args.covers)
     except MissionError as e:
         _emit({"error": str(e)})
         return 2

@@ -595,7 +595,8 @@ def new_table(number: Any, players: Any, *, yellow: Sequence[Any] | None = None,
     board = None if equipment is None else _equipment(m, players, equipment)
     if m.number not in EQUIPMENT_COVERED or board is None:
         if covers is not None:
-            why = "name the Equipment cards they cover" if board is None else "only mission 12 covers its equipment"
+            why = ("only mission 12 covers its equipment" if m.number not in EQUIPMENT_COVERED
+                   else "name the Equipment cards they cover")
             raise MissionError(f"mission {m.number} covers: {why}")
     else:
         if covers is None:  # the lowest values stand in, as for the other values drawn at the table

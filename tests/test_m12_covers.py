@@ -8,13 +8,22 @@ the simulator draws the covers and never uses a card before both pairs are cut.
 """
 from __future__ import annotations
 
+import json
+import random
 import re
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
 from bombbuster_core import equipment as eq
+from bombbuster_core.engines.sampling import TableSampler
 from bombbuster_core.missions import BASE_MISSIONS, EQUIPMENT_COVERED, MissionError, equipment_pool, mission, new_table
+from bombbuster_core.sim import POLICIES
+from bombbuster_core.sim.deal import new_game
+from bombbuster_core.sim.replay import Replay
+from bombbuster_core.sim.view import View
 from bombbuster_core.table import TableError, load_table
 from bombbuster_core.table_model import cut_values
 
@@ -137,8 +146,19 @@ def test_new_tables_and_the_pool_carry_the_covers() -> None:
                       ({"equipment": ["3", "5", "Y"], "covers": 4}, "expected a list of Number card values")]:
         with pytest.raises(MissionError, match=re.escape(words)):
             new_table(12, 3, **kw)
-    with pytest.raises(MissionError, match="only mission 12 covers its equipment"):
-        new_table(4, 3, equipment=["3", "5", "8"], covers=[1, 2, 3])
+    for kw in ({"equipment": ["3", "5", "8"], "covers": [1, 2, 3]}, {"covers": [1, 2, 3]}):
+        with pytest.raises(MissionError, match="mission 4 covers: only mission 12 covers its equipment"):
+            new_table(4, 3, **kw)
+
+
+def test_the_cli_writes_the_covers() -> None:
+    out = subprocess.run([sys.executable, "-m", "bombbuster_core", "new", "--mission", "12", "--players", "3",
+                          "--equipment", "3,5,Y", "--covers", "7,3,12"], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout)["equipment"] == [{"card": "3", "cover": 7}, {"card": "5", "cover": 3},
+                                                   {"card": "Y", "cover": 12}]
+    bad = subprocess.run([sys.executable, "-m", "bombbuster_core", "new", "--mission", "12", "--players", "3",
+                          "--equipment", "3,5,Y", "--covers", "7,x,12"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "mission 12 covers: 'x' is not a Number card" in json.loads(bad.stdout)["error"]
 
 
 def test_m12_stays_a_base_game_mission() -> None:
@@ -186,3 +206,22 @@ def test_the_simulators_m12_games_check_and_other_missions_draw_no_cover() -> No
     assert game.board is not None and game.board.covers == {e["card"]: e["cover"] for e in game.setup["equipment"]}
     other = play_policy(9, 4, "greedy", 3)
     assert all("cover" not in e for e in other.setup["equipment"]) and not other.board.covers
+
+
+def test_a_replay_of_a_pages_m12_table_keeps_the_covers() -> None:
+    """The search's and lookahead's replay (sim/replay.py, M12 a base-game mission) rebuilds the board
+    with its Number cards from the table alone, so their rollouts hold a covered card locked too."""
+    game = new_game(random.Random("m12-replay"), mission=12, players=4)
+    policy = POLICIES["greedy"](random.Random(1))
+    for p in game.setup_token_players():
+        game.place_token(policy.setup_token(View(game.table(p), p)))
+    for _ in range(12):
+        game.play(policy.move(View(game.table(game.turn), game.turn)))
+    player = game.turn
+    raw = game.table(player)
+    page = {**raw, "meta": {k: v for k, v in raw["meta"].items() if k != "sim"}}  # a page's table: no meta.sim
+    table = load_table(page)
+    replayed = Replay(page, table, player).game(TableSampler(table).sampler.draw(random.Random(0)), random.Random(0))
+    assert game.board is not None and replayed.board is not None and replayed.board.covers == game.board.covers
+    assert [replayed.board.unlocked(c) for c in replayed.board.board] == [game.board.unlocked(c) for c in game.board.board]
+    assert any(game.board.own_unlocked(c) and not game.board.unlocked(c) for c in game.board.board)
