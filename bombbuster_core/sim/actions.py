@@ -9,7 +9,7 @@ from ..record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Callable
 
     from ..wires import Value
 
@@ -145,21 +145,25 @@ def action_json(a: Action) -> dict[str, Any]:
     return {"kind": "choose", "what": a.what, "option": a.option}
 
 
-def action_from_json(d: dict[str, Any], player: int) -> Action:
+def action_from_json(d: dict[str, Any], player: int, read_slot: Callable[[Any], Slot] = tuple) -> Action:
+    """The action ``player`` does of its JSON ``d``: the inverse of :func:`action_json`, and the one
+    reading of an action's kind and fields.  ``read_slot`` reads a wire's address as ``d`` writes it:
+    action_json's ``[player, stand, slot]`` list (the default), or suggest's ``{"player", "stand",
+    "slot"}`` object (view.action_of, which reads a suggestion of suggest through this function)."""
     kind = d["kind"]
     if kind == "dual_cut":
-        return DualCutAction(tuple(d["target"]), d["value"], tuple(d["own"]) if d.get("own") else None)
+        return DualCutAction(read_slot(d["target"]), d["value"], read_slot(d["own"]) if d.get("own") else None)
     if kind == "double_detector":
-        a, b = (tuple(t) for t in d["targets"])
+        a, b = (read_slot(t) for t in d["targets"])
         return DoubleDetector((a, b), d["value"])
     if kind == "solo_cut":
         return SoloCutAction(d["value"])
     if kind == "reveal_red":
         return RevealRedAction(player)
     if kind == "multi_cut":
-        return MultiCutAction(d["value"], tuple(tuple(s) for s in d["slots"]))
+        return MultiCutAction(d["value"], tuple(read_slot(s) for s in d["slots"]))
     if kind == "tripwire":
-        return TripwireAction(tuple(d["target"]))
+        return TripwireAction(read_slot(d["target"]))
     if kind == "use_card":
         return UseCard(d["card"], tupled(d["option"]))
     option = d["option"]

@@ -57,7 +57,7 @@ from .actions import SimError, action_json
 from .ismcts import HORIZON, ITERATIONS, TOO_LARGE, IsmctsPolicy, Searched, pick
 from .lookahead_advice import check_playable, checked_fields, count_param, restored_view, within_work
 from .refusals import Refusal, reason_fields
-from .view import RED_CAP, View, action_of, own_tables
+from .view import PLAYED_KINDS, RED_CAP, View, action_of, own_tables
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,7 +68,6 @@ if TYPE_CHECKING:
 # The page's bound: a request's work stays within a phone's patience (web/README-web.md, "Search").
 MAX_ITERATIONS, MAX_HORIZON = 2000, 20
 FIELDS = {"table", "iterations", "seed", "horizon", "work"}
-PLAYED_KINDS = frozenset({"dual_cut", "double_detector", "solo_cut", "reveal_red"})  # view.action_of's
 
 
 def search(params: dict[str, Any], progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:

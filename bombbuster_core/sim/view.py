@@ -19,7 +19,7 @@ from ..board import Board
 from ..suggest.analyses import Analyses
 from ..table import Table, TableError, load_table
 from ..wires import RED, Key, Value, parse_key
-from .actions import DoubleDetector, DualCutAction, RevealRedAction, SoloCutAction
+from .actions import action_from_json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -153,19 +153,19 @@ def slot_of(ref: dict[str, int]) -> Slot:
     return ref["player"], ref["stand"], ref["slot"]
 
 
+# The kinds of suggest's suggestions that are a game action (the others advise a card, a radar...); suggest
+# names them as actions.action_json names the action
+PLAYED_KINDS = frozenset({"dual_cut", "double_detector", "solo_cut", "reveal_red"})
+
+
 def action_of(suggestion: dict[str, Any], player: int) -> Action:
-    """The game action of one suggestion of suggest (JSON)."""
+    """The game action of one suggestion of suggest (JSON): actions.action_from_json's reading, with
+    suggest's wire addresses (``{"player", "stand", "slot"}``); a suggestion of another kind than
+    :data:`PLAYED_KINDS` is refused (ValueError)."""
     kind = suggestion["kind"]
-    if kind == "dual_cut":
-        return DualCutAction(slot_of(suggestion["target"]), suggestion["value"])
-    if kind == "double_detector":
-        a, b = (slot_of(t) for t in suggestion["targets"])
-        return DoubleDetector((a, b), suggestion["value"])
-    if kind == "solo_cut":
-        return SoloCutAction(suggestion["value"])
-    if kind == "reveal_red":
-        return RevealRedAction(player)
-    raise ValueError(f"no game action for a {kind} suggestion")
+    if kind not in PLAYED_KINDS:
+        raise ValueError(f"no game action for a {kind} suggestion")
+    return action_from_json(suggestion, player, slot_of)
 
 
 def legal_suggestion(s: dict[str, Any], pending: dict[str, Any] | None) -> bool:
