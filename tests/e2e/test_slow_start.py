@@ -7,7 +7,7 @@ from __future__ import annotations
 from e2e_helpers import open_app, sample_table, wait_events
 from test_companion import share_link
 
-HANDLED = "body[data-difficulty='handled']"  # setup.js: its handler of the difficulty table has run
+FRAMES = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 
 
 def test_a_shared_game_stays_on_screen_when_the_setup_loads_late(new_context, server):
@@ -21,9 +21,10 @@ def test_a_shared_game_stays_on_screen_when_the_setup_loads_late(new_context, se
     open_app(page, share_link(server.url, table))
     wait_events(page, len(table["events"]))
     assert held, "the setup screen asked for the difficulty table before the shared game opened"
-    assert page.locator(HANDLED).count() == 0
-    held[0].fallback()
-    page.wait_for_selector(HANDLED, state="attached")
+    with page.expect_response("**/difficulty.json") as response:
+        held[0].fallback()
+    response.value.finished()
+    page.evaluate(FRAMES)  # the setup's handler of the answer has run
     assert page.locator(".setup").count() == 0
     assert page.locator(".log .events li").count() == len(table["events"])
     assert not errors
