@@ -23,7 +23,8 @@ TABLE_CODES = (
     "expected_list", "expected_string", "not_a_sort_key", "not_a_value",
     # the file's sections
     "file_unreadable", "file_not_json", "format_unsupported", "mission_unknown", "wire_count_mismatch",
-    "card_by_name", "card_listed_twice", "cover_missing", "cover_not_mission", "cover_listed_twice", "player_count", "character_unknown", "stand_count", "stands_flipped_pair",
+    "card_by_name", "card_listed_twice", "cover_missing", "cover_not_mission", "cover_listed_twice", "player_count",
+    "character_unknown", "stand_count", "stands_flipped_pair",
     "stand_shape_missing", "stand_shape_unknown", "stand_size", "stand_too_small", "deck_empty", "key_listed_twice",
     "deck_copies", "key_colour", "blue_value", "pool_empty", "pool_key_blue", "pool_key_in_play", "no_wires",
     "counts_as_red", "my_stand_count", "my_stand_size", "my_flipped_not_null", "key_not_in_play",

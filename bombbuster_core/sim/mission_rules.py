@@ -38,6 +38,7 @@ information game: clockwise turns, the events they produce.  Refused:
 """
 from __future__ import annotations
 
+from ..missions import NUMBER_CARDS
 from ..wires import RED, YELLOW, Value
 from .actions import value_order
 
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
     from .actions import Action, MultiCutAction
     from .game import Game
 
-NUMBERS = tuple(range(1, 13))
+NUMBERS = tuple(NUMBER_CARDS)  # the box's Number cards, one of each value (missions.py reads them for the tables)
 CONSTRAINTS = "ABCDEFGHIJKL"
 # The Constraint cards that limit the values one may cut (the others limit the targets or the moves).
 VALUE_RULES: dict[str, Callable[[int], bool]] = {
