@@ -271,7 +271,7 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
 
   // The measured win rates are a static file of the site (cached offline by the service worker).
   fetch("difficulty.json").then((r) => (r.ok ? r.json() : null)).then((d) => { setup.difficulty = d; redrawIfShown(); },
-    () => {}).then(() => { document.body.dataset.difficulty = "handled"; }); // the answer's redraw is done (e2e waits)
+    () => {});
 
   /** Ask the engine for the mission's table (placeholders until the drawn values are complete). */
   const loadPreset = () => {
