@@ -428,7 +428,8 @@ class SplitCall {
     if (total) this.reported({ done: 0, total });
     const answered = (i, taskReply) => {
       const answer = JSON.parse(taskReply, keepExactNumbers);
-      if (answer.error) return this.pool.cancel(this, new EngineError(answer.error.message));
+      // A task's error is worded like the request's own: keep its code and fields (an engine limit's).
+      if (answer.error) return this.pool.cancel(this, new EngineError(answer.error.message, answer.error));
       results[i] = answer.result;
       done += weights[i];
       if (total) this.reported({ done, total });
