@@ -248,9 +248,11 @@ def test_post_it_follows_the_named_mission_before_any_token(every_card) -> None:
     assert unmodelled["candidates"] == [] and "signatures engine does not model" in unmodelled["incomplete"][0]
     m52 = post_it(52)
     assert m52["candidates"] == [] and "M52" in m52["why"]
+    assert (m52["code"], m52["fields"]) == ("post_it_all_false", {"mission": 52})  # the page words the code
     false = {"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 0}, "value": 3, "false": True}
     unnamed = post_it(None, events=(false,))
     assert unnamed["candidates"] == [] and "names no mission" in unnamed["why"]
+    assert (unnamed["code"], unnamed["fields"]) == ("post_it_false_unnamed", {"event": 1})  # the false token's
     x2 = {"type": "info_token", "at": {"player": 1, "stand": 0, "slot": 1}, "count": 2}
     assert sorted(marks(post_it(None, me=1, events=(x2,)))) == [(0, 1, None, 1), (1, 2, None, 2), (2, 2, None, 2),
                                                                 (3, 3, None, 3), (4, 3, None, 3), (5, 3, None, 3)]

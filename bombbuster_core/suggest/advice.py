@@ -41,7 +41,7 @@ ADVICE_CODES = (
     "dial_moved", "dial_start", "pass_turn", "escape_exists", "no_need_to_pass", "batteries",
     "no_character_used", "drop", "no_card_used", "false_bottom", "marks_own_view", "no_mark_scored",
     "no_mark_possible", "best_mark", "best_mark_keep", "radar_value", "radar_value_keep", "radar_none",
-    "post_it_refused",
+    "post_it_all_false", "post_it_false_unnamed",
 )
 
 # Why a player may use none of the board's cards (missions.cards_barred: M17's Rhett, M28's Captain

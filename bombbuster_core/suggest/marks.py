@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 from ..beliefs import Beliefs, Inconsistent, Unsupported
 from ..engines import ENGINES
@@ -39,7 +40,12 @@ MAX_COUNT_TOKEN = 3  # x1-x3: there is no x4 token (rules.md §6), so a value he
 
 
 class NoPostIt(Exception):
-    """Why this table's Post-it is not advised (the message says)."""
+    """Why this table's Post-it is not advised: the message (the CLI's) and its ``code`` (ADVICE_CODES)
+    and ``fields``, which the page words."""
+
+    def __init__(self, message: str, code: str, **fields: Any):
+        super().__init__(message)
+        self.code, self.fields = code, fields
 
 
 def post_it(ctx: Context, incomplete: Notes) -> Row:
@@ -48,7 +54,7 @@ def post_it(ctx: Context, incomplete: Notes) -> Row:
     try:
         kind = post_it_token(ctx)
     except NoPostIt as refused:
-        return {"verdict": "keep", "candidates": [], **because("post_it_refused", str(refused), reason=str(refused))}
+        return {"verdict": "keep", "candidates": [], **because(refused.code, str(refused), **refused.fields)}
     position = ctx.position
     deck, wires = position.deck, ctx.own_wires()
     root = position.analyses.beliefs()
@@ -90,7 +96,7 @@ def post_it_token(ctx: Context) -> str:
         if "false_tokens" in tags:
             if table.mission == 52:
                 raise NoPostIt("M52: every token is false, and the rules do not say what a Post-it's "
-                               "token says there (rules.md §6): not advised")
+                               "token says there (rules.md §6): not advised", "post_it_all_false", mission=52)
             return "value"  # M17: only Rhett's tokens are false, and he uses no equipment (equipment.py)
         return "parity" if "parity_tokens" in tags else "count" if "count_tokens" in tags else "value"
     kinds = set()
@@ -99,7 +105,8 @@ def post_it_token(ctx: Context) -> str:
         if isinstance(e, InfoToken):
             if e.false:
                 raise NoPostIt("this table has false tokens (M17 or M52) but names no mission (meta.mission), "
-                               "and a Post-it's token differs between the two: not advised")
+                               "and a Post-it's token differs between the two: not advised",
+                               "post_it_false_unnamed", event=i)
             if i < len(table.uses) and "2.2" in table.uses[i].cards:
                 continue  # the Single Wire Label's x1 token, in any mission
         if isinstance(token, Token):

@@ -80,6 +80,7 @@ function coreWhy(card, screen) {
     bits: f.bits === undefined ? undefined : infoWords(f.bits),
     value: f.value === undefined ? undefined : valueLabel(f.value),
     player: f.player === undefined ? undefined : screen.playerName(f.player),
+    event: f.event === undefined ? undefined : f.event + 1, // events as the log numbers them
     kind: f.kind === undefined ? undefined : ESCAPES[f.kind] ? ESCAPES[f.kind]() : f.kind.replace(/_/g, " "),
     left: f.left === undefined ? undefined : f.left === 0 ? t("dial.next") : tn("dial.allowed", f.left),
     // dial_unread's reason is the mission's rule in the core's English: the page words the same note.
