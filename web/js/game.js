@@ -9,7 +9,7 @@
 import { h, openSheet, closeSheet, toast, percent, ranked, scientific, coreReason, reasonWords, tableRefusal, dialNoteWords } from "./ui.js";
 import { language, t, tn } from "./i18n.js";
 import { gameState } from "./gamestate.js";
-import { colourOf, describeEvent, label, possibleKeys, publicView, slotName, valueLabel } from "./model.js";
+import { colourOf, describeEvent, label, playerName, possibleKeys, publicView, slotName, valueLabel } from "./model.js";
 import { addressIndex, replay, specialName, tileAt } from "./layout.js";
 import {
   ACTIONS, DEPENDENT_FIELDS, EVENT_NAMES, EXPLODED, actionById, actionOfEvent, actionOffered, draftFromEvent, eventFromDraft, optionColour,
@@ -185,7 +185,7 @@ export class GameScreen {
   }
 
   playerName(p) {
-    return this.table.players[p] ? this.table.players[p].name : t("name.player", { player: p + 1 });
+    return playerName(this.table, p);
   }
 
   slotName(slot) {

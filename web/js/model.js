@@ -79,6 +79,12 @@ export function publicView(table) {
   return rest;
 }
 
+/** A player as the page names it: their name, or "Player 2" for a seat the table does not name. */
+export function playerName(table, p) {
+  const seat = table && table.players ? table.players[p] : undefined;
+  return seat ? seat.name : t("name.player", { player: Number(p) + 1 });
+}
+
 /** A stand as the page names it: "Di", or "Ann stand 2" for a player with several stands. */
 export function standName(table, player, stand) {
   const seat = table.players[player];
@@ -125,7 +131,7 @@ export function describeEvent(event, table) {
 }
 
 function describeAction(event, table) {
-  const who = (p) => (table.players[p] ? table.players[p].name : t("name.player", { player: p + 1 }));
+  const who = (p) => playerName(table, p);
   const whoStand = (p, s) => (s !== undefined ? t("name.stand", { name: who(p), stand: s + 1 }) : who(p));
   const own = (actor, slot) => slotName(table, { player: actor, ...slot });
   switch (event.type) {

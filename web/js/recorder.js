@@ -10,7 +10,7 @@
 // cut, a detector (every target red) or a tripwire call; "exploded" as the
 // outcome of a special cut (multi_cut); and, when the cutter's own wire is
 // their flipped wire (M38/M56), whether it was the value too.
-import { colourOf, label, valueLabel } from "./model.js";
+import { colourOf, label, playerName, valueLabel } from "./model.js";
 import { tileAt } from "./layout.js";
 import { t } from "./i18n.js";
 import { CARD_NAMES, CHARACTER_NAMES, NEEDS, cardId, cardName, cardPlayable, characterOf, providers } from "./equipment.js";
@@ -140,8 +140,7 @@ export function usesEquipment(action) {
 export function cardChoiceText(choice, table) {
   if (!choice) return t("edit.notNoted");
   if (choice.card === "character") {
-    const player = table.players[choice.user];
-    return t("card.character", { name: player ? player.name : t("name.player", { player: choice.user + 1 }), character: CHARACTER_NAMES[characterOf(table, choice.user)] });
+    return t("card.character", { name: playerName(table, choice.user), character: CHARACTER_NAMES[characterOf(table, choice.user)] });
   }
   if (choice.card === "mission") return t("card.mission");
   return t("card.card", { card: choice.card, name: cardName(choice.card) });

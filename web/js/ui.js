@@ -1,6 +1,6 @@
 // Small DOM helpers shared by the screens: element builder, bottom sheet,
 // toasts, and the probability formatting every screen uses.
-import { describeEvent, label, slotName, standName, valueLabel } from "./model.js";
+import { describeEvent, label, playerName, slotName, standName, valueLabel } from "./model.js";
 import { has, language, t } from "./i18n.js";
 import { cardName } from "./equipment.js";
 
@@ -144,11 +144,10 @@ export function engineErrorWords(error, table = null) {
 export function searchRefusalWords(why, table = null) {
   if (!why || !why.code || !has(`search.refused.${why.code}`)) return null;
   const f = why.fields || {};
-  const players = (table && table.players) || [];
   return t(`search.refused.${why.code}`, {
     ...f,
     mode: f.mode === undefined ? undefined : t(`mode.${f.mode}`),
-    player: f.player === undefined ? undefined : players[f.player] ? players[f.player].name : t("name.player", { player: f.player + 1 }),
+    player: f.player === undefined ? undefined : playerName(table, f.player),
     event: f.event === undefined ? undefined : f.event + 1, // events as the log numbers them
     rules: Array.isArray(f.rules) ? f.rules.join(", ") : f.rules,
   });
@@ -157,7 +156,6 @@ export function searchRefusalWords(why, table = null) {
 /** A refusal's fields as its catalogue entry's words (on a live table, a host's: a list or a slot is checked as one). */
 function refusalWords(code, fields, table) {
   const seats = { players: (table && table.players) || [] };
-  const player = (p) => (seats.players[p] ? seats.players[p].name : t("name.player", { player: Number(p) + 1 }));
   const slot = (at) => t("name.slot", { stand: standName(seats, at.player, at.stand), slot: at.slot + 1 });
   const value = (v) => (v === "red" || v === "blue" ? t(`value.${v}`) : valueLabel(v));
   const entry = (name) => (name === "character" ? t("reason.entry.character") : name === "mission" ? t("reason.entry.mission") : cardWords(name));
@@ -165,7 +163,7 @@ function refusalWords(code, fields, table) {
   if (code === "card_unknown" && fields.given === null) words.given = t(`reason.card_kind.${fields.kind}`); // a JSON kind, not a text
   if (fields.card !== undefined) words.card = cardWords(fields.card);
   if (fields.entry !== undefined) words.entry = entry(fields.entry);
-  if (fields.player !== undefined) words.player = player(fields.player);
+  if (fields.player !== undefined) words.player = playerName(seats, fields.player);
   if (fields.stand !== undefined) words.stand = fields.player === undefined ? String(fields.stand + 1) : standName(seats, fields.player, fields.stand);
   if (fields.slot && typeof fields.slot === "object") words.slot = slot(fields.slot);
   for (const name of ["key", "nearest"]) if (fields[name] !== undefined) words[name] = label(fields[name]);
