@@ -270,8 +270,9 @@ export function renderSetup(root, { onStart, onCancel, engine }) {
   }
 
   // The measured win rates are a static file of the site (cached offline by the service worker).
+  // The mark is set whatever the outcome (a failed fetch, a bad body, a redraw that throws), after any redraw (e2e waits).
   fetch("difficulty.json").then((r) => (r.ok ? r.json() : null)).then((d) => { setup.difficulty = d; redrawIfShown(); },
-    () => {});
+    () => {}).finally(() => { document.body.dataset.difficulty = "handled"; });
 
   /** Ask the engine for the mission's table (placeholders until the drawn values are complete). */
   const loadPreset = () => {
