@@ -22,7 +22,10 @@ yellow cuts move it (public_state.py), so more records are at the dial's last sp
 spaces left a futile move within the red cap is a pass again, ranked below the moves within the cap
 that can succeed, with its own why-text (greedy 3: the measured gain).  Then (issue 32 item 4, the same day)
 the 18 records with an ``incomplete`` note gained ``incomplete_why`` beside it (each note's code and fields,
-suggest/notes.py); every other field of every record is as it was.  The tables themselves are stored, so the test
+suggest/notes.py); every other field of every record is as it was.  Then (issue 32 item 4,
+2026-11-29) every suggestion with a why-text gained ``why_code`` beside it (suggest/ranking.py
+WHY_CODES: the page words the reason from it); 161 of the 223 records changed, by that field only
+(checked: each output without it equals the stored one).  The tables themselves are stored, so the test
 does not depend on a generator's random stream; ``tests/data/make_suggest_recorded.py``
 made them and says what they cover.
 """

@@ -118,7 +118,8 @@ class Cuts:
             if slots:
                 out.append(Suggestion("solo_cut", slots, (v,), Fraction(1), Fraction(0), True,
                                       [("success", None, Fraction(1))], tiebreak=position.rng.random(),
-                                      why=f"solo cut: every remaining {value_name(v)} ({len(slots)}) is in this hand"))
+                                      why=f"solo cut: every remaining {value_name(v)} ({len(slots)}) is in this hand",
+                                      why_code="solo_cut"))
         return out
 
     def reveal_red(self, root: Beliefs) -> list[Suggestion]:
@@ -128,5 +129,5 @@ class Cuts:
         if mine and all(probability(root, position.pos(s), position.red_keys) == 1 for s in mine):
             return [Suggestion("reveal_red", tuple(mine), (), Fraction(1), Fraction(0), True,
                                [("success", None, Fraction(1))], tiebreak=position.rng.random(),
-                               why="every wire left in this hand is red: reveal them")]
+                               why="every wire left in this hand is red: reveal them", why_code="reveal_red")]
         return []

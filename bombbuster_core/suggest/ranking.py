@@ -42,6 +42,7 @@ class Suggestion:
     p_legal: Fraction = Fraction(1)
     tiebreak: float = 0.0
     why: str = ""
+    why_code: str = ""  # the why-text's kind (WHY_CODES): the page words it from the move's own fields
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -70,7 +71,7 @@ class Suggestion:
             row.update({"p_success": float(self.p_success), "p_red": float(self.p_red), "certain": self.certain})
             return row
         row.update({"p_success": float(self.p_success), "p_red": float(self.p_red), "p_strike": float(self.p_strike),
-                    "bits": round(self.bits, 6), "certain": self.certain, "why": self.why,
+                    "bits": round(self.bits, 6), "certain": self.certain, "why": self.why, "why_code": self.why_code,
                     "p_legal": float(self.p_legal),
                     "outcomes": [outcome_json(kind, what, p) for kind, what, p in self.outcomes]})
         row.update(self.extra)
@@ -133,31 +134,45 @@ def rank_key(sug: Suggestion, cap: float, failures_left: int | None = None) -> t
     return (1, exact_key(sug.p_red), exact_key(-sug.p_success), -sug.bits, sug.tiebreak)
 
 
-def why_text(sug: Suggestion, cap: float, failures_left: int | None = None) -> str:
-    """The one-line reason shown with a suggestion (its own, or made from its odds)."""
+# The kinds of why-text (a suggestion's ``why_code``): the page words each from the move's own
+# fields (kind, values, p_success, p_red, p_legal) in its language; ``why`` is the CLI's English.
+WHY_CODES = (
+    "solo_cut",    # cuts.py: every remaining wire of the value is in this hand
+    "reveal_red",  # cuts.py: every wire left in this hand is red
+    "certain",     # the move surely succeeds (under p_legal's condition when it is below 1)
+    "last_space",  # the next failure loses: ranked by its chance of success
+    "futile",      # cannot succeed: a pass that costs a dial space
+    "odds",        # its chances (and whether the red risk is above the cap)
+)
+
+
+def why_text(sug: Suggestion, cap: float, failures_left: int | None = None) -> tuple[str, str]:
+    """The one-line reason shown with a suggestion (its own, or made from its odds), and its kind
+    (WHY_CODES)."""
     if sug.why:
-        return sug.why
+        assert sug.why_code in WHY_CODES, sug.why_code  # set together (cuts.py)
+        return sug.why, sug.why_code
     if sug.certain:
         what = "this wire can only be" if sug.kind in ("dual_cut", "xy_ray") else "one of these wires is"
         # Certain only under the call's condition when the player may not hold the value(s) at all.
         held = " and ".join(value_name(v) for v in sug.values)
         condition = "" if sug.p_legal >= 1 else f" if the player holds {held} (P {float(sug.p_legal):.0%})"
-        return f"certain{condition}: {what} {' or '.join(value_name(v) for v in sug.values)}"
+        return f"certain{condition}: {what} {' or '.join(value_name(v) for v in sug.values)}", "certain"
     odds = f"red risk {float(sug.p_red):.1%}, {sug.bits:.2f} bits"
     if last_space(failures_left):
         move = "call" if sug.kind in ("dual_cut", "xy_ray") else "use"
-        text = f"the next failure loses: this {move} succeeds {float(sug.p_success):.0%} ({odds})"
+        text, code = f"the next failure loses: this {move} succeeds {float(sug.p_success):.0%} ({odds})", "last_space"
     elif futile(sug) and failures_left is not None:
-        text = f"cannot succeed: a pass that costs a dial space ({odds})"
+        text, code = f"cannot succeed: a pass that costs a dial space ({odds})", "futile"
     else:
-        text = f"P(success) {float(sug.p_success):.0%}, {odds}"
+        text, code = f"P(success) {float(sug.p_success):.0%}, {odds}", "odds"
     if "expected_entropy" in sug.extra:
         text += f", E[H] {sug.extra['expected_entropy']:.2f}"
     if float(sug.p_red) > cap and not last_space(failures_left):
         text += f" (red risk above the {cap:.0%} cap)"
     if sug.p_legal < 1:
         text += f"; legal only if the player holds it (P {float(sug.p_legal):.0%})"
-    return text
+    return text, code
 
 
 def ordered(forced: list[Suggestion], calls: list[Suggestion], equipment: list[Suggestion], mode: str,
@@ -204,5 +219,5 @@ def shown(listing: list[Suggestion], top: int | None, cap: float, explain: bool 
     if not explain:
         return [s.json(explain) for s in out]
     for sug in out:
-        sug.why = why_text(sug, cap, failures_left)
+        sug.why, sug.why_code = why_text(sug, cap, failures_left)
     return [s.json() for s in out]

@@ -11,7 +11,7 @@ import base64
 import json
 
 from conftest import LAPTOP
-from e2e_helpers import ARTIFACTS, cli, cli_suggest, export_table, open_app, sample_table, screenshot, slot
+from e2e_helpers import ARTIFACTS, cli, cli_suggest, export_table, open_app, sample_table, screenshot, slot, words
 
 SHOWN_CALLS = 5  # web/js/suggestions.js: ranked dual cuts shown before "Show all"
 TOLERANCE = 1e-9
@@ -91,6 +91,10 @@ def check_panel_equals_cli(page, cli: dict) -> None:
             assert "P(success)" not in item["text"] and item["text"].count("%") <= 3
         elif s["why"].startswith("certain if the player holds"):  # the condition in the player's name (issue 21)
             assert "✓ certain if " in item["text"] and s["why"].split(": ", 1)[1] in item["text"]
+        elif s["why_code"] == "futile":  # worded from its code, without the figures the stats show
+            assert words("en", "sug.why.futile") in item["text"] and "bits" not in item["text"]
+        elif s["why_code"] == "last_space":
+            assert "the next failure loses: this move succeeds" in item["text"] and "bits" not in item["text"]
         else:
             assert s["why"] in item["text"]
 

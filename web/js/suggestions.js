@@ -521,18 +521,24 @@ export class SuggestionsPanel {
    * percentages round differently from the page's): one percentage per call.
    */
   whyText(s, cap) {
-    // The certain moves' reasons are worded here from the move (the core's `why` is its English);
-    // a conditional certainty's condition is on the stats line, in the player's name.
+    // The core says which reason (`why_code`, bombbuster_core/suggest/ranking.py WHY_CODES) and the
+    // page words it from the move's own fields; the core's `why` is its English, shown only for a
+    // code this page does not know. A conditional certainty's condition is on the stats line.
     const values = s.values ? s.values.map(valueLabel).join(t("words.or")) : valueLabel(s.value);
-    if (s.certain && ["dual_cut", "xy_ray"].includes(s.kind)) {
-      return this.condition(s) ? t("sug.why.canOnlyBe", { values }) : t("sug.why.certainWire", { values });
+    const code = s.why_code;
+    if (code === "certain") {
+      const one = ["dual_cut", "xy_ray"].includes(s.kind);
+      if (this.condition(s)) return t(one ? "sug.why.canOnlyBe" : "sug.why.oneOfIs", { values });
+      return t(one ? "sug.why.certainWire" : "sug.why.certainOneOf", { values });
     }
-    if (s.kind === "solo_cut" && s.why && s.why.startsWith("solo cut:")) return t("sug.why.solo", { value: values, n: s.targets.length });
-    if (s.kind === "reveal_red" && s.why && s.why.startsWith("every wire left")) return t("sug.why.reveal");
-    if (s.certain && this.condition(s)) return s.why.slice(s.why.indexOf(": ") + 2);
-    if (!s.why || !s.why.startsWith("P(success)")) return s.why;
+    if (code === "solo_cut") return t("sug.why.solo", { value: values, n: s.targets.length });
+    if (code === "reveal_red") return t("sug.why.reveal");
+    if (!["last_space", "futile", "odds"].includes(code)) return s.why;
     const notes = [];
-    if (s.p_red > cap) notes.push(t("sug.why.aboveCap", { cap: Math.round(cap * 100) }));
+    if (code === "last_space") notes.push(t("sug.why.lastSpace", { p: riskText(s.p_success) }));
+    if (code === "futile") notes.push(t("sug.why.futile"));
+    // At the dial's last space the red cap is not the ranking's test: a failure loses as red does.
+    if (s.p_red > cap && code !== "last_space") notes.push(t("sug.why.aboveCap", { cap: Math.round(cap * 100) }));
     if (this.condition(s)) notes.push(t("sug.why.legalOnly", { condition: this.condition(s) }));
     return notes.join("; ");
   }
