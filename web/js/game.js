@@ -862,7 +862,8 @@ export class GameScreen {
       h("span", { id: "validated", dataset: { values: JSON.stringify(state.validated) } }, state.validated.length ? state.validated.join(" · ") : t("state.noneYet")),
       // A table that lists its board shows the core's board below; an old one the values that unlock a card.
       listed ? null : h("span.state-label", {}, t("state.unlocked")),
-      listed ? null : h("span", { id: "unlocked", dataset: { values: JSON.stringify(state.unlocked) } }, state.unlocked.length ? state.unlocked.join(" · ") : t("state.noneYet"))));
+      listed ? null : h("span", { id: "unlocked", dataset: { values: JSON.stringify(state.unlocked) } },
+        !state.unlocked ? t("state.unlockedUnread") : state.unlocked.length ? state.unlocked.join(" · ") : t("state.noneYet"))));
     if (listed) parts.push(this.boardStrip());
     const headline = state.won ? t("over.won")
       : state.lostBy === "explosion" ? t("over.exploded", { event: state.exploded + 1 })

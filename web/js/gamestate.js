@@ -27,7 +27,7 @@
 // dial back; the Coffee Mug names the player who plays next (then seat order
 // from them); the other cards change neither.
 import { replay } from "./layout.js";
-import { cardId } from "./equipment.js";
+import { boardListed, cardId } from "./equipment.js";
 
 /** Events that are a player's turn action (the turn passes to the next player after them). */
 const TURN_EVENTS = new Set(["dual_cut", "solo_cut", "reveal_red", "detector", "fast_pass", "multi_cut", "tripwire"]);
@@ -217,7 +217,7 @@ export function cutValues(event) {
 /**
  * The state after the first `upto` events (all by default): the core's public state (`public`:
  * publicState above) and, for the page, {players, failures, limit, room, dialNote, dialNoteCode, dialUnread, left, turn,
- * turnUnread, lastActor, turns, cut: {value: count}, validated: [v], unlocked: [label], wiresLeft,
+ * turnUnread, lastActor, turns, cut: {value: count}, validated: [v], unlocked: [label] (null: not told), wiresLeft,
  * wiresTotal, won, lost, lostBy ("explosion" | "dial" | null), cause ("red" | "dial" | "mission" | null),
  * endedAt, exploded (the index of the event where the bomb exploded, or null), over,
  * perPlayer: [{successes, failures, turns}]}. `failures` is the dial's spaces moved from its start (0
@@ -260,8 +260,11 @@ export function gameState(table, upto = (table.events || []).length) {
   const blue = table.wires.blue || Object.keys(table.wires.deck || {}).map(Number).filter((k) => Number.isInteger(k));
   const validated = blue.filter((v) => (cut[v] || 0) >= 4);
   const rules = (table.meta && Array.isArray(table.meta.rules)) ? table.meta.rules : [];
-  const unlocked = [];
-  if (!rules.includes("no_equipment")) {
+  // M12 (the core's meta.equipment.covers): a card also waits for its Number card's pair, which a
+  // table that does not list its board does not record: not told (null), never a card called unlocked.
+  const covered = Boolean(table.meta && table.meta.equipment && table.meta.equipment.covers);
+  const unlocked = covered && !boardListed(table) ? null : [];
+  if (unlocked && !rules.includes("no_equipment")) {
     for (const v of blue) if ((cut[v] || 0) >= 2) unlocked.push(String(v));
     if (rules.includes("double_numbered_equipment")) {
       for (const v of DOUBLE_NUMBERED) if ((cut[v] || 0) >= 4) unlocked.push(`${v}.${v}`);
