@@ -21,7 +21,8 @@ decisions of the greatest positive cost are marked ``costliest``.
 Moves the ranking cannot score are listed with ``not_scored`` and the reason, never guessed: the
 equipment cards' uses, a detector combined with the X-or-Y ray, a solo cut or red reveal that was
 not certain in that view (the ranking lists them only when certain), a detector on a stand whose
-wires have moved, and a position past the analysis's state budget.
+wires have moved, and a position past the analysis's state budget; with the reason's code and
+fields (``not_scored_why``, NOT_SCORED_CODES or an engine limit's) for the page to word.
 
 :func:`try_move` scores any move at one decision the same way (a hypothetical: nothing is written
 into the game).
@@ -32,7 +33,7 @@ With ``search`` iterations, each decision of the table's own player is also judg
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from .analysis import analyze
 from .beliefs import EngineLimit
@@ -97,6 +98,25 @@ def review(raw: Any, *, player: int | None = None, engine: str = DEFAULT, policy
     return {"consistent": True, "player": reviewed, "decisions": out}
 
 
+# Why a move is not scored, beside the English ``not_scored``: ``not_scored_why`` {code, fields}, which the
+# page words (review.why.CODE); an engine limit's is the limit's own (limit.CODE).
+NOT_SCORED_CODES = ("detector_xy", "card_use", "user_not_recorded", "options_refused", "no_deal", "not_legal_cut",
+                    "value_not_held", "not_certain", "detector_one_stand", "detector_one_value",
+                    "not_legal_detector", "stand_moved")
+
+
+class Unscored(NamedTuple):
+    """Why a move is not scored: the English ``message`` and its ``code`` (NOT_SCORED_CODES) and ``fields``."""
+
+    message: str
+    code: str
+    fields: dict[str, Any]
+
+    def json(self) -> dict[str, Any]:
+        assert self.code in NOT_SCORED_CODES, self.code
+        return {"not_scored": self.message, "not_scored_why": {"code": self.code, "fields": self.fields}}
+
+
 def _reviewed_player(table: Table, player: int | None) -> int | None:
     if player is None:
         return table.me
@@ -148,11 +168,11 @@ def entry(raw: Any, table: Table, index: int, *, move: Any = None, engine: str =
         played, reason, label = _checked(parse_move(move, len(table.players)), table, index), None, "tried"
         row[label] = _move_json(played)
     if actor is None:
-        reason = reason or "the card's user is not recorded"
+        reason = reason or Unscored("the card's user is not recorded", "user_not_recorded", {})
     if reason is None:
         _score(row, label, raw, index, actor, own, played, engine, policy)
     else:
-        row["not_scored"] = reason
+        row.update(reason.json())
     if search > 0:
         row["search"] = searched(raw, index, played, search, seed, search_work) if own else _not_own_view()
     return row
@@ -172,11 +192,11 @@ def _score(row: dict[str, Any], label: str, raw: Any, index: int, actor: int, ow
         row["not_scored"] = f"the position is too large to rank: {e}"
         row["not_scored_why"] = e.json()  # the limit's code and fields: the page words them (limit.CODE)
         return
-    except SuggestError as e:
-        row["not_scored"] = str(e)
+    except SuggestError as e:  # the review's own options (mode, equipment...): their message names the field
+        row.update(Unscored(str(e), "options_refused", {"message": str(e)}).json())
         return
     if not listing["consistent"]:
-        row["not_scored"] = "no deal fits the events before it: " + listing.get("error", "")
+        row.update(Unscored("no deal fits the events before it: " + listing.get("error", ""), "no_deal", {}).json())
         return
     rows = listing["suggestions"]
     row["best"] = rows[0] if rows else None
@@ -187,8 +207,8 @@ def _score(row: dict[str, Any], label: str, raw: Any, index: int, actor: int, ow
     else:
         position = Position(position_table, actor, engine, policy, analyses)
         scored = _direct_odds(position, played)
-        if isinstance(scored, str):
-            row["not_scored"] = scored
+        if isinstance(scored, Unscored):
+            row.update(scored.json())
             return
         p_success, p_red = scored
         odds = {"p_success": float(p_success), "p_red": float(p_red), "certain": p_success == 1, "rank": None}
@@ -276,7 +296,7 @@ def prefix(raw: dict[str, Any], index: int, *, public: bool) -> dict[str, Any]:
     return out
 
 
-def played_move(event: Any, cards: tuple[str, ...]) -> tuple[Call | None, str | None]:
+def played_move(event: Any, cards: tuple[str, ...]) -> tuple[Call | None, Unscored | None]:
     """The event as a move of the suggestion list, and why it cannot be scored (None: it can)."""
     if isinstance(event, DualCut):
         kind = "xy_ray" if len(event.values) == 2 else "dual_cut"
@@ -284,8 +304,8 @@ def played_move(event: Any, cards: tuple[str, ...]) -> tuple[Call | None, str | 
     if isinstance(event, Detector):
         kind = DETECTOR_KIND[event.kind]
         if len(event.values) == 2:
-            return _move(kind, event.targets, event.values), "a detector with the X or Y ray: the ranking does not " \
-                                                             "combine them"
+            return _move(kind, event.targets, event.values), Unscored(
+                "a detector with the X or Y ray: the ranking does not combine them", "detector_xy", {"kind": kind})
         return _move(kind, event.targets, event.values), None
     if isinstance(event, SoloCut):
         return _move("solo_cut", event.slots, (event.value,)), None
@@ -295,8 +315,9 @@ def played_move(event: Any, cards: tuple[str, ...]) -> tuple[Call | None, str | 
         return _move("multi_cut", event.slots, (event.value,)), None
     if isinstance(event, Tripwire):
         return _move("tripwire", (event.target,), ()), None
-    used = ", ".join(c for c in cards if c != "mission") or type(event).type
-    return None, f"an equipment card's use ({used}): the ranking does not score the cards"
+    used = [c for c in cards if c != "mission"] or ([str(event.card)] if getattr(event, "card", None) else [])
+    return None, Unscored(f"an equipment card's use ({', '.join(used) or type(event).type}): the ranking does not "
+                          "score the cards", "card_use", {"cards": used, "type": type(event).type})
 
 
 def _move(kind: str, targets: tuple[SlotRef, ...], values: tuple[Value, ...]) -> Call:
@@ -380,7 +401,7 @@ def _outcome(event: Any) -> str:
     return "done" if success is None else "success" if success else "failure"
 
 
-def _direct_odds(position: Position, move: Call) -> tuple[Fraction, Fraction] | str:
+def _direct_odds(position: Position, move: Call) -> tuple[Fraction, Fraction] | Unscored:
     """(P(success), P(red)) of a move the suggestion list does not hold, read by the suggest
     package's own deciders on the position's analyses; or why it cannot be scored."""
     kind, targets, values = move
@@ -388,10 +409,11 @@ def _direct_odds(position: Position, move: Call) -> tuple[Fraction, Fraction] | 
     if kind in ("dual_cut", "xy_ray"):
         if len(targets) != 1 or targets[0].player == position.player or targets[0] not in position.uncut(
                 targets[0].player) or len(set(values)) != len(values):
-            return f"not a legal {kind} here: the target must be an uncut teammate wire"
+            return Unscored(f"not a legal {kind} here: the target must be an uncut teammate wire", "not_legal_cut",
+                            {"kind": kind})
         sug = Cuts(position, holding).call(kind, targets[0], values)
         if sug is None:
-            return "in this view the player cannot hold the value called"
+            return Unscored("in this view the player cannot hold the value called", "value_not_held", {})
         return sug.p_success, sug.p_red
     if kind in DETECTOR_SIZE:
         return _detector_odds(position, holding, kind, targets, values)
@@ -406,24 +428,27 @@ def _direct_odds(position: Position, move: Call) -> tuple[Fraction, Fraction] | 
         p_success = position.analyses.p_condition(every)
         # A failed special action explodes, but for M48's yellows (docs/table-format.md, multi_cut).
         return p_success, Fraction(0) if values[0] == YELLOW else 1 - p_success
-    return f"the ranking lists a {kind.replace('_', ' ')} only when it is certain, and in this view it was not"
+    return Unscored(f"the ranking lists a {kind.replace('_', ' ')} only when it is certain, and in this view it was "
+                    "not", "not_certain", {"kind": kind})
 
 
 def _detector_odds(position: Position, holding: Holding, kind: str, targets: tuple[SlotRef, ...],
-                   values: tuple[Value, ...]) -> tuple[Fraction, Fraction] | str:
+                   values: tuple[Value, ...]) -> tuple[Fraction, Fraction] | Unscored:
     q, s = targets[0].player, targets[0].stand
     if any((t.player, t.stand) != (q, s) for t in targets) or q == position.player:
-        return "the targets must lie on one teammate stand"
+        return Unscored("the targets must lie on one teammate stand", "detector_one_stand", {"kind": kind})
     if len(values) != 1 or not isinstance(values[0], int):
-        return "a detector calls one blue value"
+        return Unscored("a detector calls one blue value", "detector_one_value", {"kind": kind})
     size = DETECTOR_SIZE[kind]
     uncut = position.uncut_on(q, s)
     if any(t not in uncut for t in targets) or (size and len(targets) != size):
-        return f"not a legal {kind.replace('_', ' ')} here: {size or 'every'} uncut wires of the stand"
+        return Unscored(f"not a legal {kind.replace('_', ' ')} here: {size or 'every'} uncut wires of the stand",
+                        "not_legal_detector", {"kind": kind, "size": size})
     run = position.sorted_run(q, s)
     if run is None:
-        return "the stand's wires have moved: the detector's odds are not modelled there"
+        return Unscored("the stand's wires have moved: the detector's odds are not modelled there", "stand_moved",
+                        {"kind": kind})
     if position.analyses.beliefs(holding(values)) is None:
-        return "in this view the player cannot hold the value called"
+        return Unscored("in this view the player cannot hold the value called", "value_not_held", {})
     sug = Detectors(position, holding).use(kind, (q, s, values[0]), tuple(t.slot - run[1] for t in targets))
     return sug.p_success, sug.p_red

@@ -8,8 +8,22 @@ import { coreReason, engineErrorWords, h, limitWords, openSheet, searchRefusalWo
 import { describeEvent, possibleKeys, slotName, valueLabel, valuesOr } from "./model.js";
 import { has, t } from "./i18n.js";
 import { SEARCH } from "./suggestions.js";
+import { cardName } from "./equipment.js";
 
 const kept = new Map(); // game id → {events: count reviewed, view, result}
+
+/** Why a decision is not scored, from the core's code and fields (an engine limit's own words, or review.why.CODE). */
+function notScoredWords(d) {
+  const why = d.not_scored_why;
+  if (!why || !why.code) return d.not_scored;
+  const limit = limitWords(why);
+  if (limit) return limit;
+  const f = why.fields || {};
+  const kind = f.kind && has(`review.kind.${f.kind}`) ? t(`review.kind.${f.kind}`) : f.kind;
+  const code = why.code === "not_legal_detector" && !f.size ? "not_legal_detector_every" : why.code;
+  if (!has(`review.why.${code}`)) return d.not_scored;
+  return t(`review.why.${code}`, { ...f, kind, cards: (f.cards || []).map(cardName).join(", ") || f.type });
+}
 
 const percent = (p) => `${(p * 100).toFixed(p > 0 && p < 0.01 ? 2 : 0)}%`;
 
@@ -81,7 +95,7 @@ function render(pool, table, body, result) {
         h("dt", {}, t("review.played")), h("dd", { dataset: { field: "played" } }, `${moveText(table, d.played)} ${odds(d.played)}`),
         h("dt", {}, t("review.best")), h("dd", { dataset: { field: "best" } }, d.best ? `${moveText(table, d.best)} ${odds(d.best)}` : "—"),
         h("dt", {}, t("review.cost")), h("dd", { dataset: { field: "cost" } }, d.not_scored
-          ? t("review.notScored", { reason: limitWords(d.not_scored_why) || d.not_scored })
+          ? t("review.notScored", { reason: notScoredWords(d) })
           : d.cost > 0 ? t("review.givenUp", { p: percent(d.cost) }) : t("edit.none"))),
       d.view === "player" && !d.not_scored ? searchForm(pool, table, d) : null,
       d.not_scored && d.actor === null ? null : tryForm(pool, table, d));
@@ -148,7 +162,7 @@ function tryForm(pool, table, decision) {
     pool.request("review", { table, event: decision.event, move }).then((tried) => {
       answer.dataset.state = "done";
       answer.textContent = tried.not_scored
-        ? t("review.notScoredTried", { reason: limitWords(tried.not_scored_why) || tried.not_scored })
+        ? t("review.notScoredTried", { reason: notScoredWords(tried) })
         : t("review.tried", { move: moveText(table, tried.tried), odds: odds(tried.tried), cost: tried.cost > 0 ? percent(tried.cost) : t("edit.none") });
     }, (error) => {
       answer.dataset.state = "error";
