@@ -1,20 +1,23 @@
 """The mission difficulty table: greedy's win rate per mission and player count, from committed logs.
 
-    python bench/difficulty.py [--log-dir bench/tournaments/difficulty] [--write]
+    python bench/difficulty.py [--log-dir bench/tournaments/difficulty-greedy3] [--write]
 
 Reads every ``mNN-pP.log`` a tournament sweep wrote (issue 19: at least 200
-greedy games per cell, simulator version 2 — equipment dealt and played)::
+greedy games per cell, simulator version 2 — equipment dealt and played; issue
+34: greedy's current version, 3, the ranking that knows the stakes)::
 
-    python -m bombbuster_core tournament --missions 1-66 --players 4 --games 200 \\
-        --policy greedy --seed 2026 --log-dir bench/tournaments/difficulty --resume --jobs 2
+    python -m bombbuster_core tournament --missions 1-66 --players 2-5 --games 200 \\
+        --policy greedy --seed 2026 --log-dir bench/tournaments/difficulty-greedy3 --resume --jobs 2
 
 and prints docs/results/difficulty.md's table (win rate, 95 % Wilson interval, games).
 ``--write`` also writes what is derived from the same figures:
 ``docs/difficulty.svg`` (win rate per mission with interval bars, a series per
 player count) and ``web/difficulty.json`` (the page shows the chosen mission's
 figure at setup).  A log whose games were played with other settings (another
-policy, simulator version, seed, or without equipment) is refused, so every
-published figure comes from one kind of game.
+policy or policy version, simulator version, seed, or without equipment) is
+refused, so every published figure comes from one kind of game.
+``bench/tournaments/difficulty/`` keeps greedy 1's sweep (the same deals), which
+docs/results/issue34-stakes.md compares cell by cell.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ import random  # noqa: E402
 from bombbuster_core.missions import catalogue  # noqa: E402
 from bombbuster_core.sim.actions import SimError  # noqa: E402
 from bombbuster_core.sim.deal import new_game  # noqa: E402
+from bombbuster_core.sim.greedy import GreedyPolicy  # noqa: E402
 from bombbuster_core.sim.tournament import SIM_VERSION, read_log, wilson  # noqa: E402
 
 TYPE_CHECKING = False
@@ -53,7 +57,7 @@ class DifficultyError(ValueError):
 
 def cells(log_dir: str) -> list[dict[str, Any]]:
     """One entry per log: ``{"mission", "players", "games", "wins", "ci95", "losses", "seed"}``, by mission
-    then players.  Every record must be greedy's, of this simulator version, with equipment."""
+    then players.  Every record must be greedy's current version's, of this simulator version, with equipment."""
     out = []
     for name in sorted(os.listdir(log_dir)):
         match = LOG_NAME.match(name)
@@ -67,10 +71,10 @@ def cells(log_dir: str) -> list[dict[str, Any]]:
         if len(settings) != 1:
             raise DifficultyError(f"{name}: games played with different settings: {sorted(settings)}")
         s = records[0]["settings"]
-        if (s.get("mission"), s.get("players"), s.get("sim"), s.get("equipment")) != (mission, players, SIM_VERSION,
-                                                                                       True):
-            raise DifficultyError(f"{name}: not greedy's games of M{mission} {players}p by simulator version "
-                                  f"{SIM_VERSION} with equipment: {s}")
+        if ((s.get("mission"), s.get("players"), s.get("sim"), s.get("equipment"), s.get("version"))
+                != (mission, players, SIM_VERSION, True, GreedyPolicy.version)):
+            raise DifficultyError(f"{name}: not greedy {GreedyPolicy.version}'s games of M{mission} {players}p by "
+                                  f"simulator version {SIM_VERSION} with equipment: {s}")
         n, wins = len(records), sum(r["result"] == "win" for r in records)
         losses = {kind: sum(r["result"] == kind for r in records) for kind in LOSSES}
         if sum(losses.values()) != n - wins:
@@ -154,7 +158,7 @@ def svg(measured: list[dict[str, Any]], refusals: dict[int, str]) -> str:
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
              f'<rect width="{width}" height="{height}" fill="#fff"/>',
-             f'<text x="{left}" y="18" font-size="14" font-weight="bold">Greedy policy win rate per mission '
+             f'<text x="{left}" y="18" font-size="14" font-weight="bold">Greedy {GreedyPolicy.version} win rate per mission '
              f'(simulator v{SIM_VERSION}: equipment dealt and played), 95 % Wilson intervals</text>']
     for tick in range(0, 11, 2):
         rate = tick / 10
@@ -187,19 +191,19 @@ def svg(measured: list[dict[str, Any]], refusals: dict[int, str]) -> str:
 
 
 def page_json(measured: list[dict[str, Any]], refusals: dict[int, str]) -> str:
-    """What the page's setup shows: ``{"policy", "sim", "cells": {"M": {"P": {games, wins, ci95}}},
+    """What the page's setup shows: ``{"policy", "version", "sim", "cells": {"M": {"P": {games, wins, ci95}}},
     "refused": {"M": why}}``."""
     table: dict[str, dict[str, Any]] = {}
     for c in measured:
         table.setdefault(str(c["mission"]), {})[str(c["players"])] = {
             "games": c["games"], "wins": c["wins"], "ci95": [round(v, 4) for v in c["ci95"]]}
-    return json.dumps({"policy": POLICY, "sim": SIM_VERSION, "cells": table,
+    return json.dumps({"policy": POLICY, "version": GreedyPolicy.version, "sim": SIM_VERSION, "cells": table,
                        "refused": {str(m): why for m, why in refusals.items()}}, indent=1, sort_keys=True) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--log-dir", default=str(ROOT / "bench" / "tournaments" / "difficulty"))
+    parser.add_argument("--log-dir", default=str(ROOT / "bench" / "tournaments" / "difficulty-greedy3"))
     parser.add_argument("--write", action="store_true", help="also write docs/difficulty.svg and web/difficulty.json")
     args = parser.parse_args(argv)
     try:

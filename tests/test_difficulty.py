@@ -13,11 +13,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 import difficulty  # noqa: E402
 
+from bombbuster_core.sim.greedy import GreedyPolicy  # noqa: E402
 from bombbuster_core.sim.tournament import SIM_VERSION  # noqa: E402
 
 
 def record(game: int, result: str, failed_cuts: int = 0, **settings) -> str:
-    base = {"mission": 34, "players": 4, "seed": 2026, "equipment": True, "sim": SIM_VERSION}
+    base = {"mission": 34, "players": 4, "seed": 2026, "equipment": True, "sim": SIM_VERSION,
+            "version": GreedyPolicy.version}
     return json.dumps({"policy": "greedy", "game": game, "result": result, "failed_cuts": failed_cuts, "turns": 9,
                        "decisions": 9, "seconds": 0.1, "settings": {**base, **settings}})
 
@@ -28,7 +30,7 @@ def write(tmp_path: Path, name: str, lines: list[str]) -> str:
 
 
 def test_the_committed_page_data_and_chart_are_derived_from_the_committed_logs():
-    measured = difficulty.cells(str(ROOT / "bench" / "tournaments" / "difficulty"))
+    measured = difficulty.cells(str(ROOT / "bench" / "tournaments" / "difficulty-greedy3"))
     refusals = difficulty.refused()
     assert measured and min(c["games"] for c in measured) >= 200
     assert (ROOT / "web" / "difficulty.json").read_text() == difficulty.page_json(measured, refusals)
@@ -52,7 +54,8 @@ def test_a_cell_counts_wins_with_wilson_interval_and_the_table_marks_what_is_not
     assert next(r for r in two if r.startswith("| 34 ·")).endswith("| n/a | 50 % [15–85] (4) |")  # M34: 3-5 players
 
 
-@pytest.mark.parametrize("other", [{"sim": 1}, {"equipment": False}, {"seed": 7}, {"players": 5}])
+@pytest.mark.parametrize("other", [{"sim": 1}, {"equipment": False}, {"seed": 7}, {"players": 5},
+                                   {"version": GreedyPolicy.version - 1}])
 def test_a_log_of_another_kind_of_game_is_refused(tmp_path, other):
     mixed = [record(0, "win"), record(1, "win", **other)]
     with pytest.raises(difficulty.DifficultyError):
