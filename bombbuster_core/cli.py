@@ -245,7 +245,7 @@ def sort_keys(raw: str) -> list[str]:
 
 def number_cards(raw: str) -> list[Any]:
     """Comma-separated Number card values: integers where they are digits; the rest stay as given for
-    the table loader to refuse by name (missions.new_table)."""
+    new_table to refuse by name."""
     return [int(k) if k.isdigit() else k for k in sort_keys(raw)]
 
 
@@ -256,9 +256,6 @@ def _new(args: argparse.Namespace) -> int:
         table = new_table(args.mission, args.players, yellow=args.yellow, red=args.red, number_card=args.number,
                           equipment=args.equipment, covers=args.covers)
     except MissionError as e:
-        _emit({"error": str(e)})
-        return 2
-    except TableError as e:  # a bad --covers value, refused by the table loader (missions.new_table)
         _emit({"error": str(e)})
         return 2
     _emit(table)
