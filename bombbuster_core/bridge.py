@@ -111,6 +111,11 @@ class RequestError(ValueError):
         self.why = why
 
 
+# The codes of the bridge's own error replies (worded as `error.CODE`): a table the JSON reader
+# refuses as nested too deeply or too long (jsonio.StrictJSONError: the page's JSON.parse takes both),
+# and a bug caught at the boundary (its English as `detail`, for a report).
+BRIDGE_ERROR_CODES = ("too_deep", "too_long", "internal_error")
+
 # Every `code` a refused table carries in its error reply: the page words each from its catalogues
 # (docs/i18n.md); `message` stays the CLI's English.  Each refusal has its own code and fields, given
 # where it is raised: an equipment refusal (equipment.REFUSAL_CODES), any other (table_fields.TABLE_CODES).
@@ -483,15 +488,14 @@ def _simulated(answer: Callable[[dict[str, Any], Progress | None], dict[str, Any
     object, and a SimError is the request's error."""
     def method(params: Any, progress: Progress | None) -> dict[str, Any]:
         from .sim.actions import SimError
-        from .sim.refusals import refusal_of
+        from .sim.refusals import coded
 
         if not isinstance(params, dict):
             raise RequestError("params: expected an object")
         try:
             return answer(params, progress)
-        except SimError as e:
-            refusal = refusal_of(e)  # a table the simulator cannot replay: its code and fields for the page
-            raise RequestError(str(e), **(refusal.json() if refusal is not None else {})) from None
+        except SimError as e:  # a table the simulator cannot replay, or its own error: a code and fields for the page
+            raise RequestError(str(e), **coded(e).json()) from None
 
     return method
 
@@ -597,7 +601,8 @@ def _check_table_size(request: dict[str, Any]) -> None:
     if table is not None:
         size = len(json.dumps(table))
         if size > MAX_CHARS:
-            raise StrictJSONError(f"the table is {size:,} characters long; at most {MAX_CHARS:,} are read")
+            raise StrictJSONError(f"the table is {size:,} characters long; at most {MAX_CHARS:,} are read",
+                                  code="too_long", size=size, limit=MAX_CHARS)
 
 
 def handle(message: str, progress: Progress | None = None) -> str:
@@ -628,12 +633,15 @@ def handle(message: str, progress: Progress | None = None) -> str:
         return json.dumps({"id": request_id, "error": {"message": str(e), **e.json()}})
     except RequestError as e:  # a search's refusal carries its code and fields (search.refused.CODE)
         return json.dumps({"id": request_id, "error": {"message": str(e), **e.why}})
-    except (EngineChoiceError, SuggestError, MissionError, json.JSONDecodeError,
-            StrictJSONError) as e:
+    except StrictJSONError as e:  # a table too deep or too long carries its code (error.CODE)
+        return json.dumps({"id": request_id, "error": {"message": str(e), **e.json()}})
+    except (EngineChoiceError, SuggestError, MissionError, json.JSONDecodeError) as e:
         return json.dumps({"id": request_id, "error": {"message": str(e)}})
     except KeyboardInterrupt:  # e.g. raised by a progress callback to stop a long request
         return json.dumps({"id": request_id, "error": {"message": "interrupted"}})
     except RecursionError:
         return json.dumps({"id": request_id, "error": {"message": "the request nests too deeply"}})
     except Exception as e:  # the boundary: a bug must still come back as a value, not kill the worker
-        return json.dumps({"id": request_id, "error": {"message": f"internal error: {type(e).__name__}: {e}"}})
+        detail = f"{type(e).__name__}: {e}"  # for a bug report: the page frames it in its language
+        return json.dumps({"id": request_id, "error": {"message": f"internal error: {detail}",
+                                                       "code": "internal_error", "fields": {"detail": detail}}})

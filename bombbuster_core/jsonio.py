@@ -45,11 +45,19 @@ MAX_CHARS = 4_000_000  # a 5-player table with hundreds of events is ~100 kB
 
 class StrictJSONError(ValueError):
     """Text that is JSON only by a lenient reading (or not a sane document).  ``number``: the
-    text of a number refused as too large (its field is named once the document is known)."""
+    text of a number refused as too large (its field is named once the document is known).
+    ``code`` and ``fields``: for the refusals a page's own table can meet (a file nested too deeply,
+    one too long: the page's JSON reader accepts both), what the page words (bridge.BRIDGE_ERROR_CODES);
+    the others are lenient JSON that the page's JSON.stringify never writes."""
 
-    def __init__(self, message: str, number: str | None = None):
+    def __init__(self, message: str, number: str | None = None, code: str | None = None, **fields: Any):
         super().__init__(message)
         self.number = number
+        self.code, self.fields = code, fields
+
+    def json(self) -> dict[str, Any]:
+        """The code and fields of an error reply (empty without a code)."""
+        return {} if self.code is None else {"code": self.code, "fields": self.fields}
 
 
 def _too_large(text: str) -> StrictJSONError:
@@ -150,7 +158,8 @@ def loads_strict(text: str, max_chars: int = MAX_CHARS) -> Any:
     """Read a standard JSON document; :class:`StrictJSONError` for what only a lenient
     reader accepts (see the module docstring), ``json.JSONDecodeError`` for malformed text."""
     if len(text) > max_chars:
-        raise StrictJSONError(f"the text is {len(text):,} characters long; at most {max_chars:,} are read")
+        raise StrictJSONError(f"the text is {len(text):,} characters long; at most {max_chars:,} are read",
+                              code="too_long", size=len(text), limit=max_chars)
     _check_depth(text)
     if _strict_scan is not None:
         start = len(text) - len(text.lstrip(_WHITESPACE))
@@ -195,7 +204,8 @@ def _check_depth(text: str) -> None:
         elif c == 91 or c == 123:  # [ {
             depth += 1
             if depth > MAX_DEPTH:
-                raise StrictJSONError(f"the document nests more than {MAX_DEPTH} levels deep")
+                raise StrictJSONError(f"the document nests more than {MAX_DEPTH} levels deep", code="too_deep",
+                                      limit=MAX_DEPTH)
         elif c == 93 or c == 125:  # ] }
             depth -= 1
 

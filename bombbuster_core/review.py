@@ -251,15 +251,14 @@ def searched(raw: dict[str, Any], index: int, move: Call | None, iterations: int
     the policy plays greedy without a search."""
     # Imported here: only a review that asks for a search loads the simulator.
     from .sim.actions import SimError
-    from .sim.refusals import reason_fields, refusal_of
+    from .sim.refusals import coded, reason_fields
     from .sim.search_advice import search
 
     try:
         bound = {} if work is None else {"work": work}
         result = search({"table": prefix(raw, index, public=False), "iterations": iterations, "seed": seed, **bound})
     except SimError as e:
-        refusal = refusal_of(e)
-        return {"searched": False, **(reason_fields(refusal) if refusal is not None else {"reason": str(e)})}
+        return {"searched": False, **reason_fields(coded(e))}
     if not result.get("consistent", True) or not result["searched"]:
         return {"searched": False, "reason": result.get("reason") or result.get("error", ""),
                 **({"reason_why": result["reason_why"]} if "reason_why" in result else {})}

@@ -16,7 +16,7 @@ import pytest
 
 from bombbuster_core.analysis import REASON_CODES
 from bombbuster_core.beliefs import LIMIT_CODES
-from bombbuster_core.bridge import TABLE_REFUSAL_CODES
+from bombbuster_core.bridge import BRIDGE_ERROR_CODES, TABLE_REFUSAL_CODES
 from bombbuster_core.sim.refusals import SEARCH_REFUSAL_CODES
 from bombbuster_core.equipment import REFUSAL_CODES as EQUIPMENT_REFUSAL_CODES
 from bombbuster_core.suggest.advice import ADVICE_CODES, BARRED_CODES
@@ -145,10 +145,29 @@ def test_every_search_refusal_code_is_worded(language: str) -> None:
 
 
 def test_every_search_refusal_code_is_given_somewhere() -> None:
-    """Each search refusal code is given where the refusal is made (Refusal takes a listed code only)."""
+    """Each search refusal code is given where the refusal is made (Refusal takes a listed code only):
+    in the simulator, the review, or refusals.py's own ``coded`` (its list left out)."""
     core = ROOT / "bombbuster_core"
-    source = source_of(path for path in [*(core / "sim").glob("*.py"), core / "review.py"] if path.name != "refusals.py")
+    refusals = (core / "sim" / "refusals.py").read_text(encoding="utf-8")
+    listed = refusals[refusals.index("SEARCH_REFUSAL_CODES = ("):refusals.index("\n)\n", refusals.index("SEARCH_REFUSAL_CODES = ("))]
+    source = refusals.replace(listed, "") + source_of(
+        path for path in [*(core / "sim").glob("*.py"), core / "review.py"] if path.name != "refusals.py")
     assert [code for code in SEARCH_REFUSAL_CODES if f'"{code}"' not in source] == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_bridge_error_code_is_worded(language: str) -> None:
+    """The bridge's own coded error replies (a table too deep or too long, a bug at its boundary)."""
+    assert unworded(language, "error", BRIDGE_ERROR_CODES) == []
+
+
+def test_every_bridge_error_code_is_given_somewhere() -> None:
+    """Each is given at a raise site: the JSON reader's or the bridge's (outside the list)."""
+    core = ROOT / "bombbuster_core"
+    bridge = (core / "bridge.py").read_text(encoding="utf-8")
+    listed = bridge[bridge.index("BRIDGE_ERROR_CODES = ("):bridge.index(")\n", bridge.index("BRIDGE_ERROR_CODES = ("))]
+    source = bridge.replace(listed, "") + (core / "jsonio.py").read_text(encoding="utf-8")
+    assert [code for code in BRIDGE_ERROR_CODES if f'"{code}"' not in source] == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

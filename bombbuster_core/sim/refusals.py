@@ -20,6 +20,8 @@ SEARCH_REFUSAL_CODES = (
     "nano_or_counts_red",    # mode: Nano or counts-as-red Number cards
     "rules_not_played",      # mode, rules (tags)
     "event_not_played",      # mode, event (index), type
+    "simulator_error",       # detail: a SimError that is no refusal of the table (an illegal move, a malformed
+                             # request): a fault of the simulator or of the page's request, its English kept
 )
 
 
@@ -58,3 +60,10 @@ def reason_fields(refusal: Refusal) -> dict[str, Any]:
 def refusal_of(error: BaseException) -> Refusal | None:
     """The Refusal a SimError was raised with (``SimError(refusal)``), or None (another error)."""
     return next((arg for arg in error.args[:1] if isinstance(arg, Refusal)), None)
+
+
+def coded(error: BaseException) -> Refusal:
+    """A SimError as the page hears it: its Refusal, or else ``simulator_error`` with the error's English
+    as ``detail``.  Such an error names no fact of the player's table (an illegal move in a rollout, a
+    malformed request of the page's): its text is the simulator's own, for a bug report."""
+    return refusal_of(error) or Refusal(str(error), "simulator_error", detail=str(error))

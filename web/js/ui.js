@@ -114,7 +114,7 @@ export function coreReason(result, table) {
  */
 export function tableRefusal(error, table) {
   const { code, fields = {} } = error || {};
-  if (!code || !has(`reason.${code}`)) return pageMessage(error && error.message, table);
+  if (!code || !has(`reason.${code}`)) return replyWords(error, table);
   const key = code === "card_locked" && fields.unlock === "yellow" ? "reason.card_locked_yellow" : `reason.${code}`;
   const text = t(key, refusalWords(code, fields, table));
   return fields.event === null || fields.event === undefined ? text : t("reason.atEvent", { event: fields.event + 1, what: text });
@@ -133,7 +133,19 @@ export function limitWords(limit) {
 
 /** An error reply of the engine (an EngineError: an engine limit's carries its code and fields) in the page's language. */
 export function engineErrorWords(error, table = null) {
-  return limitWords(error) || searchRefusalWords(error, table) || pageMessage(error && error.message, table);
+  return limitWords(error) || searchRefusalWords(error, table) || replyWords(error, table);
+}
+
+/**
+ * An error reply the bridge itself coded (bombbuster_core/bridge.py BRIDGE_ERROR_CODES: a table nested
+ * too deeply or too long, a bug caught at its boundary, whose English `detail` is kept for a report)
+ * in the page's language; any other reply as the core wrote it.
+ */
+function replyWords(error, table) {
+  const { code, fields = {} } = error || {};
+  if (!code || !has(`error.${code}`)) return pageMessage(error && error.message, table);
+  const count = (n) => (typeof n === "number" ? n.toLocaleString(language) : n);
+  return t(`error.${code}`, { ...fields, size: count(fields.size), limit: count(fields.limit) });
 }
 
 /**
