@@ -5,7 +5,7 @@
 // scores it on the table as it stood; nothing is written into the game). Reviews are kept per game
 // and per log, for the page's life.
 import { coreReason, engineErrorWords, h, limitWords, openSheet, searchRefusalWords } from "./ui.js";
-import { describeEvent, possibleKeys, slotName, valueLabel, valuesOr } from "./model.js";
+import { describeEvent, playerName, possibleKeys, slotName, valueLabel, valuesOr } from "./model.js";
 import { has, t } from "./i18n.js";
 import { SEARCH } from "./suggestions.js";
 import { cardName } from "./equipment.js";
@@ -102,7 +102,7 @@ function render(pool, table, body, result) {
   };
   body.replaceChildren(
     h("p.hint", {}, result.player === null
-      ? t("review.public") : t("review.of", { name: table.players[result.player].name })),
+      ? t("review.public") : t("review.of", { name: playerName(table, result.player) })),
     h("div.review-nav", {},
       h("button.secondary", { dataset: { action: "review-prev" }, onclick: () => step(-1), "aria-label": t("review.previous") }, "‹"),
       slider,
