@@ -117,16 +117,45 @@ def test_signatures_engine_fans_out_and_keeps_its_blocks(page, server):
     assert sum(s["signature_cache"]["hits"] for s in core_stats(page) if "signature_cache" in s) >= 1
 
 
+# A column sweep reports no work (bridge.py), so the signal that both halves run is the page handing
+# a sweep task to each of its two workers; a cancel must then terminate both of those workers.
+WATCH_SWEEPS = """(() => {
+  const ids = new WeakMap();
+  let next = 0;
+  const idOf = (worker) => { if (!ids.has(worker)) ids.set(worker, next++); return ids.get(worker); };
+  let both;
+  const watched = window.sweepsWatched = {sweeping: [], terminated: [], both: new Promise((r) => { both = r; })};
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (data, ...rest) {
+    const sent = post.call(this, data, ...rest);
+    const message = data && typeof data.message === "string" ? JSON.parse(data.message) : null;
+    if (message && message.method === "task" && message.params.task === "columns.sweep") {
+      watched.sweeping.push(idOf(this));
+      if (new Set(watched.sweeping).size === 2) both();
+    }
+    return sent;
+  };
+  const terminate = Worker.prototype.terminate;
+  Worker.prototype.terminate = function () {
+    watched.terminated.push(idOf(this));
+    return terminate.call(this);
+  };
+})();"""
+
+
 def test_cancelling_a_split_request_stops_both_halves(page, server):
+    page.add_init_script(WATCH_SWEEPS)
     two_workers(page, server.url)
     outcome = page.evaluate("""async t => {
         const abort = new AbortController();
         const cancelled = window.bombbuster.analyze(t, {signal: abort.signal}).then(() => "finished", e => e.name);
-        await new Promise(r => setTimeout(r, 150));  // the two sweeps are running
+        await window.sweepsWatched.both;  // each worker has its half
         abort.abort();
         return cancelled;
     }""", BIG)
     assert outcome == "CancelledError"
+    watched = page.evaluate("({sweeping: window.sweepsWatched.sweeping, terminated: window.sweepsWatched.terminated})")
+    assert len(watched["sweeping"]) == 2 and set(watched["sweeping"]) <= set(watched["terminated"])
     wait_until(page, "window.bombbuster.stats().then(s => s.length === 2)")
     assert page.evaluate("t => window.bombbuster.analyze(t, {fresh: true})", BIG) == cli_analyze(BIG)
 
