@@ -37,6 +37,12 @@ def _emit(obj: Any) -> None:
     sys.stdout.write(jsonio.dumps(obj) + "\n")
 
 
+def _refuse_table(e: TableError) -> int:
+    """Exit status 2 with the loader's words (and the event they name, if any)."""
+    _emit({"error": str(e), **({"event": e.event} if e.event is not None else {})})
+    return 2
+
+
 def read_table(path: str):
     """Load and validate a table file; raise TableError with a clear message."""
     return load_table(read_json(path))
@@ -75,8 +81,7 @@ def _run(argv: list[str]) -> int:
     try:
         table = read_table(args.table)
     except TableError as e:
-        _emit({"error": str(e), **({"event": e.event} if e.event is not None else {})})
-        return 2
+        return _refuse_table(e)
     if args.command == "sample":
         return _sample(table, args)
     if args.command == "explain":
@@ -220,8 +225,7 @@ def _review(args: argparse.Namespace) -> int:
                         policy=Policy(red_cap=args.red_cap), progress=progress if args.progress else None,
                         search=args.search, seed=args.seed, search_work=args.search_work)
     except TableError as e:
-        _emit({"error": str(e), **({"event": e.event} if e.event is not None else {})})
-        return 2
+        return _refuse_table(e)
     except (ReviewError, EngineChoiceError, EngineLimit) as e:
         _emit({"error": str(e)})
         return 2
@@ -245,7 +249,7 @@ def sort_keys(raw: str) -> list[str]:
 
 def number_cards(raw: str) -> list[Any]:
     """Comma-separated Number card values: integers where they are digits; the rest stay as given for
-    new_table to refuse by name."""
+    the table loader to refuse by name (cli._new)."""
     return [int(k) if k.isdigit() else k for k in sort_keys(raw)]
 
 
@@ -258,6 +262,10 @@ def _new(args: argparse.Namespace) -> int:
     except MissionError as e:
         _emit({"error": str(e)})
         return 2
+    try:  # new_table writes --covers as given: the loader checks them (coded, naming equipment[i].cover)
+        load_table(table)
+    except TableError as e:
+        return _refuse_table(e)
     _emit(table)
     return 0
 

@@ -462,20 +462,18 @@ def _equipment(m: Mission, players: int, raw: Sequence[Any]) -> list[dict[str, A
     return [{"card": c} for c in cards]
 
 
-def _covers(m: Mission, raw: Any, count: int) -> list[int]:
-    """M12: the value of the Number card covering each card drawn (in the same order), checked."""
+def _cover(m: Mission, board: list[dict[str, Any]], covers: Any) -> None:
+    """M12: each card drawn takes the value of the Number card covering it (in the same order), as given.
+    Only what the table loader cannot see is checked here; the values are the loader's to refuse
+    (table._parse_cover, naming ``equipment[i].cover``)."""
     where = f"mission {m.number} covers"
-    if not isinstance(raw, (list, tuple)):
-        raise MissionError(f"{where}: expected a list of Number card values, got {shown(raw)}")
-    lo, hi = _NUMBER_RANGE
-    for v in raw:
-        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-            raise MissionError(f"{where}: {shown(v)} is not a Number card ({lo}–{hi})")
-    if len(set(raw)) != len(raw):
-        raise MissionError(f"{where}: a value is listed twice (the box has one Number card of each)")
-    if len(raw) != count:
-        raise MissionError(f"{where}: one Number card covers each of the {count} Equipment cards, got {len(raw)}")
-    return list(raw)
+    if not isinstance(covers, (list, tuple)):
+        raise MissionError(f"{where}: expected a list of Number card values, got {shown(covers)}")
+    if len(covers) > len(board):  # a card short of a cover is the loader's cover_missing; a spare one has no entry
+        raise MissionError(f"{where}: one Number card covers each of the {len(board)} Equipment cards, "
+                           f"got {len(covers)}")
+    for entry, value in zip(board, covers):
+        entry["cover"] = value
 
 
 # ---------------------------------------------------------------- building a table
@@ -547,7 +545,9 @@ def new_table(number: Any, players: Any, *, yellow: Sequence[Any] | None = None,
     ``equipment``: the card IDs drawn for the board (``meta.equipment`` says how many and
     from which pool); absent, the table does not list its board.  ``covers``: M12's Number card
     covering each of those cards (its value, in the same order); absent, placeholders 1, 2, ...
-    stand in (``meta.placeholders``).
+    stand in (``meta.placeholders``).  The covers are written as given: their values are the table
+    loader's to check (``load_table`` of this table refuses a bad one, coded and naming
+    ``equipment[i].cover``), so a caller passing ``covers`` loads the table before using it (cli ``new``).
     """
     m = mission(number)
     _check_players(m, players)
@@ -593,17 +593,16 @@ def new_table(number: Any, players: Any, *, yellow: Sequence[Any] | None = None,
         raise MissionError(f"mission {m.number} number: only mission 11 has a Number card counted as red")
 
     board = None if equipment is None else _equipment(m, players, equipment)
-    if m.number not in EQUIPMENT_COVERED or board is None:
-        if covers is not None:
+    if board is None:
+        if covers is not None:  # no entry to write them on: the loader would never see them
             why = ("only mission 12 covers its equipment" if m.number not in EQUIPMENT_COVERED
                    else "name the Equipment cards they cover")
             raise MissionError(f"mission {m.number} covers: {why}")
-    else:
+    elif covers is not None or m.number in EQUIPMENT_COVERED:
         if covers is None:  # the lowest values stand in, as for the other values drawn at the table
             covers = list(range(_NUMBER_RANGE[0], _NUMBER_RANGE[0] + len(board)))
             placeholders.append("covers")
-        for entry, value in zip(board, _covers(m, covers, len(board))):
-            entry["cover"] = value
+        _cover(m, board, covers)
 
     in_play = 4 * m.blue + sum(d.count for d in m.wires[players])
     nano = m.nano.get(players, 0)

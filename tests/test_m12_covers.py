@@ -140,15 +140,30 @@ def test_new_tables_and_the_pool_carry_the_covers() -> None:
     assert "the Number cards covering the equipment" in placeholder["meta"]["notes"][0]
     load_table(placeholder)
     for kw, words in [({"covers": [1, 2, 3]}, "mission 12 covers: name the Equipment cards they cover"),
-                      ({"equipment": ["3", "5", "Y"], "covers": [1, 1, 2]}, "a value is listed twice"),
-                      ({"equipment": ["3", "5", "Y"], "covers": [0, 1, 2]}, "0 is not a Number card (1–12)"),
-                      ({"equipment": ["3", "5", "Y"], "covers": [1, 2]}, "each of the 3 Equipment cards, got 2"),
+                      ({"equipment": ["3", "5", "Y"], "covers": [1, 2, 3, 4]}, "each of the 3 Equipment cards, got 4"),
                       ({"equipment": ["3", "5", "Y"], "covers": 4}, "expected a list of Number card values")]:
         with pytest.raises(MissionError, match=re.escape(words)):
             new_table(12, 3, **kw)
-    for kw in ({"equipment": ["3", "5", "8"], "covers": [1, 2, 3]}, {"covers": [1, 2, 3]}):
-        with pytest.raises(MissionError, match="mission 4 covers: only mission 12 covers its equipment"):
-            new_table(4, 3, **kw)
+    with pytest.raises(MissionError, match="mission 4 covers: only mission 12 covers its equipment"):
+        new_table(4, 3, covers=[1, 2, 3])
+
+
+@pytest.mark.parametrize("number,covers,code,index,words", [
+    (12, [1, 1, 2], "cover_listed_twice", 1, "the Number card 1 already covers card 3 (Triple Detector)"),
+    (12, [0, 1, 2], "out_of_range", 0, "0 is out of range (1..12)"),
+    (12, ["x", 1, 2], "expected_integer", 0, "expected an integer"),
+    (12, [1, 2], "cover_missing", 2, "mission 12: a Number card covers card Y (False Bottom) from the setup"),
+    (4, [1, 2, 3], "cover_not_mission", 0, "only mission 12 covers its Equipment cards with Number cards"),
+])
+def test_new_tables_bad_covers_get_the_loaders_refusal(number: int, covers: list[Any], code: str, index: int,
+                                                       words: str) -> None:
+    """One reading of the covers: new_table writes them as given and the table loader refuses a bad one
+    (table._parse_cover), coded and naming the field."""
+    table = new_table(number, 3, equipment=["3", "5", "Y" if number == 12 else "8"], covers=covers)
+    with pytest.raises(TableError) as err:
+        load_table(table)
+    assert (err.value.code, err.value.fields["path"]) == (code, ["equipment", index, "cover"])
+    assert f"table field 'equipment'[{index}] field 'cover': " in str(err.value) and words in str(err.value)
 
 
 def test_the_cli_writes_the_covers() -> None:
@@ -158,7 +173,13 @@ def test_the_cli_writes_the_covers() -> None:
                                                    {"card": "Y", "cover": 12}]
     bad = subprocess.run([sys.executable, "-m", "bombbuster_core", "new", "--mission", "12", "--players", "3",
                           "--equipment", "3,5,Y", "--covers", "7,x,12"], capture_output=True, text=True)
-    assert bad.returncode == 2 and "mission 12 covers: 'x' is not a Number card" in json.loads(bad.stdout)["error"]
+    assert bad.returncode == 2 and json.loads(bad.stdout) == \
+        {"error": "table field 'equipment'[1] field 'cover': expected an integer, got 'x'"}
+    twice = subprocess.run([sys.executable, "-m", "bombbuster_core", "new", "--mission", "12", "--players", "3",
+                            "--equipment", "3,5,Y", "--covers", "7,7,12"], capture_output=True, text=True)
+    assert twice.returncode == 2 and json.loads(twice.stdout) == {
+        "error": "table field 'equipment'[1] field 'cover': the Number card 7 already covers card 3 "
+                 "(Triple Detector): the box has one of each"}
 
 
 def test_m12_stays_a_base_game_mission() -> None:
