@@ -206,3 +206,16 @@ def action(page, name):
 
 def value(page, v):
     tap(page, f".recorder .option[data-value='{js(v)}']")
+
+
+def start_without_following_the_equipment(page) -> dict:
+    """At setup, once the equipment is shown: "Don't follow the equipment", nobody's view, start; once
+    the analysis is back, the table file the menu exports, which lists no board."""
+    tap(page, "[data-action='skip-equipment']")
+    page.wait_for_function("!document.querySelector('.setup .warn')")  # start is refused while a warning shows
+    tap(page, ".chip[data-me='none']")
+    tap(page, "#start-game")
+    page.wait_for_selector(".analysis-status.ok #worlds")
+    table = export_table(page)
+    assert "equipment" not in table
+    return table

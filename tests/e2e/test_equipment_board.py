@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from e2e_helpers import (action, cli_analyze, export_table, open_app, sample_table, screenshot, slot, tap,
-                         touch_phone, value, wait_events)
+from e2e_helpers import (action, cli_analyze, export_table, open_app, sample_table, screenshot, slot,
+                         start_without_following_the_equipment, tap, touch_phone, value, wait_events)
 from test_companion import AXE, share_link, tool
 from test_tap_targets import offenders
 
@@ -244,13 +244,8 @@ def test_draw_for_us_and_a_game_that_does_not_follow_its_board(new_context, serv
     drawn = page.eval_on_selector_all(".card-chip[aria-pressed='true']", "chips => chips.map((c) => c.dataset.card)")
     assert len(drawn) == 4 and len(set(drawn)) == 4 and set(drawn) <= set(pool)
     # "Don't follow the equipment": the table lists no board, as the page's games did before.
-    tap(page, "[data-action='skip-equipment']")
-    page.wait_for_function("!document.querySelector('.setup .warn')")
-    tap(page, ".chip[data-me='none']")
-    tap(page, "#start-game")
-    page.wait_for_selector(".analysis-status.ok #worlds")
-    table = export_table(page)
-    assert "equipment" not in table and all("character" not in p for p in table["players"])
+    table = start_without_following_the_equipment(page)
+    assert all("character" not in p for p in table["players"])
     assert page.locator("#board").count() == 0 and page.locator("#unlocked").count() == 1
     assert {"rewinder", "stabilizer", "super_detector", "label_equal"} <= offered(page)
     assert not errors, errors

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from e2e_helpers import export_table, open_app, tap, touch_phone, wait_events
+from e2e_helpers import open_app, start_without_following_the_equipment, tap, touch_phone, wait_events
 from test_m12_covers_page import dual_cut
 
 
@@ -21,14 +21,7 @@ def unfollowed_game(page, url, mission, yellows, red):
         tap(page, f"[data-group='drawn-yellow'] .chip[data-key='{key}']")
     tap(page, f"[data-group='drawn-red'] .chip[data-key='{red}']")
     page.wait_for_selector(".equipment-setup")
-    tap(page, "[data-action='skip-equipment']")
-    page.wait_for_function("!document.querySelector('.setup .warn')")
-    tap(page, ".chip[data-me='none']")
-    tap(page, "#start-game")
-    page.wait_for_selector(".analysis-status.ok #worlds")
-    table = export_table(page)
-    assert "equipment" not in table
-    return table
+    return start_without_following_the_equipment(page)
 
 
 def unlocked_line(page):
