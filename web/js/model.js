@@ -184,7 +184,7 @@ function describeAction(event, table) {
     case "absent":
       return t("log.absent", { who: whoStand(event.player, event.stand), values: event.values.map(valueLabel).join(", ") });
     case "dealt":
-      return t("log.dealt", { who: whoStand(event.player, event.stand), n: event.count, value: event.value });
+      return t("log.dealt", { who: whoStand(event.player, event.stand), n: event.count, value: t(`option.${event.value}`) });
     case "multi_cut":
       return t(event.success ? "log.multi.success" : event.exploded ? "log.multi.exploded" : "log.multi.failed", {
         who: who(event.actor), value: valueLabel(event.value), n: event.slots.length, tokens: (event.tokens || []).map(valueLabel).join(", ") });
