@@ -857,13 +857,14 @@ export class GameScreen {
         h("span.state-note", {}, t("state.wiresLeft", { n: state.wiresLeft, of: state.wiresTotal }))));
     }
     const listed = boardListed(this.table);
+    // Each label wraps with its value: a longer label ("Ausrüstung freigeschaltet") once left its value alone on the next line.
     parts.push(h("div.state-row", {},
-      h("span.state-label", {}, t("state.validated")),
-      h("span", { id: "validated", dataset: { values: JSON.stringify(state.validated) } }, state.validated.length ? state.validated.join(" · ") : t("state.noneYet")),
+      h("span.state-pair", {}, h("span.state-label", {}, t("state.validated")),
+        h("span", { id: "validated", dataset: { values: JSON.stringify(state.validated) } }, state.validated.length ? state.validated.join(" · ") : t("state.noneYet"))),
       // A table that lists its board shows the core's board below; an old one the values that unlock a card.
-      listed ? null : h("span.state-label", {}, t("state.unlocked")),
-      listed ? null : h("span", { id: "unlocked", dataset: { values: JSON.stringify(state.unlocked) } },
-        !state.unlocked ? t("state.unlockedUnread") : state.unlocked.length ? state.unlocked.join(" · ") : t("state.noneYet"))));
+      listed ? null : h("span.state-pair", {}, h("span.state-label", {}, t("state.unlocked")),
+        h("span", { id: "unlocked", dataset: { values: JSON.stringify(state.unlocked) } },
+          !state.unlocked ? t("state.unlockedUnread") : state.unlocked.length ? state.unlocked.join(" · ") : t("state.noneYet")))));
     if (listed) parts.push(this.boardStrip());
     const headline = state.won ? t("over.won")
       : state.lostBy === "explosion" ? t("over.exploded", { event: state.exploded + 1 })
