@@ -22,10 +22,19 @@ OUT_OF_PLACE = """() => {
   const edge = recorder.getBoundingClientRect();
   const buttons = [...recorder.querySelectorAll('.record-buttons button, .undo-redo button')]
     .filter((b) => b.getBoundingClientRect().width > 0);
+  // A word broken anywhere but at a soft hyphen ("Wenige-r") counts as cut: measured with the CSS's
+  // last resort (overflow-wrap: anywhere) turned off.
+  const wordCut = (b) => {
+    const before = b.style.overflowWrap;
+    b.style.overflowWrap = 'normal';
+    const cut = b.scrollWidth > b.clientWidth + 1;
+    b.style.overflowWrap = before;
+    return cut;
+  };
   const bad = buttons.filter((b) => {
     const r = b.getBoundingClientRect();
     return r.left < edge.left - 0.5 || r.right > edge.right + 0.5
-      || b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1;
+      || b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1 || wordCut(b);
   }).map((b) => b.innerText.replace(/\\s+/g, ' '));
   const page = document.documentElement.scrollWidth > innerWidth ? ['the page scrolls sideways'] : [];
   return { count: buttons.length, bad: [...bad, ...page] };
