@@ -131,9 +131,10 @@ def js(value) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def touch_phone(new_context):
-    """A page on a touch phone (390x844) and the list of its page errors."""
-    context = new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+def touch_phone(new_context, **options):
+    """A page on a touch phone (390x844; ``options``: the context's others, e.g. its locale) and the list
+    of its page errors."""
+    context = new_context(viewport=PHONE, has_touch=True, is_mobile=True, **options)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))

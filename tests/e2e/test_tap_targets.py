@@ -8,12 +8,16 @@ game state and the share sheet — and measures every visible, enabled
 control (button, link, [role=button], input, select) with
 getBoundingClientRect. It fails with the list of offenders: where, what, size.
 On the same screens, a control's label must not be cut (an ellipsis turned the
-keypad's 10, 11, 12 into "1…" on a phone): its text fits its box.
+keypad's 10, 11, 12 into "1…" on a phone): its text fits its box, with no word broken but at a soft
+hyphen. The walk is made in English, French and German: longer labels must fit too.
 """
 from __future__ import annotations
 
+import pytest
+
 from e2e_helpers import open_app, sample_table, slot, tap, touch_phone, wait_events
 from test_companion import share_link
+from test_languages import LOCALES
 
 MIN_PX = 44
 
@@ -32,11 +36,21 @@ CONTROLS = """() => {
     }
     return true;
   };
+  // A word broken but at a soft hyphen counts as cut: measured with any overflow-wrap turned off
+  // (not in a text box: a share link wraps anywhere by design).
+  const overflows = (e) => {
+    const before = e.style.overflowWrap;
+    e.style.overflowWrap = 'normal';
+    const over = e.scrollWidth > e.clientWidth + 1;
+    e.style.overflowWrap = before;
+    return over;
+  };
   const controls = document.querySelectorAll("button, a[href], [role='button'], input:not([type='hidden']), select, textarea");
   return [...controls].filter((e) => !e.disabled && shown(e)).map((e) => {
     const r = e.getBoundingClientRect();
     return { what: describe(e), width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10,
-             cut: e.tagName !== 'INPUT' && e.tagName !== 'SELECT' && e.scrollWidth > e.clientWidth + 1 };
+             cut: e.tagName !== 'INPUT' && e.tagName !== 'SELECT'
+               && (e.scrollWidth > e.clientWidth + 1 || (e.tagName !== 'TEXTAREA' && overflows(e))) };
   });
 }"""
 
@@ -73,7 +87,7 @@ WALKS: list[tuple[list[tuple[str, list]], list]] = [
     ([("step: radar answers", [MORE, act("radar"), opt("4")])], [CANCEL]),
     ([("step: landing position", [MORE, act("grappling_hook"), (1, 3), ".recorder .option[data-player='0']"])],
      [CANCEL]),
-    ([("wire sheet", [(1, 4), "#distribution"])], ["#sheet button[aria-label='Close']"]),
+    ([("wire sheet", [(1, 4), "#distribution"])], ["#sheet [data-action='close-sheet']"]),
     ([("edit form", [".log li[data-index='2'] [data-action='edit']"]),
       ("edit: changing a field", [".recorder [data-action='change'][data-field='token']"])], [CANCEL]),
     ([("menu", ["#menu-button"]), ("share sheet", [".menu-item[data-action='share']", "#share-qr svg"])], []),
@@ -90,7 +104,8 @@ def tap_each(page, taps: list) -> None:
             page.wait_for_selector(target)
 
 
-def test_every_control_used_during_play_is_at_least_44_px_and_shows_its_label(new_context, server):
+@pytest.mark.parametrize("language", list(LOCALES))
+def test_every_control_used_during_play_is_at_least_44_px_and_shows_its_label(new_context, server, language):
     small: list[str] = []
     cut: list[str] = []
 
@@ -100,7 +115,7 @@ def test_every_control_used_during_play_is_at_least_44_px_and_shows_its_label(ne
         cut.extend(too_narrow)
 
     # A first visit: the help card above the new-game setup (mission, names, colours, my wires).
-    setup, setup_errors = touch_phone(new_context)
+    setup, setup_errors = touch_phone(new_context, locale=LOCALES[language])
     open_app(setup, server.url)
     setup.wait_for_selector(".help-card [data-action='help-skip']")
     setup.wait_for_selector("#start-game")
@@ -109,7 +124,7 @@ def test_every_control_used_during_play_is_at_least_44_px_and_shows_its_label(ne
     measure(setup, "first-use help, screen 2")
     assert not setup_errors
 
-    page, errors = touch_phone(new_context)
+    page, errors = touch_phone(new_context, locale=LOCALES[language])
     open_app(page, share_link(server.url, sample_table()))
     wait_events(page, 3)
     if page.locator("[data-action='help-skip']").count():
