@@ -113,6 +113,8 @@ def test_every_control_used_during_play_is_at_least_44_px_and_shows_its_label(ne
         too_small, too_narrow = offenders(page, screen)
         small.extend(too_small)
         cut.extend(too_narrow)
+        if page.evaluate("document.documentElement.scrollWidth > innerWidth"):  # something pushed past the edge
+            cut.append(f"{screen}: the page scrolls sideways")
 
     # A first visit: the help card above the new-game setup (mission, names, colours, my wires).
     setup, setup_errors = touch_phone(new_context, locale=LOCALES[language])
