@@ -131,6 +131,17 @@ def js(value) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+# A JS function: whether a control's label has a word broken but at a soft hyphen ("Wenige-r"), i.e.
+# whether it overflows once the CSS's last resort (overflow-wrap) is turned off.
+WORD_CUT = """(e) => {
+  const before = e.style.overflowWrap;
+  e.style.overflowWrap = 'normal';
+  const cut = e.scrollWidth > e.clientWidth + 1;
+  e.style.overflowWrap = before;
+  return cut;
+}"""
+
+
 def touch_phone(new_context, **options):
     """A page on a touch phone (390x844; ``options``: the context's others, e.g. its locale) and the list
     of its page errors."""

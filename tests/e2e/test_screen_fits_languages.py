@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from e2e_helpers import engine_ready
+from e2e_helpers import WORD_CUT, engine_ready, sample_table
 from test_companion import share_link
 from test_languages import LOCALES, language  # noqa: F401 (fixture)
-from e2e_helpers import sample_table
 
 VIEWPORTS = {"upright": {"width": 390, "height": 844}, "sideways": {"width": 844, "height": 390}}
 
@@ -22,15 +21,7 @@ OUT_OF_PLACE = """() => {
   const edge = recorder.getBoundingClientRect();
   const buttons = [...recorder.querySelectorAll('.record-buttons button, .undo-redo button')]
     .filter((b) => b.getBoundingClientRect().width > 0);
-  // A word broken anywhere but at a soft hyphen ("Wenige-r") counts as cut: measured with the CSS's
-  // last resort (overflow-wrap: anywhere) turned off.
-  const wordCut = (b) => {
-    const before = b.style.overflowWrap;
-    b.style.overflowWrap = 'normal';
-    const cut = b.scrollWidth > b.clientWidth + 1;
-    b.style.overflowWrap = before;
-    return cut;
-  };
+  const wordCut = """ + WORD_CUT + """;
   const bad = buttons.filter((b) => {
     const r = b.getBoundingClientRect();
     return r.left < edge.left - 0.5 || r.right > edge.right + 0.5

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from e2e_helpers import open_app, sample_table, slot, tap, touch_phone, wait_events
+from e2e_helpers import WORD_CUT, open_app, sample_table, slot, tap, touch_phone, wait_events
 from test_companion import share_link
 from test_languages import LOCALES
 
@@ -36,21 +36,14 @@ CONTROLS = """() => {
     }
     return true;
   };
-  // A word broken but at a soft hyphen counts as cut: measured with any overflow-wrap turned off
-  // (not in a text box: a share link wraps anywhere by design).
-  const overflows = (e) => {
-    const before = e.style.overflowWrap;
-    e.style.overflowWrap = 'normal';
-    const over = e.scrollWidth > e.clientWidth + 1;
-    e.style.overflowWrap = before;
-    return over;
-  };
+  // A word broken but at a soft hyphen counts as cut (not in a text box: a share link wraps anywhere by design).
+  const wordCut = """ + WORD_CUT + """;
   const controls = document.querySelectorAll("button, a[href], [role='button'], input:not([type='hidden']), select, textarea");
   return [...controls].filter((e) => !e.disabled && shown(e)).map((e) => {
     const r = e.getBoundingClientRect();
     return { what: describe(e), width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10,
              cut: e.tagName !== 'INPUT' && e.tagName !== 'SELECT'
-               && (e.scrollWidth > e.clientWidth + 1 || (e.tagName !== 'TEXTAREA' && overflows(e))) };
+               && (e.scrollWidth > e.clientWidth + 1 || (e.tagName !== 'TEXTAREA' && wordCut(e))) };
   });
 }"""
 
